@@ -1,0 +1,56 @@
+// Writes the next migration for both providers: `npm run migration:new -- <name>`.
+//
+// Prisma's `migrate diff` compares the models as they were at the last migration
+// (prisma/migrations/models.snapshot.prisma) with prisma/models.prisma and prints
+// the SQL for each provider; no database is needed. Review the files, then commit
+// them with the updated snapshot. src/db/migrate.ts applies them at start.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const name = process.argv[2];
+if (!name || !/^[a-z0-9_]+$/.test(name)) {
+  console.error('usage: npm run migration:new -- <name in snake_case>');
+  process.exit(1);
+}
+const snapshot = path.join(root, 'prisma/migrations/models.snapshot.prisma');
+const stamp = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
+
+let written = 0;
+for (const provider of ['sqlite', 'postgresql'] as const) {
+  const providerDir = path.join(root, 'prisma', provider);
+  const args = ['prisma', 'migrate', 'diff', '--config', path.join(providerDir, 'prisma.config.ts')];
+  let previous: string | undefined;
+  if (fs.existsSync(snapshot)) {
+    previous = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-gateway-schema-'));
+    fs.copyFileSync(path.join(providerDir, 'schema.prisma'), path.join(previous, 'schema.prisma'));
+    fs.copyFileSync(snapshot, path.join(previous, 'models.prisma'));
+    args.push('--from-schema-datamodel', previous);
+  } else {
+    args.push('--from-empty');
+  }
+  args.push('--to-schema-datamodel', providerDir, '--script');
+  let sql = execFileSync('npx', args, {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, DATABASE_URL: provider === 'sqlite' ? 'file::memory:' : process.env.DATABASE_URL },
+  });
+  if (previous) fs.rmSync(previous, { recursive: true });
+  if (!/^\s*(CREATE|ALTER|DROP|INSERT|UPDATE|DELETE|PRAGMA)/im.test(sql)) continue;
+  if (provider === 'postgresql') {
+    // Fractional ordering keys compare byte by byte; PostgreSQL's default collation would not.
+    sql = sql.replace(/"(\w*[pP]osition)" TEXT/g, '"$1" TEXT COLLATE "C"');
+  }
+  const dir = path.join(root, 'prisma/migrations', provider, `${stamp}_${name}`);
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'migration.sql'), sql);
+  console.log(`wrote ${path.relative(root, dir)}/migration.sql`);
+  written++;
+}
+if (written === 0) {
+  console.log('prisma/models.prisma has not changed since the last migration');
+} else {
+  fs.copyFileSync(path.join(root, 'prisma/models.prisma'), snapshot);
+}

@@ -1,0 +1,38 @@
+import type { PublicUrls } from './config.ts';
+import type { Database, Db, Provider, UserRecord } from './db/index.ts';
+import type { LoaderRegistry } from './domain/loaders.ts';
+import type { Clock } from './lib/clock.ts';
+
+/** The authenticated caller. */
+export interface Viewer {
+  user: UserRecord;
+}
+
+/**
+ * One context per request, built the same way for REST, GraphQL, the CLI and
+ * tests. Loaders live here so their caches never outlive a request.
+ */
+export interface RequestContext {
+  db: Db;
+  provider: Provider;
+  viewer: Viewer | null;
+  loaders: LoaderRegistry;
+  clock: Clock;
+  urls: PublicUrls;
+}
+
+export interface ContextOptions {
+  database: Pick<Database, 'db' | 'provider'>;
+  viewer: Viewer | null;
+  clock: Clock;
+  urls: PublicUrls;
+}
+
+export function createContext({ database, viewer, clock, urls }: ContextOptions): RequestContext {
+  return { db: database.db, provider: database.provider, viewer, loaders: new Map(), clock, urls };
+}
+
+/** The same context acting inside a transaction: reads and writes go through `tx`, with fresh loaders. */
+export function withDb(ctx: RequestContext, db: Db): RequestContext {
+  return { ...ctx, db, loaders: new Map() };
+}

@@ -1,0 +1,259 @@
+import type { RequestContext } from '../../context.ts';
+import type { CollectionRecord } from '../../db/index.ts';
+import { invalid, notFound } from '../../errors.ts';
+import { newId } from '../../lib/ids.ts';
+import { type Ordering, type Page, pageRequestOf } from '../../lib/pagination.ts';
+import { parseInput } from '../../lib/validation.ts';
+import { type Role, atLeast, authorize } from '../access.ts';
+import { loader } from '../loaders.ts';
+import { organizationAccess, visibleOrganization } from '../organizations/service.ts';
+import {
+  ancestry,
+  collectionRecords,
+  endPosition,
+  levelOn,
+  positionAmongSiblings,
+} from '../shared/content-tree.ts';
+import { type ChildListing, countsBy, emptyPage, listChildren, mapPage } from '../shared/pages.ts';
+import { moveContentInput, transferInput } from '../shared/schemas.ts';
+import { inTransaction } from '../transaction.ts';
+import {
+  CreateCollectionInput,
+  ListCollectionSpacesQuery,
+  ListCollectionsQuery,
+  UpdateCollectionInput,
+} from './inputs.ts';
+import { type CollectionJSON, presentCollection } from './presenter.ts';
+
+export { collectionRecords };
+
+async function present(ctx: RequestContext, collection: CollectionRecord): Promise<CollectionJSON> {
+  const level = await levelOn(ctx, collection.organizationId, collection.defaultLevel, collection.parentId);
+  return presentCollection(collection, level, ctx.urls);
+}
+
+/** A collection the viewer can see, with its level; anything else is a 404. */
+export async function visibleCollection(
+  ctx: RequestContext,
+  collectionId: string,
+): Promise<{ collection: CollectionRecord; level: Role }> {
+  const collection = await loader(ctx, collectionRecords).load(collectionId);
+  const level = collection
+    ? await levelOn(ctx, collection.organizationId, collection.defaultLevel, collection.parentId)
+    : null;
+  if (!collection || !level) throw notFound('Collection', collectionId);
+  return { collection, level };
+}
+
+export async function getCollection(ctx: RequestContext, collectionId: string): Promise<CollectionJSON> {
+  const { collection, level } = await visibleCollection(ctx, collectionId);
+  return presentCollection(collection, level, ctx.urls);
+}
+
+export async function getCollections(ctx: RequestContext, ids: readonly string[]) {
+  return Promise.all(ids.map((id) => getCollection(ctx, id).catch(() => null)));
+}
+
+const inSiblingOrder: Ordering<CollectionRecord> = {
+  name: 'collections',
+  keys: [
+    { field: 'position', direction: 'asc', value: (row) => row.position },
+    { field: 'id', direction: 'asc', value: (row) => row.id },
+  ],
+};
+
+const collectionsOfOrganization: ChildListing<CollectionRecord, { nested: boolean }> = {
+  name: 'organization-collections',
+  ordering: () => inSiblingOrder,
+  parentOf: (row) => row.organizationId,
+  findMany: (ctx, organizationIds, { nested }, args) =>
+    ctx.db.collection.findMany({
+      ...args,
+      where: { AND: [{ organizationId: { in: organizationIds }, ...(nested ? {} : { parentId: null }) }, args.where] },
+    }),
+  count: async (ctx, organizationIds, { nested }) =>
+    countsBy(
+      await ctx.db.collection.groupBy({
+        by: ['organizationId'],
+        where: { organizationId: { in: organizationIds }, ...(nested ? {} : { parentId: null }) },
+        _count: { _all: true },
+      }),
+      'organizationId',
+    ),
+};
+
+const collectionsOfCollection: ChildListing<CollectionRecord, null> = {
+  name: 'collection-collections',
+  ordering: () => inSiblingOrder,
+  parentOf: (row) => row.parentId!,
+  findMany: (ctx, parentIds, _filter, args) =>
+    ctx.db.collection.findMany({ ...args, where: { AND: [{ parentId: { in: parentIds } }, args.where] } }),
+  count: async (ctx, parentIds) =>
+    countsBy(
+      await ctx.db.collection.groupBy({
+        by: ['parentId'],
+        where: { parentId: { in: parentIds } },
+        _count: { _all: true },
+      }),
+      'parentId',
+    ),
+};
+
+/** Collections of an organization; `nested: false` keeps only the top level. */
+export async function listOrganizationCollections(
+  ctx: RequestContext,
+  organizationId: string,
+  query: unknown,
+): Promise<Page<CollectionJSON>> {
+  const { access } = await visibleOrganization(ctx, organizationId);
+  const params = parseInput(ListCollectionsQuery, query, 'query');
+  // Guests see no content, so no collection either.
+  if (access.role === null) return emptyPage();
+  const page = await listChildren(
+    ctx,
+    collectionsOfOrganization,
+    organizationId,
+    { nested: params.nested ?? true },
+    pageRequestOf(params),
+  );
+  return mapPage(page, (row) => present(ctx, row));
+}
+
+/** The collections directly inside a collection. */
+export async function listSubCollections(ctx: RequestContext, collectionId: string, query: unknown) {
+  await visibleCollection(ctx, collectionId);
+  const params = parseInput(ListCollectionSpacesQuery, query, 'query');
+  const page = await listChildren(ctx, collectionsOfCollection, collectionId, null, pageRequestOf(params));
+  return mapPage(page, (row) => present(ctx, row));
+}
+
+/** Where new content may go: the organization root, or a collection of it, with the viewer's level there. */
+export async function containerLevel(
+  ctx: RequestContext,
+  organizationId: string,
+  parentId: string | null | undefined,
+  field = 'parent',
+): Promise<Role | null> {
+  if (!parentId) {
+    const { role } = await organizationAccess(ctx, organizationId);
+    return role;
+  }
+  const parent = await loader(ctx, collectionRecords).load(parentId);
+  if (!parent || parent.organizationId !== organizationId) {
+    throw invalid(`${field}: collection "${parentId}" does not exist in this organization`);
+  }
+  return levelOn(ctx, organizationId, parent.defaultLevel, parent.parentId);
+}
+
+export async function createCollection(ctx: RequestContext, organizationId: string, body: unknown) {
+  await visibleOrganization(ctx, organizationId);
+  const input = parseInput(CreateCollectionInput, body);
+  const level = await containerLevel(ctx, organizationId, input.parent);
+  authorize(atLeast(level, 'create'), input.parent ? 'create content in this collection' : 'create content in this organization');
+  const id = newId('collection');
+  await inTransaction(ctx, async (tx) => {
+    await tx.db.collection.create({
+      data: {
+        id,
+        organizationId,
+        parentId: input.parent ?? null,
+        title: input.title ?? 'Untitled',
+        position: await endPosition(tx, organizationId, input.parent ?? null),
+      },
+    });
+  });
+  return getCollection(ctx, id);
+}
+
+export async function updateCollection(ctx: RequestContext, collectionId: string, body: unknown) {
+  const { level } = await visibleCollection(ctx, collectionId);
+  const input = parseInput(UpdateCollectionInput, body);
+  authorize(atLeast(level, 'admin'), 'update this collection');
+  await inTransaction(ctx, (tx) =>
+    tx.db.collection.update({
+      where: { id: collectionId },
+      data: { title: input.title, description: input.description, defaultLevel: input.defaultLevel },
+    }),
+  );
+  return getCollection(ctx, collectionId);
+}
+
+/** Ids of a collection and of every collection below it. */
+async function subtree(ctx: RequestContext, collectionId: string): Promise<string[]> {
+  const ids = [collectionId];
+  let level = [collectionId];
+  while (level.length > 0) {
+    const children = await ctx.db.collection.findMany({ where: { parentId: { in: level } }, select: { id: true } });
+    level = children.map((child) => child.id);
+    ids.push(...level);
+  }
+  return ids;
+}
+
+/**
+ * Deletes a collection with the collections below it. Their spaces are deleted
+ * the way spaces are (restorable for the retention period, at the top level).
+ */
+export async function deleteCollection(ctx: RequestContext, collectionId: string): Promise<void> {
+  const { level } = await visibleCollection(ctx, collectionId);
+  authorize(atLeast(level, 'admin'), 'delete this collection');
+  await inTransaction(ctx, async (tx) => {
+    const ids = await subtree(tx, collectionId);
+    await tx.db.space.updateMany({
+      where: { parentId: { in: ids }, deletedAt: null },
+      data: { deletedAt: ctx.clock.now() },
+    });
+    await tx.db.collection.delete({ where: { id: collectionId } });
+  });
+}
+
+export async function moveCollection(ctx: RequestContext, collectionId: string, body: unknown) {
+  const { collection, level } = await visibleCollection(ctx, collectionId);
+  const input = parseInput(moveContentInput, body);
+  authorize(atLeast(level, 'admin'), 'move this collection');
+  const parentId = input.parent === undefined ? collection.parentId : input.parent;
+  if (parentId) {
+    const chain = await ancestry(ctx, parentId);
+    if (chain.some((ancestor) => ancestor.id === collectionId)) {
+      throw invalid('parent: a collection cannot be moved into itself or one of its descendants');
+    }
+  }
+  if (parentId !== collection.parentId) {
+    const targetLevel = await containerLevel(ctx, collection.organizationId, parentId);
+    authorize(atLeast(targetLevel, 'create'), 'move content into the target collection');
+  }
+  await inTransaction(ctx, async (tx) => {
+    const position = await positionAmongSiblings(tx, collection.organizationId, parentId, input.position, collectionId);
+    await tx.db.collection.update({ where: { id: collectionId }, data: { parentId, position } });
+  });
+  return getCollection(ctx, collectionId);
+}
+
+/**
+ * Moves a collection, with everything below it, to the top level of another
+ * organization the viewer administers. Custom field values are dropped: custom
+ * fields belong to an organization.
+ */
+export async function transferCollection(ctx: RequestContext, collectionId: string, body: unknown) {
+  const { collection, level } = await visibleCollection(ctx, collectionId);
+  const input = parseInput(transferInput, body);
+  authorize(atLeast(level, 'admin'), 'transfer this collection');
+  const target = await organizationAccess(ctx, input.organization);
+  if (!target.member) throw invalid(`organization: organization "${input.organization}" was not found`);
+  authorize(target.role === 'admin', 'transfer content to an organization you do not administer');
+  if (input.organization === collection.organizationId) {
+    throw invalid('organization: the collection already belongs to this organization');
+  }
+  await inTransaction(ctx, async (tx) => {
+    const position = await endPosition(tx, input.organization, null);
+    const ids = await subtree(tx, collectionId);
+    await tx.db.spaceCustomFieldValue.deleteMany({ where: { space: { parentId: { in: ids } } } });
+    await tx.db.space.updateMany({ where: { parentId: { in: ids } }, data: { organizationId: input.organization } });
+    await tx.db.collection.updateMany({ where: { id: { in: ids } }, data: { organizationId: input.organization } });
+    await tx.db.collection.update({
+      where: { id: collectionId },
+      data: { parentId: null, position },
+    });
+  });
+  return getCollection(ctx, collectionId);
+}

@@ -1,0 +1,50 @@
+import DataLoader from 'dataloader';
+import type { RequestContext } from '../context.ts';
+
+/**
+ * Per-request DataLoaders. Each resource module defines its loaders next to its
+ * service (`defineLoader`), and `loader(ctx, definition)` returns the instance of
+ * the current request, so GraphQL fields and REST handlers batch and cache alike.
+ */
+export interface LoaderDefinition<K, V> {
+  batch(ctx: RequestContext, keys: readonly K[]): Promise<V[]>;
+  cacheKey?: (key: K) => unknown;
+}
+
+export function defineLoader<K, V>(
+  batch: (ctx: RequestContext, keys: readonly K[]) => Promise<V[]>,
+  cacheKey?: (key: K) => unknown,
+): LoaderDefinition<K, V> {
+  return { batch, ...(cacheKey ? { cacheKey } : {}) };
+}
+
+/** A loader of rows by their `id`, answering null for ids that do not exist. */
+export function defineRecordLoader<V extends { id: string }>(
+  findMany: (ctx: RequestContext, ids: string[]) => Promise<V[]>,
+): LoaderDefinition<string, V | null> {
+  return defineLoader(async (ctx, ids) => {
+    const rows = await findMany(ctx, [...ids]);
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return ids.map((id) => byId.get(id) ?? null);
+  });
+}
+
+export type LoaderRegistry = Map<LoaderDefinition<never, never>, DataLoader<unknown, unknown>>;
+
+export function loader<K, V>(ctx: RequestContext, definition: LoaderDefinition<K, V>): DataLoader<K, V> {
+  const registry = ctx.loaders;
+  const key = definition as unknown as LoaderDefinition<never, never>;
+  let instance = registry.get(key) as DataLoader<K, V> | undefined;
+  if (!instance) {
+    instance = new DataLoader<K, V, unknown>((keys) => definition.batch(ctx, keys), {
+      ...(definition.cacheKey ? { cacheKeyFn: definition.cacheKey } : {}),
+    });
+    registry.set(key, instance as DataLoader<unknown, unknown>);
+  }
+  return instance;
+}
+
+/** Forgets every cached value: called after a write so that later reads see it. */
+export function clearLoaders(ctx: RequestContext): void {
+  for (const instance of ctx.loaders.values()) instance.clearAll();
+}

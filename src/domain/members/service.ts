@@ -1,0 +1,245 @@
+import type { RequestContext } from '../../context.ts';
+import type { SpaceRecord } from '../../db/index.ts';
+import { conflict, notFound } from '../../errors.ts';
+import { type Ordering, type Page, pageRequestOf } from '../../lib/pagination.ts';
+import { parseInput } from '../../lib/validation.ts';
+import { type Role, asRole, authorize } from '../access.ts';
+import { visibleOrganization } from '../organizations/service.ts';
+import { memberLevelOn } from '../shared/content-tree.ts';
+import { type ChildListing, countsBy, emptyPage, listChildren, mapPage } from '../shared/pages.ts';
+import { containsText } from '../shared/search.ts';
+import { countOrganizationSpaces, presentSpaceRecord } from '../spaces/service.ts';
+import type { SpaceJSON } from '../spaces/presenter.ts';
+import { inTransaction } from '../transaction.ts';
+import { requireViewer } from '../users/service.ts';
+import {
+  type ListMembersQuery,
+  ListMemberSpacesQuery,
+  ListMemberTeamsQuery,
+  ListMembersQuery as ListMembersQuerySchema,
+  UpdateMemberInput,
+} from './inputs.ts';
+import { type MemberJSON, type MemberWithUser, presentMember } from './presenter.ts';
+
+type MemberFilter = Pick<ListMembersQuery, 'order' | 'role' | 'search' | 'sort'>;
+
+function memberOrdering({ sort, order }: MemberFilter): Ordering<MemberWithUser> {
+  const byUser = { field: 'userId', direction: order, value: (row: MemberWithUser) => row.userId } as const;
+  switch (sort) {
+    case 'name':
+      return {
+        name: `members:name:${order}`,
+        keys: [{ field: 'user.displayName', direction: order, value: (row) => row.user.displayName }, byUser],
+      };
+    case 'lastSeenAt':
+      return {
+        name: `members:lastSeenAt:${order}`,
+        keys: [{ field: 'lastSeenAt', direction: order, value: (row) => row.lastSeenAt! }, byUser],
+      };
+    default:
+      return {
+        name: `members:joinedAt:${order}`,
+        keys: [{ field: 'joinedAt', direction: order, value: (row) => row.joinedAt }, byUser],
+      };
+  }
+}
+
+function memberWhere(ctx: RequestContext, filter: MemberFilter) {
+  return {
+    // Sorting by last activity lists only members who have been active.
+    ...(filter.sort === 'lastSeenAt' ? { lastSeenAt: { not: null } } : {}),
+    ...(filter.role ? { role: filter.role === 'guest' ? null : filter.role } : {}),
+    ...(filter.search
+      ? {
+          OR: [
+            { user: { displayName: containsText(ctx, filter.search) } },
+            { user: { email: containsText(ctx, filter.search) } },
+          ],
+        }
+      : {}),
+  };
+}
+
+const membersOfOrganization: ChildListing<MemberWithUser, MemberFilter> = {
+  name: 'organization-members',
+  ordering: memberOrdering,
+  parentOf: (row) => row.organizationId,
+  findMany: (ctx, organizationIds, filter, args) =>
+    ctx.db.member.findMany({
+      ...args,
+      where: { AND: [{ organizationId: { in: organizationIds } }, memberWhere(ctx, filter), args.where] },
+      include: { user: true },
+    }),
+  count: async (ctx, organizationIds, filter) =>
+    countsBy(
+      await ctx.db.member.groupBy({
+        by: ['organizationId'],
+        where: { organizationId: { in: organizationIds }, ...memberWhere(ctx, filter) },
+        _count: { _all: true },
+      }),
+      'organizationId',
+    ),
+};
+
+async function present(ctx: RequestContext, member: MemberWithUser): Promise<MemberJSON> {
+  const nonGuest = asRole(member.role) !== null && !member.disabled;
+  const spaces = nonGuest ? await countOrganizationSpaces(ctx, member.organizationId) : 0;
+  // Teams and sites arrive with their own resources.
+  return presentMember(member, { spaces, teams: 0, sites: 0 }, ctx.urls);
+}
+
+async function organizationForMembers(ctx: RequestContext, organizationId: string) {
+  const { access } = await visibleOrganization(ctx, organizationId);
+  authorize(access.role !== null, "list this organization's members");
+  return access;
+}
+
+async function findMember(ctx: RequestContext, organizationId: string, userId: string): Promise<MemberWithUser> {
+  const member = await ctx.db.member.findUnique({
+    where: { organizationId_userId: { organizationId, userId } },
+    include: { user: true },
+  });
+  if (!member) throw notFound('Member', userId);
+  return member;
+}
+
+export async function listMembers(ctx: RequestContext, organizationId: string, query: unknown): Promise<Page<MemberJSON>> {
+  await visibleOrganization(ctx, organizationId);
+  const params = parseInput(ListMembersQuerySchema, query, 'query');
+  await organizationForMembers(ctx, organizationId);
+  const { order, role, search, sort } = params;
+  const page = await listChildren(
+    ctx,
+    membersOfOrganization,
+    organizationId,
+    { order, role, search, sort },
+    pageRequestOf(params),
+  );
+  return mapPage(page, (member) => present(ctx, member));
+}
+
+export async function getMember(ctx: RequestContext, organizationId: string, userId: string): Promise<MemberJSON> {
+  const viewer = requireViewer(ctx);
+  const { access } = await visibleOrganization(ctx, organizationId);
+  // Anyone sees their own membership; other members are listed for non-guests only.
+  if (userId !== viewer.id) authorize(access.role !== null, "read this organization's members");
+  return present(ctx, await findMember(ctx, organizationId, userId));
+}
+
+/** The organization keeps at least one admin: changes that would leave none are refused. */
+async function assertAnotherAdmin(ctx: RequestContext, organizationId: string, userId: string, action: string) {
+  const others = await ctx.db.member.count({
+    where: { organizationId, role: 'admin', disabled: false, userId: { not: userId } },
+  });
+  if (others === 0) throw conflict(`Cannot ${action}: the organization must keep at least one admin`);
+}
+
+export async function updateMember(ctx: RequestContext, organizationId: string, userId: string, body: unknown) {
+  const { access } = await visibleOrganization(ctx, organizationId);
+  const input = parseInput(UpdateMemberInput, body);
+  authorize(access.role === 'admin', "change members' roles");
+  const member = await findMember(ctx, organizationId, userId);
+  await inTransaction(ctx, async (tx) => {
+    if (member.role === 'admin' && input.role !== 'admin') {
+      await assertAnotherAdmin(tx, organizationId, userId, 'demote the last admin');
+    }
+    await tx.db.member.update({
+      where: { organizationId_userId: { organizationId, userId } },
+      data: { role: input.role },
+    });
+  });
+  return getMember(ctx, organizationId, userId);
+}
+
+/** Removes a member: admins remove anyone, members remove themselves (leave). */
+export async function removeMember(ctx: RequestContext, organizationId: string, userId: string): Promise<void> {
+  const viewer = requireViewer(ctx);
+  const { access } = await visibleOrganization(ctx, organizationId);
+  authorize(access.role === 'admin' || userId === viewer.id, 'remove members from this organization');
+  const member = await findMember(ctx, organizationId, userId);
+  await inTransaction(ctx, async (tx) => {
+    if (member.role === 'admin') await assertAnotherAdmin(tx, organizationId, userId, 'remove the last admin');
+    await tx.db.member.delete({ where: { organizationId_userId: { organizationId, userId } } });
+  });
+}
+
+/** Records the viewer's activity in the organization. */
+export async function ping(ctx: RequestContext, organizationId: string): Promise<{ docsVisitorClaims?: string }> {
+  const viewer = requireViewer(ctx);
+  await visibleOrganization(ctx, organizationId);
+  await inTransaction(ctx, (tx) =>
+    tx.db.member.update({
+      where: { organizationId_userId: { organizationId, userId: viewer.id } },
+      data: { lastSeenAt: ctx.clock.now() },
+    }),
+  );
+  return {};
+}
+
+/** Marks a member as signed in through the organization's SSO. */
+export async function setSsoMember(ctx: RequestContext, organizationId: string, userId: string): Promise<MemberJSON> {
+  const { access } = await visibleOrganization(ctx, organizationId);
+  authorize(access.role === 'admin', 'manage SSO members');
+  await findMember(ctx, organizationId, userId);
+  await inTransaction(ctx, (tx) =>
+    tx.db.member.update({ where: { organizationId_userId: { organizationId, userId } }, data: { sso: true } }),
+  );
+  return getMember(ctx, organizationId, userId);
+}
+
+/** The spaces a non-guest member can access: all of the organization's, newest first by default. */
+const spacesByCreation: ChildListing<SpaceRecord, { order: 'asc' | 'desc' }> = {
+  name: 'member-spaces',
+  ordering: ({ order }) => ({
+    name: `member-spaces:${order}`,
+    keys: [
+      { field: 'createdAt', direction: order, value: (row) => row.createdAt },
+      { field: 'id', direction: order, value: (row) => row.id },
+    ],
+  }),
+  parentOf: (row) => row.organizationId,
+  findMany: (ctx, ids, _filter, args) =>
+    ctx.db.space.findMany({ ...args, where: { AND: [{ organizationId: { in: ids }, deletedAt: null }, args.where] } }),
+  count: async (ctx, ids) =>
+    countsBy(
+      await ctx.db.space.groupBy({
+        by: ['organizationId'],
+        where: { organizationId: { in: ids }, deletedAt: null },
+        _count: { _all: true },
+      }),
+      'organizationId',
+    ),
+};
+
+export interface MemberSpaceJSON {
+  permission: Role;
+  space: SpaceJSON;
+}
+
+/** Spaces a member can access, with the member's level; readable by the member and by admins. */
+export async function listMemberSpaces(
+  ctx: RequestContext,
+  organizationId: string,
+  userId: string,
+  query: unknown,
+): Promise<Page<MemberSpaceJSON>> {
+  const viewer = requireViewer(ctx);
+  const { access } = await visibleOrganization(ctx, organizationId);
+  const params = parseInput(ListMemberSpacesQuery, query, 'query');
+  authorize(access.role === 'admin' || userId === viewer.id, "list another member's spaces");
+  const member = await findMember(ctx, organizationId, userId);
+  if (asRole(member.role) === null || member.disabled) return emptyPage();
+  const page = await listChildren(ctx, spacesByCreation, organizationId, { order: params.order }, pageRequestOf(params));
+  return mapPage(page, async (space) => ({
+    permission: (await memberLevelOn(ctx, member, space.defaultLevel, space.parentId))!,
+    space: await presentSpaceRecord(ctx, space),
+  }));
+}
+
+/** Teams of a member. Teams arrive with their own resource; until then a member belongs to none. */
+export async function listMemberTeams(ctx: RequestContext, organizationId: string, userId: string, query: unknown) {
+  await organizationForMembers(ctx, organizationId);
+  parseInput(ListMemberTeamsQuery, query, 'query');
+  await findMember(ctx, organizationId, userId);
+  return emptyPage<never>();
+}

@@ -1,0 +1,42 @@
+import type { Api, Wire } from '../shared/api-types.ts';
+import type { PublicUrls } from '../../config.ts';
+import type { OrganizationEmailDomainRecord, OrganizationRecord } from '../../db/index.ts';
+import { type OrganizationAccess, asRole, organizationPermissions } from '../access.ts';
+
+export type OrganizationWithDomains = OrganizationRecord & { emailDomains: OrganizationEmailDomainRecord[] };
+
+/** The contract's Organization; `internal_isOnNewTrial` is documented as always true. */
+export type OrganizationJSON = Wire<Api.Organization> & { internal_isOnNewTrial: true };
+
+export function presentOrganization(
+  org: OrganizationWithDomains,
+  access: OrganizationAccess,
+  urls: PublicUrls,
+): OrganizationJSON {
+  return {
+    object: 'organization',
+    id: org.id,
+    title: org.title,
+    createdAt: org.createdAt.toISOString(),
+    emailDomains: org.emailDomains.map((entry) => entry.domain).sort(),
+    ...(org.hostname ? { hostname: org.hostname } : {}),
+    type: org.type as OrganizationJSON['type'],
+    ...(org.useCase ? { useCase: org.useCase as OrganizationJSON['useCase'] } : {}),
+    ...(org.communityType ? { communityType: org.communityType as OrganizationJSON['communityType'] } : {}),
+    defaultRole: asRole(org.defaultRole),
+    ...(org.defaultContentSiteId ? { defaultContent: { type: 'site' as const, site: org.defaultContentSiteId } } : {}),
+    sso: org.sso,
+    ai: org.ai,
+    inviteLinks: org.inviteLinks,
+    plan: org.plan as OrganizationJSON['plan'],
+    mergeRules: org.mergeRules as unknown as OrganizationJSON['mergeRules'],
+    urls: {
+      location: `${urls.api}/v1/orgs/${org.id}`,
+      app: `${urls.app}/o/${org.id}`,
+      ...(org.logo ? { logo: org.logo } : {}),
+    },
+    trial: { status: 'notapplicable', count: 0 },
+    internal_isOnNewTrial: true,
+    permissions: organizationPermissions(access),
+  };
+}

@@ -1,0 +1,153 @@
+import type { RequestContext } from '../../context.ts';
+import type { MemberRecord } from '../../db/index.ts';
+import { invalid, notFound } from '../../errors.ts';
+import { type Page, pageRequestOf } from '../../lib/pagination.ts';
+import { parseInput } from '../../lib/validation.ts';
+import { type OrganizationAccess, asRole, authorize } from '../access.ts';
+import { defineLoader, defineRecordLoader, loader } from '../loaders.ts';
+import { type ChildListing, countsBy, listChildren, mapPage } from '../shared/pages.ts';
+import { inTransaction } from '../transaction.ts';
+import { requireViewer } from '../users/service.ts';
+import { ListOrganizationsQuery, UpdateOrganizationInput, emailDomain } from './inputs.ts';
+import { type OrganizationJSON, type OrganizationWithDomains, presentOrganization } from './presenter.ts';
+
+export const organizationRecords = defineRecordLoader<OrganizationWithDomains>((ctx, ids) =>
+  ctx.db.organization.findMany({ where: { id: { in: ids } }, include: { emailDomains: true } }),
+);
+
+/** The viewer's membership in each organization (null when not a member). */
+export const viewerMemberships = defineLoader<string, MemberRecord | null>(async (ctx, organizationIds) => {
+  const viewer = requireViewer(ctx);
+  const rows = await ctx.db.member.findMany({
+    where: { userId: viewer.id, organizationId: { in: [...organizationIds] } },
+  });
+  const byOrganization = new Map(rows.map((row) => [row.organizationId, row]));
+  return organizationIds.map((id) => byOrganization.get(id) ?? null);
+});
+
+export async function organizationAccess(ctx: RequestContext, organizationId: string): Promise<OrganizationAccess> {
+  const member = await loader(ctx, viewerMemberships).load(organizationId);
+  const active = member && !member.disabled ? member : null;
+  return { member: active, role: asRole(active?.role) };
+}
+
+/** Loads an organization the viewer belongs to; anything else is a 404. */
+export async function visibleOrganization(ctx: RequestContext, organizationId: string) {
+  const [org, access] = await Promise.all([
+    loader(ctx, organizationRecords).load(organizationId),
+    organizationAccess(ctx, organizationId),
+  ]);
+  if (!org || !access.member) throw notFound('Organization', organizationId);
+  return { org, access };
+}
+
+export async function getOrganization(ctx: RequestContext, organizationId: string): Promise<OrganizationJSON> {
+  const { org, access } = await visibleOrganization(ctx, organizationId);
+  return presentOrganization(org, access, ctx.urls);
+}
+
+/** Organizations by id for GraphQL nodes: null for those the viewer cannot see. */
+export async function getOrganizations(ctx: RequestContext, ids: readonly string[]) {
+  return Promise.all(ids.map((id) => getOrganization(ctx, id).catch(() => null)));
+}
+
+type OrganizationOfMember = OrganizationWithDomains & { members: Array<{ userId: string }> };
+
+/** The organizations a user belongs to, oldest first; the parent of this listing is the user. */
+const organizationsOfUser: ChildListing<OrganizationOfMember, null> = {
+  name: 'user-organizations',
+  ordering: () => ({
+    name: 'organizations',
+    keys: [
+      { field: 'createdAt', direction: 'asc', value: (org) => org.createdAt },
+      { field: 'id', direction: 'asc', value: (org) => org.id },
+    ],
+  }),
+  // Each row carries the membership it was found through, which names its parent.
+  parentOf: (org) => org.members[0]!.userId,
+  findMany: async (ctx, userIds, _filter, args) => {
+    const rows = await Promise.all(
+      userIds.map((userId) =>
+        ctx.db.organization.findMany({
+          ...args,
+          where: { AND: [{ members: { some: { userId, disabled: false } } }, args.where] },
+          include: { emailDomains: true, members: { where: { userId }, select: { userId: true } } },
+        }),
+      ),
+    );
+    return rows.flat();
+  },
+  count: async (ctx, userIds) =>
+    countsBy(
+      await ctx.db.member.groupBy({
+        by: ['userId'],
+        where: { userId: { in: userIds }, disabled: false },
+        _count: { _all: true },
+      }),
+      'userId',
+    ),
+};
+
+export async function listViewerOrganizations(ctx: RequestContext, query: unknown): Promise<Page<OrganizationJSON>> {
+  const viewer = requireViewer(ctx);
+  const params = parseInput(ListOrganizationsQuery, query, 'query');
+  const page = await listChildren(ctx, organizationsOfUser, viewer.id, null, pageRequestOf(params));
+  return mapPage(page, async (org) => presentOrganization(org, await organizationAccess(ctx, org.id), ctx.urls));
+}
+
+/**
+ * Organizations with this email domain. Users may discover every organization of
+ * their own email domain (to join it); for other domains, only their own.
+ */
+export async function listOrganizationsForEmailDomain(ctx: RequestContext, domain: string) {
+  const viewer = requireViewer(ctx);
+  const parsed = parseInput(emailDomain, domain, 'emailDomain');
+  const ownDomain = viewer.email.toLowerCase().split('@')[1] === parsed;
+  const orgs = await ctx.db.organization.findMany({
+    where: {
+      emailDomains: { some: { domain: parsed } },
+      ...(ownDomain ? {} : { members: { some: { userId: viewer.id, disabled: false } } }),
+    },
+    include: { emailDomains: true },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+  });
+  const organizations = await Promise.all(
+    orgs.map(async (org) => presentOrganization(org, await organizationAccess(ctx, org.id), ctx.urls)),
+  );
+  return { organizations };
+}
+
+export async function updateOrganization(ctx: RequestContext, organizationId: string, body: unknown) {
+  const { access } = await visibleOrganization(ctx, organizationId);
+  const input = parseInput(UpdateOrganizationInput, body);
+  authorize(access.role === 'admin', 'update this organization');
+  if (input.defaultContent) {
+    // Sites are the only default content; until the organization has one, nothing can be chosen.
+    throw invalid(`defaultContent.site: site "${input.defaultContent.site}" does not exist in this organization`);
+  }
+  await inTransaction(ctx, async (tx) => {
+    await tx.db.organization.update({
+      where: { id: organizationId },
+      data: {
+        title: input.title,
+        hostname: input.hostname,
+        defaultRole: input.defaultRole,
+        defaultContentSiteId: input.defaultContent === null ? null : undefined,
+        logo: input.logo,
+        sso: input.sso,
+        ai: input.ai,
+        inviteLinks: input.inviteLinks,
+        mergeRules: input.mergeRules,
+        ...(input.emailDomains
+          ? {
+              emailDomains: {
+                deleteMany: {},
+                create: [...new Set(input.emailDomains)].map((domain) => ({ domain })),
+              },
+            }
+          : {}),
+      },
+    });
+  });
+  return getOrganization(ctx, organizationId);
+}

@@ -1,0 +1,158 @@
+import type { RequestContext } from '../../context.ts';
+import type { CollectionRecord, MemberRecord } from '../../db/index.ts';
+import { conflict, invalid } from '../../errors.ts';
+import { keyBetween } from '../../lib/ordering.ts';
+import { type Role, asRole, contentLevel } from '../access.ts';
+import { defineRecordLoader, loader } from '../loaders.ts';
+import { organizationAccess } from '../organizations/service.ts';
+import type { ContentPosition } from './schemas.ts';
+
+/**
+ * The content tree of an organization: collections nest, and collections and
+ * spaces share one sibling order under each parent (null is the root).
+ */
+
+export const collectionRecords = defineRecordLoader((ctx, ids) =>
+  ctx.db.collection.findMany({ where: { id: { in: ids } } }),
+);
+
+/** Collections from `collectionId` up to the root, nearest first. */
+export async function ancestry(ctx: RequestContext, collectionId: string | null): Promise<CollectionRecord[]> {
+  const chain: CollectionRecord[] = [];
+  let next = collectionId;
+  while (next) {
+    const collection = await loader(ctx, collectionRecords).load(next);
+    if (!collection || chain.some((seen) => seen.id === collection.id)) break;
+    chain.push(collection);
+    next = collection.parentId;
+  }
+  return chain;
+}
+
+/** The viewer's level on a piece of content with this default level under this parent. */
+export async function levelOn(
+  ctx: RequestContext,
+  organizationId: string,
+  defaultLevel: string | null,
+  parentId: string | null,
+): Promise<Role | null> {
+  const { member } = await organizationAccess(ctx, organizationId);
+  return memberLevelOn(ctx, member, defaultLevel, parentId);
+}
+
+/** A member's level on a piece of content with this default level under this parent. */
+export async function memberLevelOn(
+  ctx: RequestContext,
+  member: MemberRecord | null,
+  defaultLevel: string | null,
+  parentId: string | null,
+): Promise<Role | null> {
+  const role = asRole(member?.role);
+  if (!member || member.disabled || role === null) return null;
+  if (role === 'admin') return 'admin';
+  // Walk up only as far as the first explicit default level.
+  const levels: Array<string | null> = [defaultLevel];
+  let next = defaultLevel == null ? parentId : null;
+  while (next) {
+    const collection = await loader(ctx, collectionRecords).load(next);
+    if (!collection) break;
+    levels.push(collection.defaultLevel);
+    next = collection.defaultLevel == null ? collection.parentId : null;
+  }
+  return contentLevel(member, levels);
+}
+
+interface Sibling {
+  id: string;
+  position: string;
+}
+
+const bySiblingOrder = (a: Sibling, b: Sibling) =>
+  a.position === b.position ? (a.id < b.id ? -1 : 1) : a.position < b.position ? -1 : 1;
+
+/**
+ * The sibling next to `from` on one side (collections and spaces together),
+ * or the last/first one when `from` is undefined.
+ */
+async function neighbour(
+  ctx: RequestContext,
+  scope: { organizationId: string; parentId: string | null; excludeId: string | undefined },
+  side: 'below' | 'above',
+  from?: Sibling,
+): Promise<Sibling | undefined> {
+  const operator = side === 'below' ? 'lt' : 'gt';
+  const direction = side === 'below' ? 'desc' : 'asc';
+  const where = {
+    organizationId: scope.organizationId,
+    parentId: scope.parentId,
+    ...(scope.excludeId ? { id: { not: scope.excludeId } } : {}),
+    ...(from
+      ? {
+          OR: [
+            { position: { [operator]: from.position } },
+            { position: from.position, id: { [operator]: from.id } },
+          ],
+        }
+      : {}),
+  };
+  const args = { where, orderBy: [{ position: direction }, { id: direction }], select: { id: true, position: true } };
+  const [collection, space] = await Promise.all([
+    ctx.db.collection.findFirst(args as never) as Promise<Sibling | null>,
+    ctx.db.space.findFirst({ ...args, where: { ...where, deletedAt: null } } as never) as Promise<Sibling | null>,
+  ]);
+  const found = [collection, space].filter((row): row is Sibling => row !== null).sort(bySiblingOrder);
+  return side === 'below' ? found.at(-1) : found[0];
+}
+
+/** Ordering key at the end of a parent's children. */
+export async function endPosition(ctx: RequestContext, organizationId: string, parentId: string | null) {
+  const last = await neighbour(ctx, { organizationId, parentId, excludeId: undefined }, 'below');
+  return keyBetween(last?.position ?? null, null);
+}
+
+/**
+ * Ordering key for `movingId` placed under `parentId` at `position` (the end when
+ * absent). `before`/`after` must name siblings under that parent. Reads at most
+ * four rows and writes none: the caller updates the moving row only.
+ */
+export async function positionAmongSiblings(
+  ctx: RequestContext,
+  organizationId: string,
+  parentId: string | null,
+  position: ContentPosition | undefined,
+  movingId?: string,
+): Promise<string> {
+  const scope = { organizationId, parentId, excludeId: movingId };
+  const pointed = async (name: 'before' | 'after'): Promise<Sibling | undefined> => {
+    const pointer = position?.[name];
+    if (!pointer) return undefined;
+    const id = pointer.type === 'space' ? pointer.space : pointer.collection;
+    const where = { id, organizationId, parentId };
+    const row =
+      id === movingId
+        ? null
+        : pointer.type === 'space'
+          ? await ctx.db.space.findFirst({ where: { ...where, deletedAt: null }, select: { id: true, position: true } })
+          : await ctx.db.collection.findFirst({ where, select: { id: true, position: true } });
+    if (!row) throw invalid(`position.${name}: ${pointer.type} "${id}" is not a sibling under the target parent`);
+    return row;
+  };
+  const [before, after] = await Promise.all([pointed('before'), pointed('after')]);
+  let lower: Sibling | undefined;
+  let upper: Sibling | undefined;
+  if (after && before) {
+    if (bySiblingOrder(after, before) >= 0) throw invalid('position: "after" must come before "before" among the siblings');
+    [lower, upper] = [after, before];
+  } else if (after) {
+    [lower, upper] = [after, await neighbour(ctx, scope, 'above', after)];
+  } else if (before) {
+    [lower, upper] = [await neighbour(ctx, scope, 'below', before), before];
+  } else {
+    lower = await neighbour(ctx, scope, 'below');
+  }
+  if (lower && upper && lower.position >= upper.position) {
+    // Two siblings share a key (concurrent writes): ask for a retry rather than guess.
+    throw conflict('position: these siblings are being reordered concurrently, try again');
+  }
+  return keyBetween(lower?.position, upper?.position);
+}

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { pageParams } from '../../lib/pagination.ts';
+import { emoji, roleOrNull, spaceMergeRules, url } from '../shared/schemas.ts';
+
+export const SPACE_EDIT_MODES = ['live', 'locked'] as const;
+export const SPACE_LANGUAGES = [
+  'en', 'fr', 'de', 'es', 'it', 'pt', 'pt-br', 'ru', 'ja', 'zh', 'zh-tw', 'yue', 'ko', 'ar', 'hi', 'nl', 'pl', 'tr',
+  'sv', 'no', 'da', 'fi', 'el', 'cs', 'hu', 'ro', 'th', 'vi', 'id', 'ms', 'he', 'uk', 'sk', 'bg', 'hr', 'lt', 'lv',
+  'et', 'sl',
+] as const;
+
+export const spaceTitle = z.string().max(50);
+
+export const GetSpaceQuery = z.object({ shareKey: z.string().min(1).max(256).optional() });
+export const ListSpacesQuery = z.object({ ...pageParams });
+
+/** Body of the official `POST /v1/orgs/{organizationId}/spaces`. */
+export const CreateSpaceInput = z.strictObject({
+  title: spaceTitle.optional(),
+  emoji: emoji.optional(),
+  parent: z.string().min(1).optional(),
+  language: z.enum(SPACE_LANGUAGES).optional(),
+  editMode: z.enum(SPACE_EDIT_MODES).optional(),
+  /** Start with no content (the default: templates are not offered). */
+  empty: z.literal(true).optional(),
+});
+
+export const UpdateSpaceInput = z
+  .strictObject({
+    title: spaceTitle.optional(),
+    emoji: emoji.nullable().optional(),
+    icon: url.nullable().optional(),
+    editMode: z.enum(SPACE_EDIT_MODES).optional(),
+    defaultLevel: roleOrNull.optional(),
+    language: z.enum(SPACE_LANGUAGES).optional(),
+    mergeRules: spaceMergeRules.optional(),
+  })
+  .refine((body) => !(body.emoji && body.icon), { message: 'set either emoji or icon, not both', path: ['icon'] });
+
+/** `PATCH /v1/spaces/{spaceId}/custom-fields`: values by custom field name; a null value clears it. */
+export const UpdateSpaceCustomFieldsInput = z.strictObject({
+  values: z.record(
+    z.string().min(1).max(50),
+    z.strictObject({
+      value: z.union([z.string().max(256), z.number(), z.boolean(), z.array(z.string().max(256)).max(50), z.null()]),
+    }),
+  ),
+});

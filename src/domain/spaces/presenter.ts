@@ -1,0 +1,37 @@
+import type { Api, Wire } from '../shared/api-types.ts';
+import type { PublicUrls } from '../../config.ts';
+import type { SpaceRecord } from '../../db/index.ts';
+import { type Role, asRole, spacePermissions } from '../access.ts';
+
+export type SpaceJSON = Wire<Api.Space>;
+
+export function presentSpace(space: SpaceRecord, level: Role | null, urls: PublicUrls): SpaceJSON {
+  return {
+    object: 'space',
+    id: space.id,
+    title: space.title,
+    emoji: space.emoji,
+    visibility: space.visibility as SpaceJSON['visibility'],
+    createdAt: space.createdAt.toISOString(),
+    updatedAt: space.updatedAt.toISOString(),
+    ...(space.deletedAt ? { deletedAt: space.deletedAt.toISOString() } : {}),
+    editMode: space.editMode as SpaceJSON['editMode'],
+    mergeRules: space.mergeRules as unknown as SpaceJSON['mergeRules'],
+    urls: {
+      location: `${urls.api}/v1/spaces/${space.id}`,
+      app: `${urls.app}/s/${space.id}`,
+      ...(space.icon ? { icon: space.icon } : {}),
+    },
+    organization: space.organizationId,
+    ...(space.parentId ? { parent: space.parentId } : {}),
+    ...(space.language ? { language: space.language as SpaceJSON['language'] } : {}),
+    revision: space.revisionId,
+    defaultLevel: asRole(space.defaultLevel),
+    // Comments and change requests arrive with their own resources; until then there are none.
+    comments: 0,
+    changeRequests: 0,
+    changeRequestsOpen: 0,
+    changeRequestsDraft: 0,
+    permissions: spacePermissions(level, space.editMode),
+  };
+}

@@ -1,0 +1,336 @@
+import type { RequestContext } from '../../context.ts';
+import type { Db, SpaceRecord } from '../../db/index.ts';
+import { conflict, invalid, notFound } from '../../errors.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { newId } from '../../lib/ids.ts';
+import { type Ordering, type Page, pageRequestOf } from '../../lib/pagination.ts';
+import { parseInput } from '../../lib/validation.ts';
+import { type Role, atLeast, authorize } from '../access.ts';
+import { containerLevel, visibleCollection } from '../collections/service.ts';
+import { presentField, valueProblem } from '../custom-fields/service.ts';
+import { defineRecordLoader, loader } from '../loaders.ts';
+import { organizationAccess, visibleOrganization } from '../organizations/service.ts';
+import { endPosition, levelOn, positionAmongSiblings } from '../shared/content-tree.ts';
+import { type ChildListing, countsBy, emptyPage, listChildren, mapPage } from '../shared/pages.ts';
+import { moveContentInput, transferInput } from '../shared/schemas.ts';
+import { inTransaction } from '../transaction.ts';
+import {
+  CreateSpaceInput,
+  GetSpaceQuery,
+  ListSpacesQuery,
+  UpdateSpaceCustomFieldsInput,
+  UpdateSpaceInput,
+} from './inputs.ts';
+import { type SpaceJSON, presentSpace } from './presenter.ts';
+
+/** A deleted space can be restored for this long, then it is purged. */
+export const SPACE_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+
+export const spaceRecords = defineRecordLoader((ctx, ids) => ctx.db.space.findMany({ where: { id: { in: ids } } }));
+
+export function spaceLevel(ctx: RequestContext, space: SpaceRecord): Promise<Role | null> {
+  return levelOn(ctx, space.organizationId, space.defaultLevel, space.parentId);
+}
+
+export async function presentSpaceRecord(ctx: RequestContext, space: SpaceRecord): Promise<SpaceJSON> {
+  return presentSpace(space, await spaceLevel(ctx, space), ctx.urls);
+}
+
+/** A space the viewer can see, deleted or not, with its level; anything else is a 404. */
+export async function visibleSpace(ctx: RequestContext, spaceId: string): Promise<{ space: SpaceRecord; level: Role }> {
+  const space = await loader(ctx, spaceRecords).load(spaceId);
+  const level = space ? await spaceLevel(ctx, space) : null;
+  if (!space || !level) throw notFound('Space', spaceId);
+  return { space, level };
+}
+
+/** A space the viewer may change: it must not be deleted, and the viewer needs `required`. */
+async function changeableSpace(ctx: RequestContext, spaceId: string, required: Role, action: string) {
+  const found = await visibleSpace(ctx, spaceId);
+  authorize(atLeast(found.level, required), action);
+  if (found.space.deletedAt) throw conflict(`space "${spaceId}" is deleted: restore it first`);
+  return found;
+}
+
+export async function getSpace(ctx: RequestContext, spaceId: string, query: unknown = {}): Promise<SpaceJSON> {
+  // Share keys open published content of share-link sites; they never widen access to a space itself.
+  parseInput(GetSpaceQuery, query, 'query');
+  const { space, level } = await visibleSpace(ctx, spaceId);
+  return presentSpace(space, level, ctx.urls);
+}
+
+export async function getSpaces(ctx: RequestContext, ids: readonly string[]) {
+  return Promise.all(ids.map((id) => getSpace(ctx, id).catch(() => null)));
+}
+
+const inSiblingOrder: Ordering<SpaceRecord> = {
+  name: 'spaces',
+  keys: [
+    { field: 'position', direction: 'asc', value: (row) => row.position },
+    { field: 'id', direction: 'asc', value: (row) => row.id },
+  ],
+};
+
+const spacesOfOrganization: ChildListing<SpaceRecord, null> = {
+  name: 'organization-spaces',
+  ordering: () => inSiblingOrder,
+  parentOf: (row) => row.organizationId,
+  findMany: (ctx, organizationIds, _filter, args) =>
+    ctx.db.space.findMany({
+      ...args,
+      where: { AND: [{ organizationId: { in: organizationIds }, deletedAt: null }, args.where] },
+    }),
+  count: async (ctx, organizationIds) =>
+    countsBy(
+      await ctx.db.space.groupBy({
+        by: ['organizationId'],
+        where: { organizationId: { in: organizationIds }, deletedAt: null },
+        _count: { _all: true },
+      }),
+      'organizationId',
+    ),
+};
+
+const spacesOfCollection: ChildListing<SpaceRecord, null> = {
+  name: 'collection-spaces',
+  ordering: () => inSiblingOrder,
+  parentOf: (row) => row.parentId!,
+  findMany: (ctx, parentIds, _filter, args) =>
+    ctx.db.space.findMany({ ...args, where: { AND: [{ parentId: { in: parentIds }, deletedAt: null }, args.where] } }),
+  count: async (ctx, parentIds) =>
+    countsBy(
+      await ctx.db.space.groupBy({
+        by: ['parentId'],
+        where: { parentId: { in: parentIds }, deletedAt: null },
+        _count: { _all: true },
+      }),
+      'parentId',
+    ),
+};
+
+/** Every space of an organization (not deleted), in sibling order. */
+export async function listOrganizationSpaces(
+  ctx: RequestContext,
+  organizationId: string,
+  query: unknown,
+): Promise<Page<SpaceJSON>> {
+  const { access } = await visibleOrganization(ctx, organizationId);
+  const params = parseInput(ListSpacesQuery, query, 'query');
+  if (access.role === null) return emptyPage();
+  const page = await listChildren(ctx, spacesOfOrganization, organizationId, null, pageRequestOf(params));
+  return mapPage(page, (space) => presentSpaceRecord(ctx, space));
+}
+
+/** The number of spaces of an organization, i.e. the spaces each non-guest member can access. */
+export function countOrganizationSpaces(ctx: RequestContext, organizationId: string): Promise<number> {
+  return listChildren(ctx, spacesOfOrganization, organizationId, null, { limit: 0 }).then((page) => page.count());
+}
+
+export async function listCollectionSpaces(
+  ctx: RequestContext,
+  collectionId: string,
+  query: unknown,
+): Promise<Page<SpaceJSON>> {
+  await visibleCollection(ctx, collectionId);
+  const params = parseInput(ListSpacesQuery, query, 'query');
+  const page = await listChildren(ctx, spacesOfCollection, collectionId, null, pageRequestOf(params));
+  return mapPage(page, (space) => presentSpaceRecord(ctx, space));
+}
+
+export async function createSpace(ctx: RequestContext, organizationId: string, body: unknown): Promise<SpaceJSON> {
+  await visibleOrganization(ctx, organizationId);
+  const input = parseInput(CreateSpaceInput, body);
+  const level = await containerLevel(ctx, organizationId, input.parent);
+  authorize(atLeast(level, 'create'), input.parent ? 'create content in this collection' : 'create content in this organization');
+  const id = newId('space');
+  await inTransaction(ctx, async (tx) => {
+    await tx.db.space.create({
+      data: {
+        id,
+        organizationId,
+        parentId: input.parent ?? null,
+        title: input.title ?? 'Untitled',
+        emoji: input.emoji ?? '',
+        editMode: input.editMode ?? 'live',
+        language: input.language ?? null,
+        mergeRules: { type: 'inherit' },
+        revisionId: newId('revision'),
+        position: await endPosition(tx, organizationId, input.parent ?? null),
+      },
+    });
+  });
+  return getSpace(ctx, id);
+}
+
+export async function updateSpace(ctx: RequestContext, spaceId: string, body: unknown): Promise<SpaceJSON> {
+  await visibleSpace(ctx, spaceId);
+  const input = parseInput(UpdateSpaceInput, body);
+  await changeableSpace(ctx, spaceId, 'admin', 'update this space');
+  await inTransaction(ctx, (tx) =>
+    tx.db.space.update({
+      where: { id: spaceId },
+      data: {
+        title: input.title,
+        // Setting an icon replaces the emoji and the reverse; null removes either.
+        ...(input.emoji !== undefined ? { emoji: input.emoji ?? '', ...(input.emoji ? { icon: null } : {}) } : {}),
+        ...(input.icon !== undefined ? { icon: input.icon, ...(input.icon ? { emoji: '' } : {}) } : {}),
+        editMode: input.editMode,
+        defaultLevel: input.defaultLevel,
+        language: input.language,
+        mergeRules: input.mergeRules,
+      },
+    }),
+  );
+  return getSpace(ctx, spaceId);
+}
+
+/** Soft delete: the space leaves every listing and can be restored during the retention period. */
+export async function deleteSpace(ctx: RequestContext, spaceId: string): Promise<void> {
+  const { space, level } = await visibleSpace(ctx, spaceId);
+  authorize(atLeast(level, 'admin'), 'delete this space');
+  if (space.deletedAt) return;
+  await inTransaction(ctx, (tx) => tx.db.space.update({ where: { id: spaceId }, data: { deletedAt: ctx.clock.now() } }));
+}
+
+export async function restoreSpace(ctx: RequestContext, spaceId: string): Promise<SpaceJSON> {
+  const { space, level } = await visibleSpace(ctx, spaceId);
+  authorize(atLeast(level, 'admin'), 'restore this space');
+  if (!space.deletedAt) throw conflict(`space "${spaceId}" is not deleted`);
+  if (ctx.clock.now().getTime() - space.deletedAt.getTime() > SPACE_RETENTION_MS) {
+    throw conflict(`space "${spaceId}" was deleted more than 7 days ago and can no longer be restored`);
+  }
+  await inTransaction(ctx, async (tx) => {
+    // Its collection may have been deleted meanwhile (the space is then at the top level).
+    const position = await endPosition(tx, space.organizationId, space.parentId);
+    await tx.db.space.update({ where: { id: spaceId }, data: { deletedAt: null, position } });
+  });
+  return getSpace(ctx, spaceId);
+}
+
+/** A copy of the space right after it, with its settings and custom field values. */
+export async function duplicateSpace(ctx: RequestContext, spaceId: string): Promise<SpaceJSON> {
+  const { space } = await changeableSpace(ctx, spaceId, 'read', 'duplicate this space');
+  const level = await containerLevel(ctx, space.organizationId, space.parentId);
+  authorize(atLeast(level, 'create'), 'create content where this space is');
+  const id = newId('space');
+  await inTransaction(ctx, async (tx) => {
+    const position = await positionAmongSiblings(tx, space.organizationId, space.parentId, {
+      after: { type: 'space', space: space.id },
+    });
+    const values = await tx.db.spaceCustomFieldValue.findMany({ where: { spaceId } });
+    await tx.db.space.create({
+      data: {
+        id,
+        organizationId: space.organizationId,
+        parentId: space.parentId,
+        title: `Copy of ${space.title}`.slice(0, 50),
+        emoji: space.emoji,
+        icon: space.icon,
+        visibility: space.visibility,
+        editMode: space.editMode,
+        defaultLevel: space.defaultLevel,
+        language: space.language,
+        mergeRules: space.mergeRules as object,
+        revisionId: newId('revision'),
+        position,
+        customFieldValues: {
+          create: values.map((value) => ({ customFieldId: value.customFieldId, value: value.value as never })),
+        },
+      },
+    });
+  });
+  return getSpace(ctx, id);
+}
+
+export async function moveSpace(ctx: RequestContext, spaceId: string, body: unknown): Promise<SpaceJSON> {
+  await visibleSpace(ctx, spaceId);
+  const input = parseInput(moveContentInput, body);
+  const { space } = await changeableSpace(ctx, spaceId, 'admin', 'move this space');
+  const parentId = input.parent === undefined ? space.parentId : input.parent;
+  if (parentId !== space.parentId) {
+    const level = await containerLevel(ctx, space.organizationId, parentId);
+    authorize(atLeast(level, 'create'), 'move content into the target collection');
+  }
+  await inTransaction(ctx, async (tx) => {
+    const position = await positionAmongSiblings(tx, space.organizationId, parentId, input.position, spaceId);
+    await tx.db.space.update({ where: { id: spaceId }, data: { parentId, position } });
+  });
+  return getSpace(ctx, spaceId);
+}
+
+/** Moves a space to the top level of another organization the viewer administers. */
+export async function transferSpace(ctx: RequestContext, spaceId: string, body: unknown): Promise<SpaceJSON> {
+  await visibleSpace(ctx, spaceId);
+  const input = parseInput(transferInput, body);
+  const { space } = await changeableSpace(ctx, spaceId, 'admin', 'transfer this space');
+  const target = await organizationAccess(ctx, input.organization);
+  if (!target.member) throw invalid(`organization: organization "${input.organization}" was not found`);
+  authorize(target.role === 'admin', 'transfer content to an organization you do not administer');
+  if (input.organization === space.organizationId) {
+    throw invalid('organization: the space already belongs to this organization');
+  }
+  await inTransaction(ctx, async (tx) => {
+    const position = await endPosition(tx, input.organization, null);
+    // Custom fields belong to an organization: their values stay behind.
+    await tx.db.spaceCustomFieldValue.deleteMany({ where: { spaceId } });
+    await tx.db.space.update({
+      where: { id: spaceId },
+      data: { organizationId: input.organization, parentId: null, position },
+    });
+  });
+  return getSpace(ctx, spaceId);
+}
+
+export async function getSpaceCustomFields(ctx: RequestContext, spaceId: string) {
+  const { space } = await visibleSpace(ctx, spaceId);
+  const access = await organizationAccess(ctx, space.organizationId);
+  const values = await ctx.db.spaceCustomFieldValue.findMany({
+    where: { spaceId },
+    include: { customField: true },
+    orderBy: { customField: { name: 'asc' } },
+  });
+  return values.map((entry) => ({ customField: presentField(ctx, entry.customField, access), value: entry.value }));
+}
+
+/** Sets custom field values by field name; a null value clears it. All or nothing. */
+export async function updateSpaceCustomFields(ctx: RequestContext, spaceId: string, body: unknown): Promise<void> {
+  await visibleSpace(ctx, spaceId);
+  const input = parseInput(UpdateSpaceCustomFieldsInput, body);
+  const { space } = await changeableSpace(ctx, spaceId, 'edit', "edit this space's custom fields");
+  const names = Object.keys(input.values);
+  const fields = await ctx.db.customField.findMany({
+    where: { organizationId: space.organizationId, name: { in: names } },
+  });
+  const byName = new Map(fields.map((field) => [field.name, field]));
+  for (const name of names) {
+    const field = byName.get(name);
+    if (!field) throw invalid(`values.${name}: no custom field named "${name}" in this organization`);
+    const { value } = input.values[name]!;
+    const problem = value === null ? undefined : valueProblem(field, value);
+    if (problem) throw invalid(`values.${name}.value: ${problem}`);
+  }
+  await inTransaction(ctx, async (tx) => {
+    for (const name of names) {
+      const field = byName.get(name)!;
+      const { value } = input.values[name]!;
+      const key = { spaceId_customFieldId: { spaceId, customFieldId: field.id } };
+      if (value === null) {
+        await tx.db.spaceCustomFieldValue.deleteMany({ where: { spaceId, customFieldId: field.id } });
+      } else {
+        await tx.db.spaceCustomFieldValue.upsert({
+          where: key,
+          create: { spaceId, customFieldId: field.id, value },
+          update: { value },
+        });
+      }
+    }
+  });
+}
+
+/** Permanently removes spaces deleted longer ago than the retention period. Returns how many. */
+export async function purgeDeletedSpaces(db: Db, clock: Clock): Promise<number> {
+  const cutoff = new Date(clock.now().getTime() - SPACE_RETENTION_MS);
+  const { count } = await db.space.deleteMany({ where: { deletedAt: { lt: cutoff } } });
+  return count;
+}
+

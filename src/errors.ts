@@ -1,0 +1,27 @@
+/**
+ * Domain errors: every failure a client can cause is one of these, with the HTTP
+ * status both contracts report (REST in the body, GraphQL in `extensions.code`).
+ * Anything else that is thrown is a bug and is reported as a masked 500.
+ */
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 412;
+
+export class DomainError extends Error {
+  constructor(
+    readonly status: ErrorStatus,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+export const invalid = (message: string) => new DomainError(400, message);
+export const unauthenticated = (message = 'A valid API token is required: send "Authorization: Bearer <token>"') =>
+  new DomainError(401, message);
+export const forbidden = (message: string) => new DomainError(403, message);
+export const notFound = (what: string, id: string) => new DomainError(404, `${what} "${id}" was not found`);
+export const conflict = (message: string) => new DomainError(409, message);
+
+export function isDomainError(error: unknown): error is DomainError {
+  return error instanceof DomainError;
+}

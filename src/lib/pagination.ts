@@ -1,0 +1,145 @@
+import { z } from 'zod';
+import { invalid } from '../errors.ts';
+import { queryInt } from './validation.ts';
+
+/**
+ * Keyset pagination shared by both contracts.
+ *
+ * A listing has an `Ordering`: the columns it sorts by, ending with a unique one.
+ * The opaque page token of a row holds that row's sort values, so the next page
+ * is "rows after these values": its cost does not depend on how deep the page is.
+ * REST returns the token of the last row as `next.page`; GraphQL uses the token
+ * of each row as its edge cursor, so `after` takes a REST token and the reverse.
+ */
+
+export const DEFAULT_PAGE_SIZE = 100;
+export const MAX_PAGE_SIZE = 1000;
+
+const pageSize = () =>
+  queryInt().pipe(z.number().min(0, 'must be at least 0').max(MAX_PAGE_SIZE, `must be at most ${MAX_PAGE_SIZE}`)).optional();
+const token = z.string().min(1).max(2048).optional();
+
+/**
+ * Paging parameters of every listing: REST's `page`/`limit`, and GraphQL's
+ * connection arguments, where `after` takes the same tokens as `page`.
+ */
+export const pageParams = {
+  page: token,
+  limit: pageSize(),
+  first: pageSize(),
+  after: token,
+  last: pageSize(),
+  before: token,
+};
+
+export interface PageRequest {
+  limit: number;
+  /** Rows after this token (forward). */
+  after?: string | undefined;
+  /** Rows before this token (backward: GraphQL `last`/`before`). */
+  before?: string | undefined;
+  backward?: boolean | undefined;
+}
+
+interface PageParams {
+  page?: string | undefined;
+  limit?: number | undefined;
+  first?: number | undefined;
+  after?: string | undefined;
+  last?: number | undefined;
+  before?: string | undefined;
+}
+
+export function pageRequestOf(params: PageParams): PageRequest {
+  if (params.last !== undefined || params.before !== undefined) {
+    if (params.first !== undefined || params.after !== undefined || params.page !== undefined) {
+      throw invalid('last: cannot be combined with first, after or page');
+    }
+    return { limit: params.last ?? DEFAULT_PAGE_SIZE, before: params.before, backward: true };
+  }
+  if (params.page !== undefined && params.after !== undefined && params.page !== params.after) {
+    throw invalid('after: cannot differ from page');
+  }
+  return { limit: params.first ?? params.limit ?? DEFAULT_PAGE_SIZE, after: params.after ?? params.page };
+}
+
+type SortValue = string | number | boolean | Date;
+
+export interface SortKey<Row> {
+  /** Prisma field path, e.g. "position" or "user.displayName". */
+  field: string;
+  direction: 'asc' | 'desc';
+  value(row: Row): SortValue;
+}
+
+export interface Ordering<Row> {
+  /** Name written in tokens, so that a token of another listing order is refused. */
+  name: string;
+  keys: Array<SortKey<Row>>;
+}
+
+export interface Page<Row> {
+  items: Row[];
+  /** Token of each item: passing it as `page`/`after` continues after that item. */
+  cursors: string[];
+  hasNextPage: boolean;
+  hasPreviousPage: boolean;
+  /** Total number of rows of the listing, ignoring the page. Computed only when asked. */
+  count(): Promise<number>;
+}
+
+export function encodeCursor<Row>(ordering: Ordering<Row>, row: Row): string {
+  const values = ordering.keys.map((key) => {
+    const value = key.value(row);
+    return value instanceof Date ? { d: value.toISOString() } : value;
+  });
+  return Buffer.from(JSON.stringify([ordering.name, ...values])).toString('base64url');
+}
+
+export function decodeCursor<Row>(ordering: Ordering<Row>, token: string, param = 'page'): SortValue[] {
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
+  } catch {
+    throw invalid(`${param}: is not a page token returned by this listing`);
+  }
+  if (!Array.isArray(decoded) || decoded[0] !== ordering.name || decoded.length !== ordering.keys.length + 1) {
+    throw invalid(`${param}: is not a page token returned by this listing`);
+  }
+  return decoded.slice(1).map((value: unknown) => {
+    if (value && typeof value === 'object' && 'd' in value && typeof value.d === 'string') return new Date(value.d);
+    if (['string', 'number', 'boolean'].includes(typeof value)) return value as SortValue;
+    throw invalid(`${param}: is not a page token returned by this listing`);
+  });
+}
+
+function nest(field: string, condition: unknown): Record<string, unknown> {
+  return field
+    .split('.')
+    .reduceRight<unknown>((inner, part) => ({ [part]: inner }), condition) as Record<string, unknown>;
+}
+
+/** Prisma `orderBy` of an ordering, reversed when paging backward. */
+export function orderByOf<Row>(ordering: Ordering<Row>, backward = false): Array<Record<string, unknown>> {
+  return ordering.keys.map((key) => nest(key.field, flip(key.direction, backward)));
+}
+
+const flip = (direction: 'asc' | 'desc', backward: boolean) =>
+  backward ? (direction === 'asc' ? 'desc' : 'asc') : direction;
+
+/** Prisma `where` selecting the rows strictly after (or before) the given sort values. */
+export function keysetWhere<Row>(ordering: Ordering<Row>, values: SortValue[], backward = false) {
+  const alternatives = ordering.keys.map((key, index) => {
+    const equalPrefix = ordering.keys.slice(0, index).map((previous, i) => nest(previous.field, values[i]));
+    const operator = flip(key.direction, backward) === 'asc' ? 'gt' : 'lt';
+    return { AND: [...equalPrefix, nest(key.field, { [operator]: values[index] })] };
+  });
+  return { OR: alternatives };
+}
+
+/** The REST shape of a page: `{ next?: { page }, count, items }`. */
+export async function restList<Item>(page: Page<Item>) {
+  const count = await page.count();
+  const last = page.cursors.at(-1);
+  return { ...(page.hasNextPage && last ? { next: { page: last } } : {}), count, items: page.items };
+}

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { invalid } from '../errors.ts';
+
+/**
+ * Parses client input with a zod schema; a failure is a 400 whose message names
+ * each offending field and the rule it breaks.
+ */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown, where = 'body'): z.output<S> {
+  const result = schema.safeParse(input ?? {});
+  if (result.success) return result.data;
+  throw invalid(result.error.issues.map((issue) => describeIssue(issue, where)).join('; '));
+}
+
+function describeIssue(issue: z.core.$ZodIssue, where: string): string {
+  const field = issue.path.length > 0 ? issue.path.join('.') : where;
+  if (issue.code === 'unrecognized_keys') {
+    const keys = issue.keys.map((key) => `"${key}"`).join(', ');
+    return `${field}: unknown field${issue.keys.length > 1 ? 's' : ''} ${keys}`;
+  }
+  if (issue.code === 'invalid_type' && issue.input === undefined) return `${field}: is required`;
+  return `${field}: ${issue.message}`;
+}
+
+/** A query-string integer: REST sends strings, GraphQL sends numbers. */
+export const queryInt = () =>
+  z.preprocess(
+    (value) => (typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value),
+    z.number({ error: 'must be an integer' }).int('must be an integer'),
+  );
+
+/** A query-string boolean: "true"/"false" over REST, true/false over GraphQL. */
+export const queryBool = () =>
+  z.preprocess(
+    (value) => (value === 'true' ? true : value === 'false' ? false : value),
+    z.boolean({ error: 'must be true or false' }),
+  );
