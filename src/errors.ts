@@ -25,3 +25,13 @@ export const conflict = (message: string) => new DomainError(409, message);
 export function isDomainError(error: unknown): error is DomainError {
   return error instanceof DomainError;
 }
+
+/** For batch loads: a resource the viewer cannot see becomes null; other errors stay errors. */
+export async function nullIfHidden<T>(load: Promise<T>): Promise<T | null> {
+  try {
+    return await load;
+  } catch (error) {
+    if (error instanceof DomainError && (error.status === 404 || error.status === 403)) return null;
+    throw error;
+  }
+}

@@ -15,8 +15,7 @@ import { queryInt } from './validation.ts';
 export const DEFAULT_PAGE_SIZE = 100;
 export const MAX_PAGE_SIZE = 1000;
 
-const pageSize = () =>
-  queryInt().pipe(z.number().min(0, 'must be at least 0').max(MAX_PAGE_SIZE, `must be at most ${MAX_PAGE_SIZE}`)).optional();
+const pageSize = () => queryInt(0, MAX_PAGE_SIZE).optional();
 const token = z.string().min(1).max(2048).optional();
 
 /**

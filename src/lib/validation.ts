@@ -21,11 +21,15 @@ function describeIssue(issue: z.core.$ZodIssue, where: string): string {
   return `${field}: ${issue.message}`;
 }
 
-/** A query-string integer: REST sends strings, GraphQL sends numbers. */
-export const queryInt = () =>
+/** A query-string integer within bounds: REST sends strings, GraphQL sends numbers. */
+export const queryInt = (min: number, max: number) =>
   z.preprocess(
     (value) => (typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value),
-    z.number({ error: 'must be an integer' }).int('must be an integer'),
+    z
+      .number({ error: 'must be an integer' })
+      .int('must be an integer')
+      .min(min, `must be at least ${min}`)
+      .max(max, `must be at most ${max}`),
   );
 
 /** A query-string boolean: "true"/"false" over REST, true/false over GraphQL. */

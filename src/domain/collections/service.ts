@@ -50,9 +50,6 @@ export async function getCollection(ctx: RequestContext, collectionId: string): 
   return presentCollection(collection, level, ctx.urls);
 }
 
-export async function getCollections(ctx: RequestContext, ids: readonly string[]) {
-  return Promise.all(ids.map((id) => getCollection(ctx, id).catch(() => null)));
-}
 
 const inSiblingOrder: Ordering<CollectionRecord> = {
   name: 'collections',
@@ -62,9 +59,18 @@ const inSiblingOrder: Ordering<CollectionRecord> = {
   ],
 };
 
+/** Across parents sibling positions do not compare: the nested listing goes by creation. */
+const byCreation: Ordering<CollectionRecord> = {
+  name: 'collections-by-creation',
+  keys: [
+    { field: 'createdAt', direction: 'asc', value: (row) => row.createdAt },
+    { field: 'id', direction: 'asc', value: (row) => row.id },
+  ],
+};
+
 const collectionsOfOrganization: ChildListing<CollectionRecord, { nested: boolean }> = {
   name: 'organization-collections',
-  ordering: () => inSiblingOrder,
+  ordering: ({ nested }) => (nested ? byCreation : inSiblingOrder),
   parentOf: (row) => row.organizationId,
   findMany: (ctx, organizationIds, { nested }, args) =>
     ctx.db.collection.findMany({
@@ -99,7 +105,10 @@ const collectionsOfCollection: ChildListing<CollectionRecord, null> = {
     ),
 };
 
-/** Collections of an organization; `nested: false` keeps only the top level. */
+/**
+ * Collections of an organization, oldest first; `nested: false` keeps only the
+ * top level, in sibling order.
+ */
 export async function listOrganizationCollections(
   ctx: RequestContext,
   organizationId: string,

@@ -82,16 +82,12 @@ export async function getCustomField(ctx: RequestContext, organizationId: string
   return presentField(ctx, await findField(ctx, organizationId, name), access);
 }
 
-/** Custom fields by id for GraphQL nodes: null for those the viewer cannot read. */
-export async function getCustomFieldsById(ctx: RequestContext, ids: readonly string[]) {
-  const fields = await loader(ctx, customFieldRecords).loadMany(ids);
-  return Promise.all(
-    fields.map(async (field) => {
-      if (!field || field instanceof Error) return null;
-      const access = await organizationForFields(ctx, field.organizationId).catch(() => null);
-      return access ? presentField(ctx, field, access) : null;
-    }),
-  );
+/** A custom field by id (GraphQL nodes). */
+export async function getCustomFieldById(ctx: RequestContext, id: string) {
+  const field = await loader(ctx, customFieldRecords).load(id);
+  if (!field) throw notFound('Custom field', id);
+  const access = await organizationForFields(ctx, field.organizationId);
+  return presentField(ctx, field, access);
 }
 
 function checkOptions(type: CustomFieldType, options: string[] | undefined) {

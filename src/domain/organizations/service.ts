@@ -46,10 +46,6 @@ export async function getOrganization(ctx: RequestContext, organizationId: strin
   return presentOrganization(org, access, ctx.urls);
 }
 
-/** Organizations by id for GraphQL nodes: null for those the viewer cannot see. */
-export async function getOrganizations(ctx: RequestContext, ids: readonly string[]) {
-  return Promise.all(ids.map((id) => getOrganization(ctx, id).catch(() => null)));
-}
 
 type OrganizationOfMember = OrganizationWithDomains & { members: Array<{ userId: string }> };
 

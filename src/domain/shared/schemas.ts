@@ -8,7 +8,8 @@ export const role = z.enum(ROLES);
 /** A role, or null: guest for members, "inherit" for content default levels. */
 export const roleOrNull = role.nullable();
 
-const emojiSequence = new RegExp(`^(?:${emojiRegex().source})+$`, 'u');
+// emoji-regex is written for non-unicode mode (surrogate pairs), so no 'u' flag here.
+const emojiSequence = new RegExp(`^(?:${emojiRegex().source})+$`);
 const codepoints = /^[0-9a-f]{4,6}(?:-[0-9a-f]{4,6})*$/;
 /** An emoji character sequence, or its code points in hex ("1f389"), as the official API accepts. */
 export const emoji = z

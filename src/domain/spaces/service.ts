@@ -59,9 +59,6 @@ export async function getSpace(ctx: RequestContext, spaceId: string, query: unkn
   return presentSpace(space, level, ctx.urls);
 }
 
-export async function getSpaces(ctx: RequestContext, ids: readonly string[]) {
-  return Promise.all(ids.map((id) => getSpace(ctx, id).catch(() => null)));
-}
 
 const inSiblingOrder: Ordering<SpaceRecord> = {
   name: 'spaces',
@@ -71,9 +68,18 @@ const inSiblingOrder: Ordering<SpaceRecord> = {
   ],
 };
 
+/** Across collections sibling positions do not compare: organization-wide listings go by creation. */
+const byCreation: Ordering<SpaceRecord> = {
+  name: 'spaces-by-creation',
+  keys: [
+    { field: 'createdAt', direction: 'asc', value: (row) => row.createdAt },
+    { field: 'id', direction: 'asc', value: (row) => row.id },
+  ],
+};
+
 const spacesOfOrganization: ChildListing<SpaceRecord, null> = {
   name: 'organization-spaces',
-  ordering: () => inSiblingOrder,
+  ordering: () => byCreation,
   parentOf: (row) => row.organizationId,
   findMany: (ctx, organizationIds, _filter, args) =>
     ctx.db.space.findMany({
@@ -108,7 +114,7 @@ const spacesOfCollection: ChildListing<SpaceRecord, null> = {
     ),
 };
 
-/** Every space of an organization (not deleted), in sibling order. */
+/** Every space of an organization (not deleted), oldest first. */
 export async function listOrganizationSpaces(
   ctx: RequestContext,
   organizationId: string,

@@ -59,7 +59,6 @@ CREATE TABLE "api_tokens" (
     "tokenHash" TEXT NOT NULL,
     "label" TEXT NOT NULL,
     "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    "lastUsedAt" DATETIME,
     CONSTRAINT "api_tokens_userId_fkey" FOREIGN KEY ("userId") REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
 
@@ -155,13 +154,19 @@ CREATE UNIQUE INDEX "api_tokens_tokenHash_key" ON "api_tokens"("tokenHash");
 CREATE INDEX "api_tokens_userId_idx" ON "api_tokens"("userId");
 
 -- CreateIndex
-CREATE INDEX "collections_organizationId_position_id_idx" ON "collections"("organizationId", "position", "id");
+CREATE INDEX "collections_organizationId_parentId_position_id_idx" ON "collections"("organizationId", "parentId", "position", "id");
+
+-- CreateIndex
+CREATE INDEX "collections_organizationId_createdAt_id_idx" ON "collections"("organizationId", "createdAt", "id");
 
 -- CreateIndex
 CREATE INDEX "collections_parentId_position_id_idx" ON "collections"("parentId", "position", "id");
 
 -- CreateIndex
-CREATE INDEX "spaces_organizationId_deletedAt_position_id_idx" ON "spaces"("organizationId", "deletedAt", "position", "id");
+CREATE INDEX "spaces_organizationId_deletedAt_createdAt_id_idx" ON "spaces"("organizationId", "deletedAt", "createdAt", "id");
+
+-- CreateIndex
+CREATE INDEX "spaces_organizationId_parentId_deletedAt_position_id_idx" ON "spaces"("organizationId", "parentId", "deletedAt", "position", "id");
 
 -- CreateIndex
 CREATE INDEX "spaces_parentId_deletedAt_position_id_idx" ON "spaces"("parentId", "deletedAt", "position", "id");

@@ -1,0 +1,153 @@
+// Demo data for `docs-gateway seed --demo` and the first `npm start`: three
+// organizations with members, nested collections, spaces and custom fields.
+// Everything after the users is created through the domain services, as an admin would.
+import type { PublicUrls } from '../../src/config.ts';
+import { type RequestContext, createContext } from '../../src/context.ts';
+import type { Database, UserRecord } from '../../src/db/index.ts';
+import { createCollection, updateCollection } from '../../src/domain/collections/service.ts';
+import { createCustomField } from '../../src/domain/custom-fields/service.ts';
+import { updateOrganization } from '../../src/domain/organizations/service.ts';
+import { createSpace, updateSpaceCustomFields } from '../../src/domain/spaces/service.ts';
+import { createOrganization, ensureMembership, ensureUser } from '../../src/domain/users/provisioning.ts';
+import { systemClock } from '../../src/lib/clock.ts';
+
+export const DEMO_ADMIN_EMAIL = 'alice@acme.test';
+
+interface SpaceSeed {
+  title: string;
+  emoji: string;
+  values?: Record<string, string | number | boolean | string[]>;
+}
+interface CollectionSeed {
+  title: string;
+  description?: string;
+  defaultLevel?: 'read' | 'edit' | 'comment';
+  collections?: CollectionSeed[];
+  spaces?: SpaceSeed[];
+}
+
+const acme: { collections: CollectionSeed[]; spaces: SpaceSeed[] } = {
+  collections: [
+    {
+      title: 'Product',
+      description: 'Public product documentation',
+      collections: [
+        {
+          title: 'Guides',
+          spaces: [
+            { title: 'Getting started', emoji: '🚀', values: { audience: 'public', owner: 'Docs team', reviewed: true, tags: ['tutorial'] } },
+            { title: 'Installation', emoji: '🧰', values: { audience: 'public', reviewed: false, tags: ['tutorial'] } },
+            { title: 'Troubleshooting', emoji: '🩺', values: { audience: 'public', owner: 'Support' } },
+          ],
+        },
+        {
+          title: 'API Reference',
+          spaces: [
+            { title: 'REST API', emoji: '🔌', values: { audience: 'partners', tags: ['api', 'reference'], 'review-cycle-days': 30 } },
+            { title: 'GraphQL API', emoji: '🕸️', values: { audience: 'partners', tags: ['api', 'reference'] } },
+          ],
+        },
+      ],
+    },
+    {
+      title: 'Internal',
+      description: 'Company handbook and practices',
+      defaultLevel: 'comment',
+      collections: [
+        {
+          title: 'Handbook',
+          defaultLevel: 'edit',
+          spaces: [
+            { title: 'Onboarding', emoji: '👋', values: { audience: 'internal', owner: 'People team', tags: ['policy'] } },
+            { title: 'Engineering practices', emoji: '🛠️', values: { audience: 'internal', reviewed: true } },
+          ],
+        },
+      ],
+      spaces: [{ title: 'Security policies', emoji: '🔐', values: { audience: 'internal', tags: ['policy'] } }],
+    },
+  ],
+  spaces: [
+    { title: 'Changelog', emoji: '📰', values: { audience: 'public' } },
+    { title: 'Release notes', emoji: '📝' },
+  ],
+};
+
+async function createTree(ctx: RequestContext, organizationId: string, seed: CollectionSeed, parent?: string) {
+  const collection = await createCollection(ctx, organizationId, { title: seed.title, ...(parent ? { parent } : {}) });
+  if (seed.description || seed.defaultLevel) {
+    await updateCollection(ctx, collection.id, {
+      ...(seed.description ? { description: seed.description } : {}),
+      ...(seed.defaultLevel ? { defaultLevel: seed.defaultLevel } : {}),
+    });
+  }
+  for (const child of seed.collections ?? []) await createTree(ctx, organizationId, child, collection.id);
+  for (const space of seed.spaces ?? []) await createDemoSpace(ctx, organizationId, space, collection.id);
+}
+
+async function createDemoSpace(ctx: RequestContext, organizationId: string, seed: SpaceSeed, parent?: string) {
+  const space = await createSpace(ctx, organizationId, { title: seed.title, emoji: seed.emoji, ...(parent ? { parent } : {}) });
+  if (seed.values) {
+    const values = Object.fromEntries(Object.entries(seed.values).map(([name, value]) => [name, { value }]));
+    await updateSpaceCustomFields(ctx, space.id, { values });
+  }
+}
+
+/** Loads the demo data unless it is already there. Returns false when nothing was done. */
+export async function seedDemo(database: Database, urls: PublicUrls): Promise<boolean> {
+  const { db } = database;
+  if (await db.organization.findUnique({ where: { hostname: 'acme-docs' } })) return false;
+
+  const people = {
+    alice: await ensureUser(db, DEMO_ADMIN_EMAIL, 'Alice Martin'),
+    bob: await ensureUser(db, 'bob@acme.test', 'Bob Chen'),
+    carol: await ensureUser(db, 'carol@acme.test', 'Carol Diaz'),
+    dave: await ensureUser(db, 'dave@partner.test', 'Dave Okafor'),
+    erin: await ensureUser(db, 'erin@globex.test', 'Erin Novak'),
+    frank: await ensureUser(db, 'frank@initech.test', 'Frank Ito'),
+  };
+  const as = (user: UserRecord) => createContext({ database, viewer: { user }, clock: systemClock, urls });
+
+  const acmeOrg = await createOrganization(db, { title: 'Acme Docs', hostname: 'acme-docs', emailDomains: ['acme.test'] });
+  await ensureMembership(db, acmeOrg.id, people.alice.id, 'admin');
+  await ensureMembership(db, acmeOrg.id, people.bob.id, 'edit');
+  await ensureMembership(db, acmeOrg.id, people.carol.id, 'read');
+  await ensureMembership(db, acmeOrg.id, people.dave.id, null);
+  const alice = as(people.alice);
+  await updateOrganization(alice, acmeOrg.id, { defaultRole: 'read' });
+  await createCustomField(alice, acmeOrg.id, {
+    name: 'audience',
+    type: 'select',
+    title: 'Audience',
+    description: 'Who the space is written for',
+    options: ['public', 'partners', 'internal'],
+  });
+  await createCustomField(alice, acmeOrg.id, { name: 'owner', type: 'text', title: 'Owner', placeholder: 'Team name' });
+  await createCustomField(alice, acmeOrg.id, { name: 'reviewed', type: 'boolean', title: 'Reviewed this quarter' });
+  await createCustomField(alice, acmeOrg.id, {
+    name: 'tags',
+    type: 'multi-select',
+    title: 'Tags',
+    options: ['api', 'tutorial', 'reference', 'policy'],
+  });
+  await createCustomField(alice, acmeOrg.id, { name: 'review-cycle-days', type: 'number', title: 'Review cycle (days)' });
+  for (const collection of acme.collections) await createTree(alice, acmeOrg.id, collection);
+  for (const space of acme.spaces) await createDemoSpace(alice, acmeOrg.id, space);
+
+  const globex = await createOrganization(db, { title: 'Globex Engineering', hostname: 'globex', emailDomains: ['globex.test'] });
+  await ensureMembership(db, globex.id, people.erin.id, 'admin');
+  await ensureMembership(db, globex.id, people.alice.id, 'admin');
+  const erin = as(people.erin);
+  await createTree(erin, globex.id, {
+    title: 'Platform',
+    spaces: [
+      { title: 'Runbooks', emoji: '📟' },
+      { title: 'Architecture', emoji: '🏗️' },
+    ],
+  });
+  await createDemoSpace(erin, globex.id, { title: 'Team directory', emoji: '📇' });
+
+  const initech = await createOrganization(db, { title: 'Initech Community', hostname: 'initech' });
+  await ensureMembership(db, initech.id, people.frank.id, 'admin');
+  await createDemoSpace(as(people.frank), initech.id, { title: 'Community guidelines', emoji: '🤝' });
+  return true;
+}

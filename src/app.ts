@@ -1,0 +1,104 @@
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import type { PublicUrls } from './config.ts';
+import { type RequestContext, createContext } from './context.ts';
+import type { Database } from './db/index.ts';
+import { viewerForToken } from './domain/users/service.ts';
+import { DomainError, invalid, unauthenticated } from './errors.ts';
+import { graphqlPlugin } from './graphql/yoga.ts';
+import { type Clock, systemClock } from './lib/clock.ts';
+import { OPENAPI_PATH, restPlugin } from './rest/plugin.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The request context of an authenticated request (REST and GraphQL). */
+    ctx: RequestContext | null;
+  }
+}
+
+export interface AppOptions {
+  database: Database;
+  urls: PublicUrls;
+  clock?: Clock;
+  logLevel?: string;
+  /** Prefills GraphiQL's Authorization header (the demo token of `npm start`). */
+  graphiqlToken?: string;
+}
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { database, urls } = options;
+  const clock = options.clock ?? systemClock;
+  const app = Fastify({
+    logger: { level: options.logLevel ?? 'info' },
+    // Ids travel in paths; keep the router strict and fast.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+  });
+
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    if (body === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(body as string));
+    } catch {
+      done(invalid('body: is not valid JSON'), undefined);
+    }
+  });
+
+  app.decorateRequest('ctx', null);
+  app.addHook('onRequest', async (request) => {
+    if (!requiresToken(request)) return;
+    const token = bearerToken(request.headers.authorization);
+    if (!token) throw unauthenticated();
+    const viewer = await viewerForToken(database.db, token);
+    if (!viewer) throw unauthenticated('The API token is not valid');
+    request.ctx = createContext({ database, viewer, clock, urls });
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    const { status, message } = httpError(error);
+    if (status >= 500) request.log.error(error);
+    if (request.url.startsWith('/graphql')) {
+      return reply.code(status).send({ errors: [{ message, extensions: { code: status } }] });
+    }
+    return reply.code(status).send({ error: { code: status, message } });
+  });
+  app.setNotFoundHandler((request, reply) =>
+    reply.code(404).send({ error: { code: 404, message: `No operation ${request.method} ${request.url.split('?')[0]}` } }),
+  );
+
+  app.get('/', async () => ({
+    name: 'docs-gateway',
+    rest: `${urls.api}/v1`,
+    openapi: `${urls.api}${OPENAPI_PATH}`,
+    graphql: `${urls.api}/graphql`,
+  }));
+  await app.register(restPlugin, { publicUrl: urls.api });
+  await app.register(graphqlPlugin, { graphiqlToken: options.graphiqlToken });
+  return app;
+}
+
+function requiresToken(request: FastifyRequest): boolean {
+  const path = request.url.split('?')[0]!;
+  if (path === OPENAPI_PATH) return false;
+  if (path.startsWith('/v1/')) return true;
+  if (path === '/graphql') {
+    // The GraphiQL page itself is public; every query it sends carries a token.
+    const wantsPage = request.method === 'GET' && (request.headers.accept ?? '').includes('text/html');
+    return !wantsPage;
+  }
+  return false;
+}
+
+function bearerToken(header: string | undefined): string | undefined {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  return match?.[1];
+}
+
+/** The status and message a client sees for an error: domain errors and client mistakes as they are, the rest masked. */
+function httpError(error: unknown): { status: number; message: string } {
+  if (error instanceof DomainError) return { status: error.status, message: error.message };
+  const fastifyError = error as { statusCode?: number; message?: string };
+  if (fastifyError.statusCode && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
+    return { status: fastifyError.statusCode, message: fastifyError.message ?? 'Bad request' };
+  }
+  return { status: 500, message: 'Internal server error' };
+}

@@ -1,0 +1,132 @@
+import { Command, InvalidArgumentError } from 'commander';
+import { seedDemo } from '../../prisma/seed/demo.ts';
+import { buildApp } from '../app.ts';
+import { loadConfig } from '../config.ts';
+import { openDatabase, runMigrations } from '../db/index.ts';
+import { purgeDeletedSpaces } from '../domain/spaces/service.ts';
+import { bootstrap, createUserWithToken, issueApiToken } from '../domain/users/provisioning.ts';
+import { DomainError } from '../errors.ts';
+import { systemClock } from '../lib/clock.ts';
+
+/** The `docs-gateway` command line. Other tools depend on its exact flags and JSON output. */
+
+const program = new Command('docs-gateway').description('API server for hosted documentation (REST /v1 and GraphQL)');
+
+const port = (value: string) => {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65535) throw new InvalidArgumentError('must be a port number');
+  return parsed;
+};
+
+/** Opens the configured database with its migrations applied, runs `work`, and closes it. */
+async function withDatabase<T>(work: (database: ReturnType<typeof openDatabase>) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  await runMigrations(config.databaseUrl);
+  const database = openDatabase(config.databaseUrl);
+  try {
+    return await work(database);
+  } finally {
+    await database.close();
+  }
+}
+
+program
+  .command('serve')
+  .description('Serve REST /v1 and GraphQL /graphql (applies pending migrations first)')
+  .option('--port <port>', 'port to listen on (default: $PORT or 4000)', port)
+  .option('--demo', 'load the demo data into an empty database and print a token for it')
+  .action(async (options: { port?: number; demo?: boolean }) => {
+    const config = loadConfig(process.env, options.port === undefined ? {} : { port: options.port });
+    const log = (message: string) => console.log(`[docs-gateway] ${message}`);
+    await runMigrations(config.databaseUrl, log);
+    const database = openDatabase(config.databaseUrl);
+    let demoToken: string | undefined;
+    if (options.demo) {
+      const empty = (await database.db.organization.count()) === 0;
+      if (empty && (await seedDemo(database, config.urls))) log('loaded the demo data');
+      const alice = await database.db.user.findUnique({ where: { email: 'alice@acme.test' } });
+      if (alice) demoToken = await issueApiToken(database.db, alice.id, 'npm start');
+    }
+    const app = await buildApp({
+      database,
+      urls: config.urls,
+      logLevel: config.logLevel,
+      ...(demoToken ? { graphiqlToken: demoToken } : {}),
+    });
+    const purge = async () => {
+      const purged = await purgeDeletedSpaces(database.db, systemClock);
+      if (purged > 0) app.log.info({ purged }, 'purged spaces deleted more than 7 days ago');
+    };
+    const purgeTimer = setInterval(() => purge().catch((error) => app.log.error(error)), config.purgeIntervalMs);
+    purgeTimer.unref();
+    await purge();
+
+    let closing = false;
+    const shutdown = async (signal: string) => {
+      if (closing) return;
+      closing = true;
+      app.log.info({ signal }, 'shutting down');
+      clearInterval(purgeTimer);
+      await app.close();
+      await database.close();
+      process.exit(0);
+    };
+    process.on('SIGTERM', () => void shutdown('SIGTERM'));
+    process.on('SIGINT', () => void shutdown('SIGINT'));
+
+    await app.listen({ port: config.port, host: config.host });
+    const address = app.server.address();
+    const base = typeof address === 'object' && address ? `http://${config.host}:${address.port}` : config.urls.api;
+    log(`REST     ${base}/v1`);
+    log(`GraphiQL ${base}/graphql`);
+    if (demoToken) log(`token    ${demoToken}   (alice@acme.test, admin of the demo organizations)`);
+  });
+
+program
+  .command('bootstrap')
+  .description('Ensure an organization, an admin user with this email, and print a new token for it')
+  .requiredOption('--org <title>', 'organization title')
+  .requiredOption('--email <email>', 'email of the admin user')
+  .option('--json', 'print one JSON line')
+  .action(async (options: { org: string; email: string; json?: boolean }) => {
+    const result = await withDatabase((database) => bootstrap(database.db, options));
+    console.log(options.json ? JSON.stringify(result) : `organization ${result.organizationId}\nuser ${result.userId}\ntoken ${result.token}`);
+  });
+
+const users = program.command('users').description('Manage users');
+users
+  .command('create')
+  .description('Create a user (or reuse one with this email) with a role in an organization, and print a token')
+  .requiredOption('--email <email>', 'email of the user')
+  .requiredOption('--org <organizationId>', 'organization id')
+  .requiredOption('--role <role>', 'admin, create, review, edit, comment, read or guest')
+  .option('--json', 'print one JSON line')
+  .action(async (options: { email: string; org: string; role: string; json?: boolean }) => {
+    const result = await withDatabase((database) => createUserWithToken(database.db, options));
+    console.log(options.json ? JSON.stringify(result) : `user ${result.userId}\ntoken ${result.token}`);
+  });
+
+program
+  .command('seed')
+  .description('Load data sets')
+  .option('--demo', 'the demo organizations, members, collections, spaces and custom fields')
+  .action(async (options: { demo?: boolean }) => {
+    if (!options.demo) throw new InvalidArgumentError('choose a data set: --demo');
+    const loaded = await withDatabase((database) => seedDemo(database, loadConfig().urls));
+    console.log(loaded ? 'loaded the demo data' : 'the demo data is already loaded');
+  });
+
+program
+  .command('migrate')
+  .description('Apply pending database migrations')
+  .action(async () => {
+    const { applied } = await runMigrations(loadConfig().databaseUrl, (message) => console.log(message));
+    if (applied.length === 0) console.log('the database is up to date');
+  });
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  console.error(`docs-gateway: ${error instanceof DomainError || error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}

@@ -1,0 +1,85 @@
+import type { Db } from '../../db/index.ts';
+import { invalid } from '../../errors.ts';
+import { newId } from '../../lib/ids.ts';
+import { generateApiToken, hashApiToken } from '../../lib/tokens.ts';
+import { parseInput } from '../../lib/validation.ts';
+import { z } from 'zod';
+import { role } from '../shared/schemas.ts';
+
+/**
+ * Users, memberships and API tokens are provisioned by the command line (there
+ * is no sign-up over the API). Every function here is idempotent except token
+ * issuance: a token is shown once and only its hash is stored.
+ */
+
+const email = z.email({ error: 'must be an email address' }).max(254).transform((value) => value.toLowerCase());
+const organizationTitle = z.string().min(2).max(255).regex(/^\S.*\S$/s, 'must not start or end with whitespace');
+
+export async function ensureUser(db: Db, rawEmail: string, displayName?: string) {
+  const address = parseInput(email, rawEmail, 'email');
+  const existing = await db.user.findUnique({ where: { email: address } });
+  if (existing) return existing;
+  return db.user.create({
+    data: { id: newId('user'), email: address, displayName: displayName ?? address.split('@')[0]! },
+  });
+}
+
+export async function issueApiToken(db: Db, userId: string, label: string): Promise<string> {
+  const token = generateApiToken();
+  await db.apiToken.create({ data: { id: newId('apiToken'), userId, tokenHash: hashApiToken(token), label } });
+  return token;
+}
+
+export async function createOrganization(db: Db, input: { title: string; hostname?: string; emailDomains?: string[] }) {
+  const title = parseInput(organizationTitle, input.title, 'org');
+  return db.organization.create({
+    data: {
+      id: newId('organization'),
+      title,
+      hostname: input.hostname ?? null,
+      mergeRules: { type: 'none' },
+      emailDomains: { create: (input.emailDomains ?? []).map((domain) => ({ domain })) },
+    },
+  });
+}
+
+/** Makes the user a member with this role (null: guest), keeping the join date of an existing membership. */
+export async function ensureMembership(db: Db, organizationId: string, userId: string, memberRole: string | null) {
+  return db.member.upsert({
+    where: { organizationId_userId: { organizationId, userId } },
+    create: { organizationId, userId, role: memberRole },
+    update: { role: memberRole },
+  });
+}
+
+/**
+ * `docs-gateway bootstrap`: the organization with this title (created if none),
+ * a user with this email who is one of its admins, and a new token for that user.
+ */
+export async function bootstrap(db: Db, input: { org: string; email: string }) {
+  const title = parseInput(organizationTitle, input.org, 'org');
+  return db.$transaction(async (tx) => {
+    const txDb = tx as unknown as Db;
+    const user = await ensureUser(txDb, input.email);
+    const organization =
+      (await txDb.organization.findFirst({ where: { title }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] })) ??
+      (await createOrganization(txDb, { title }));
+    await ensureMembership(txDb, organization.id, user.id, 'admin');
+    const token = await issueApiToken(txDb, user.id, 'bootstrap');
+    return { organizationId: organization.id, userId: user.id, token };
+  });
+}
+
+/** `docs-gateway users create`: a user (reused if the email exists) with a role in an organization, and a token. */
+export async function createUserWithToken(db: Db, input: { email: string; org: string; role: string }) {
+  const memberRole = parseInput(z.union([role, z.literal('guest')]), input.role, 'role');
+  return db.$transaction(async (tx) => {
+    const txDb = tx as unknown as Db;
+    const organization = await txDb.organization.findUnique({ where: { id: input.org } });
+    if (!organization) throw invalid(`org: organization "${input.org}" does not exist`);
+    const user = await ensureUser(txDb, input.email);
+    await ensureMembership(txDb, organization.id, user.id, memberRole === 'guest' ? null : memberRole);
+    const token = await issueApiToken(txDb, user.id, 'cli');
+    return { userId: user.id, token };
+  });
+}

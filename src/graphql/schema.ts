@@ -1,0 +1,11 @@
+import { builder } from './builder.ts';
+import './types/common.ts';
+import './types/user.ts';
+import './types/organization.ts';
+import './types/member.ts';
+import './types/collection.ts';
+import './types/space.ts';
+import './types/custom-field.ts';
+import './types/viewer.ts';
+
+export const schema = builder.toSchema();

@@ -1,0 +1,146 @@
+import type { CollectionJSON } from '../../domain/collections/presenter.ts';
+import {
+  createCollection,
+  deleteCollection,
+  getCollection,
+  listOrganizationCollections,
+  listSubCollections,
+  moveCollection,
+  transferCollection,
+  updateCollection,
+} from '../../domain/collections/service.ts';
+import { asRole } from '../../domain/access.ts';
+import { builder } from '../builder.ts';
+import { connectionQuery, loadEach, toConnection } from '../connection.ts';
+import { ContentPositionInput, MemberRole, booleanObject, urlsObject } from './common.ts';
+import { Organization } from './organization.ts';
+
+const CollectionUrls = urlsObject('CollectionUrls', ['location', 'app']);
+const CollectionPermissions = booleanObject('CollectionPermissions', ['view', 'admin', 'viewInviteLinks', 'create'] as const);
+
+export const Collection = builder.loadableNodeRef<CollectionJSON, string>('Collection', {
+  id: { resolve: (collection) => collection.id },
+  load: (ids, ctx) => loadEach(ids, (id) => getCollection(ctx, id)),
+});
+
+Collection.implement({
+  fields: (t) => ({
+    object: t.exposeString('object'),
+    title: t.exposeString('title'),
+    description: t.exposeString('description', { nullable: true }),
+    organization: t.field({ type: Organization, resolve: (collection) => collection.organization }),
+    parent: t.field({ type: Collection, nullable: true, resolve: (collection) => collection.parent ?? null }),
+    defaultLevel: t.field({
+      type: MemberRole,
+      nullable: true,
+      description: 'Level of organization members here; null inherits',
+      resolve: (collection) => asRole(collection.defaultLevel),
+    }),
+    urls: t.field({ type: CollectionUrls, resolve: (collection) => collection.urls }),
+    permissions: t.field({ type: CollectionPermissions, resolve: (collection) => collection.permissions }),
+    collections: t.connection({
+      type: Collection,
+      description: 'Collections directly inside this one',
+      resolve: async (collection, args, ctx) =>
+        toConnection(await listSubCollections(ctx, collection.id, connectionQuery(args))),
+    }),
+  }),
+});
+
+builder.objectField(Organization, 'collections', (t) =>
+  t.connection({
+    type: Collection,
+    args: { nested: t.arg.boolean({ description: 'Include nested collections (default true)' }) },
+    resolve: async (org, args, ctx) => toConnection(await listOrganizationCollections(ctx, org.id, connectionQuery(args))),
+  }),
+);
+
+builder.queryField('collection', (t) =>
+  t.field({
+    type: Collection,
+    nullable: true,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, { id }, ctx) => getCollection(ctx, id),
+  }),
+);
+
+const collectionPayload = {
+  outputFields: (t: PothosSchemaTypes.ObjectFieldBuilder<typeof builder.$inferSchemaTypes, { collection: CollectionJSON }>) => ({
+    collection: t.field({ type: Collection, resolve: (payload) => payload.collection }),
+  }),
+};
+
+builder.relayMutationField(
+  'createCollection',
+  {
+    inputFields: (t) => ({
+      organizationId: t.id({ required: true }),
+      title: t.string(),
+      parent: t.id({ description: 'Parent collection; the top level when absent' }),
+    }),
+  },
+  {
+    resolve: async (_root, { input: { organizationId, ...body } }, ctx) => ({
+      collection: await createCollection(ctx, organizationId, body),
+    }),
+  },
+  collectionPayload,
+);
+
+builder.relayMutationField(
+  'updateCollection',
+  {
+    inputFields: (t) => ({
+      collectionId: t.id({ required: true }),
+      title: t.string(),
+      description: t.string(),
+      defaultLevel: t.field({ type: MemberRole, description: 'null inherits from the parent' }),
+    }),
+  },
+  {
+    resolve: async (_root, { input: { collectionId, ...body } }, ctx) => ({
+      collection: await updateCollection(ctx, collectionId, body),
+    }),
+  },
+  collectionPayload,
+);
+
+builder.relayMutationField(
+  'deleteCollection',
+  { inputFields: (t) => ({ collectionId: t.id({ required: true }) }) },
+  {
+    resolve: async (_root, { input: { collectionId } }, ctx) => {
+      await deleteCollection(ctx, collectionId);
+      return { deletedCollectionId: collectionId };
+    },
+  },
+  { outputFields: (t) => ({ deletedCollectionId: t.exposeID('deletedCollectionId') }) },
+);
+
+builder.relayMutationField(
+  'moveCollection',
+  {
+    inputFields: (t) => ({
+      collectionId: t.id({ required: true }),
+      parent: t.id({ description: 'New parent collection; null for the top level; absent keeps it' }),
+      position: t.field({ type: ContentPositionInput }),
+    }),
+  },
+  {
+    resolve: async (_root, { input: { collectionId, ...body } }, ctx) => ({
+      collection: await moveCollection(ctx, collectionId, body),
+    }),
+  },
+  collectionPayload,
+);
+
+builder.relayMutationField(
+  'transferCollection',
+  { inputFields: (t) => ({ collectionId: t.id({ required: true }), organization: t.id({ required: true }) }) },
+  {
+    resolve: async (_root, { input: { collectionId, ...body } }, ctx) => ({
+      collection: await transferCollection(ctx, collectionId, body),
+    }),
+  },
+  collectionPayload,
+);

@@ -1,0 +1,19 @@
+import { listViewerOrganizations } from '../../domain/organizations/service.ts';
+import { getAuthenticatedUser } from '../../domain/users/service.ts';
+import { builder } from '../builder.ts';
+import { connectionQuery, toConnection } from '../connection.ts';
+import { Organization } from './organization.ts';
+import { User } from './user.ts';
+
+/** The caller: its user and the organizations it belongs to (`GET /v1/user`, `GET /v1/orgs`). */
+const Viewer = builder.objectRef<{ kind: 'viewer' }>('Viewer').implement({
+  fields: (t) => ({
+    user: t.field({ type: User, resolve: (_viewer, _args, ctx) => getAuthenticatedUser(ctx) }),
+    organizations: t.connection({
+      type: Organization,
+      resolve: async (_viewer, args, ctx) => toConnection(await listViewerOrganizations(ctx, connectionQuery(args))),
+    }),
+  }),
+});
+
+builder.queryField('viewer', (t) => t.field({ type: Viewer, resolve: () => ({ kind: 'viewer' as const }) }));

@@ -1,0 +1,190 @@
+import { createRequire } from 'node:module';
+import { z } from 'zod';
+import type { Route } from './route.ts';
+
+/**
+ * The OpenAPI 3.1 document of our /v1, generated from the route table: request
+ * parameters and bodies come from the domain's zod input schemas; responses use
+ * the official component schemas (@gitbook/api) that our presenters conform to,
+ * plus our own for the operations the official document does not have.
+ */
+
+type JsonSchema = Record<string, unknown>;
+
+const officialSpec = createRequire(import.meta.url)('@gitbook/api/spec/openapi.json') as {
+  components: { schemas: Record<string, JsonSchema> };
+};
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+const errorSchema: JsonSchema = {
+  type: 'object',
+  required: ['error'],
+  properties: {
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: { code: { type: 'integer' }, message: { type: 'string' } },
+    },
+  },
+};
+
+/** Response shapes of operations that the official document does not describe. */
+const ownSchemas: Record<string, JsonSchema> = {
+  CustomField: {
+    type: 'object',
+    required: ['object', 'id', 'name', 'type', 'createdAt', 'updatedAt', 'urls', 'permissions'],
+    properties: {
+      object: { type: 'string', enum: ['custom-field'] },
+      id: { type: 'string' },
+      name: { type: 'string', minLength: 1, maxLength: 50, pattern: '^[a-z_\\-0-9]+$' },
+      type: { type: 'string', enum: ['text', 'number', 'boolean', 'select', 'multi-select'] },
+      title: { type: 'string', maxLength: 100 },
+      description: { type: 'string', maxLength: 200 },
+      placeholder: { type: 'string', maxLength: 100 },
+      options: { type: 'array', minItems: 1, maxItems: 50, items: { type: 'string' } },
+      createdAt: ref('Timestamp'),
+      updatedAt: ref('Timestamp'),
+      urls: { type: 'object', required: ['location'], properties: { location: { type: 'string', format: 'uri' } } },
+      permissions: {
+        type: 'object',
+        required: ['view', 'edit'],
+        properties: { view: { type: 'boolean' }, edit: { type: 'boolean' } },
+      },
+    },
+  },
+  CustomFieldValue: {
+    oneOf: [
+      { type: 'string', maxLength: 256 },
+      { type: 'number' },
+      { type: 'boolean' },
+      { type: 'array', items: { type: 'string' } },
+    ],
+  },
+  SpaceCustomFieldValues: {
+    type: 'array',
+    items: {
+      type: 'object',
+      required: ['customField', 'value'],
+      properties: { customField: ref('CustomField'), value: ref('CustomFieldValue') },
+    },
+  },
+  OrganizationsOfEmailDomain: {
+    type: 'object',
+    required: ['organizations'],
+    properties: { organizations: { type: 'array', items: ref('Organization') } },
+  },
+  PingResult: {
+    type: 'object',
+    properties: { docsVisitorClaims: { type: 'string', description: 'A JWT holding the claims to attach to the user' } },
+  },
+  MemberTeam: {
+    type: 'object',
+    required: ['team', 'member'],
+    properties: { team: ref('OrganizationTeam'), member: ref('TeamMember') },
+  },
+  Error: errorSchema,
+};
+
+/** Adds `name` and every schema it references to `into`. */
+function collectSchema(name: string, into: Record<string, JsonSchema>) {
+  if (into[name]) return;
+  const schema = ownSchemas[name] ?? officialSpec.components.schemas[name];
+  if (!schema) throw new Error(`No schema named ${name} for /v1/openapi.json`);
+  into[name] = schema;
+  const visit = (node: unknown) => {
+    if (Array.isArray(node)) node.forEach(visit);
+    else if (node && typeof node === 'object') {
+      for (const [key, value] of Object.entries(node)) {
+        if (key === '$ref' && typeof value === 'string') collectSchema(value.split('/').at(-1)!, into);
+        else visit(value);
+      }
+    }
+  };
+  visit(schema);
+}
+
+function inputSchema(schema: z.ZodType): JsonSchema {
+  const { $schema: _, ...json } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+  return json;
+}
+
+/** GraphQL's connection arguments are accepted by REST listings too, but documented with GraphQL. */
+const graphqlOnly = new Set(['first', 'after', 'last', 'before']);
+
+function parameters(route: Route) {
+  const path = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  }));
+  const properties = route.query ? ((inputSchema(route.query).properties ?? {}) as Record<string, JsonSchema>) : {};
+  const query = Object.entries(properties)
+    .filter(([name]) => !graphqlOnly.has(name))
+    .map(([name, schema]) => ({ name, in: 'query', required: false, schema }));
+  return [...path, ...query];
+}
+
+function responses(route: Route) {
+  const errors = Object.fromEntries(
+    [
+      [400, 'Invalid input: the message names the field and the rule'],
+      [401, 'Missing or unknown API token'],
+      [403, 'The caller may see the resource but not do this'],
+      [404, 'No such resource, or one the caller cannot see'],
+      [409, 'The request conflicts with the current state'],
+    ].map(([status, description]) => [
+      status,
+      { description, content: { 'application/json': { schema: ref('Error') } } },
+    ]),
+  );
+  if (route.status === 204 || route.status === 205 || !route.response) {
+    return { [route.status]: { description: 'Done (no content)' }, ...errors };
+  }
+  const item = ref(route.response);
+  const schema = route.list
+    ? {
+        type: 'object',
+        required: ['count', 'items'],
+        properties: {
+          next: { type: 'object', required: ['page'], properties: { page: { type: 'string' } } },
+          count: { type: 'number' },
+          items: { type: 'array', items: item },
+        },
+      }
+    : item;
+  return { [route.status]: { description: 'OK', content: { 'application/json': { schema } } }, ...errors };
+}
+
+export function buildOpenApiDocument(routes: Route[], serverUrl: string) {
+  const schemas: Record<string, JsonSchema> = {};
+  collectSchema('Error', schemas);
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    if (route.response) collectSchema(route.response, schemas);
+    paths[route.path] ??= {};
+    paths[route.path]![route.method.toLowerCase()] = {
+      operationId: route.operationId,
+      summary: route.summary,
+      tags: [route.tag],
+      parameters: parameters(route),
+      ...(route.body
+        ? { requestBody: { required: true, content: { 'application/json': { schema: inputSchema(route.body) } } } }
+        : {}),
+      responses: responses(route),
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'docs-gateway REST API',
+      version: '1',
+      description: 'REST /v1 of docs-gateway. Listings are keyset-paginated: pass `next.page` back as `page`.',
+    },
+    servers: [{ url: serverUrl }],
+    security: [{ bearerAuth: [] }],
+    paths,
+    components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } }, schemas },
+  };
+}

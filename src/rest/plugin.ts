@@ -1,0 +1,42 @@
+import type { FastifyInstance } from 'fastify';
+import { buildOpenApiDocument } from './openapi.ts';
+import type { Route } from './route.ts';
+import { collectionRoutes } from './routes/collections.ts';
+import { customFieldRoutes } from './routes/custom-fields.ts';
+import { memberRoutes } from './routes/members.ts';
+import { organizationRoutes } from './routes/organizations.ts';
+import { spaceRoutes } from './routes/spaces.ts';
+
+/** Every REST operation, in documentation order. */
+export const restRoutes: Route[] = [
+  ...organizationRoutes,
+  ...memberRoutes,
+  ...collectionRoutes,
+  ...spaceRoutes,
+  ...customFieldRoutes,
+];
+
+export const OPENAPI_PATH = '/v1/openapi.json';
+
+/** Mounts the route table on Fastify: request → domain service → JSON (or an empty 204/205). */
+export async function restPlugin(app: FastifyInstance, options: { publicUrl: string }) {
+  for (const definition of restRoutes) {
+    app.route({
+      method: definition.method,
+      url: definition.path.replace(/\{(\w+)\}/g, ':$1'),
+      handler: async (request, reply) => {
+        const result = await definition.handler(request.ctx!, {
+          params: request.params as Record<string, string>,
+          query: request.query as Record<string, unknown>,
+          body: request.body,
+        });
+        if (definition.status === 204 || definition.status === 205) return reply.code(definition.status).send();
+        const location = (result as { urls?: { location?: string } } | undefined)?.urls?.location;
+        if (definition.status === 201 && location) reply.header('location', location);
+        return reply.code(definition.status).send(result);
+      },
+    });
+  }
+  let document: object | undefined;
+  app.get(OPENAPI_PATH, async () => (document ??= buildOpenApiDocument(restRoutes, options.publicUrl)));
+}

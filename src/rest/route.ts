@@ -1,0 +1,37 @@
+import type { z } from 'zod';
+import type { RequestContext } from '../context.ts';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface RouteInput {
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+  body: unknown;
+}
+
+/**
+ * One REST operation: where it lives, how it is documented in /v1/openapi.json,
+ * and the domain call that serves it. Handlers only pass the request on to a
+ * domain service and return what it presents; validation and permissions are
+ * the service's.
+ */
+export interface Route {
+  method: Method;
+  /** OpenAPI-style path, e.g. /v1/spaces/{spaceId}. */
+  path: string;
+  operationId: string;
+  summary: string;
+  tag: string;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  status: 200 | 201 | 204 | 205;
+  /** Name of the response schema in /v1/openapi.json (official component names where one exists). */
+  response?: string;
+  /** The response is a listing `{ next, count, items }` of `response`. */
+  list?: boolean;
+  handler(ctx: RequestContext, input: RouteInput): Promise<unknown>;
+}
+
+export function route(definition: Route): Route {
+  return definition;
+}
