@@ -1,0 +1,71 @@
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { afterAll, inject } from 'vitest';
+import { buildApp } from '../../src/app.ts';
+import type { PublicUrls } from '../../src/config.ts';
+import { type Database, openDatabase } from '../../src/db/index.ts';
+import type { Clock } from '../../src/lib/clock.ts';
+
+/** A clock tests can move. */
+export class TestClock implements Clock {
+  private offsetMs = 0;
+  now() {
+    return new Date(Date.now() + this.offsetMs);
+  }
+  advance(ms: number) {
+    this.offsetMs += ms;
+  }
+}
+
+export const TEST_URLS: PublicUrls = { api: 'http://docs-gateway.test', app: 'http://app.docs-gateway.test' };
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: Database;
+  clock: TestClock;
+  /** A REST or GraphQL call through Fastify's HTTP injection. */
+  call(method: string, url: string, options?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<LightMyRequestResponse>;
+  graphql<T = any>(token: string, query: string, variables?: Record<string, unknown>): Promise<{ status: number; data: T; errors?: Array<{ message: string; extensions?: { code?: number } }> }>;
+  /** Starts listening on a loopback port (for clients that use fetch) and returns the base URL. */
+  listen(): Promise<string>;
+  /** SQL statements run by this app's database connection so far. */
+  statements(): number;
+}
+
+/** The real server on the run's database; closed after the test file. */
+export async function createTestApp(): Promise<TestApp> {
+  const database = openDatabase(inject('databaseUrl'));
+  const clock = new TestClock();
+  const app = await buildApp({ database, urls: TEST_URLS, clock, logLevel: 'silent' });
+  afterAll(async () => {
+    await app.close();
+    await database.close();
+  });
+  const call: TestApp['call'] = (method, url, options = {}) =>
+    app.inject({
+      method: method as never,
+      url,
+      headers: {
+        ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+        ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...options.headers,
+      },
+      ...(options.body !== undefined ? { payload: JSON.stringify(options.body) } : {}),
+    });
+  return {
+    app,
+    database,
+    clock,
+    call,
+    async graphql(token, query, variables) {
+      const response = await call('POST', '/graphql', { token, body: { query, variables } });
+      const body = response.json();
+      return { status: response.statusCode, data: body.data, errors: body.errors };
+    },
+    async listen() {
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    },
+    statements: () => database.statementCount(),
+  };
+}

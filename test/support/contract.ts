@@ -1,0 +1,74 @@
+import { createRequire } from 'node:module';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { expect } from 'vitest';
+import { restRoutes } from '../../src/rest/plugin.ts';
+import { buildOpenApiDocument } from '../../src/rest/openapi.ts';
+
+/**
+ * Response validation against the official OpenAPI document of @gitbook/api for
+ * every operation it has, and against our own /v1/openapi.json for the
+ * operations only the contract describes.
+ */
+
+type Json = Record<string, any>;
+const official = createRequire(import.meta.url)('@gitbook/api/spec/openapi.json') as Json;
+const ours = buildOpenApiDocument(restRoutes, 'http://docs-gateway.test') as Json;
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats(ajv);
+ajv.addFormat('emoji', true);
+
+function withBase(node: unknown, base: string): unknown {
+  if (Array.isArray(node)) return node.map((item) => withBase(item, base));
+  if (node && typeof node === 'object') {
+    return Object.fromEntries(
+      Object.entries(node).map(([key, value]) => [
+        key,
+        key === '$ref' && typeof value === 'string' && value.startsWith('#') ? `${base}${value}` : withBase(value, base),
+      ]),
+    );
+  }
+  return node;
+}
+
+ajv.addSchema({ $id: 'official', components: withBase(official.components, 'official') as Json });
+ajv.addSchema({ $id: 'ours', components: withBase(ours.components, 'ours') as Json });
+
+const cache = new Map<string, ValidateFunction>();
+
+function responseSchema(document: Json, base: string, method: string, path: string, status: number) {
+  const operation = document.paths?.[path]?.[method.toLowerCase()];
+  if (!operation) return undefined;
+  const responses = operation.responses as Json;
+  const response = responses[String(status)] ?? responses['200'] ?? responses['201'];
+  const schema = response?.content?.['application/json']?.schema;
+  return schema ? withBase(schema, base) : undefined;
+}
+
+/** Which document describes this operation: 'official' when @gitbook/api has it. */
+export function describedBy(method: string, path: string): 'official' | 'ours' {
+  return official.paths[path.replace(/^\/v1/, '')]?.[method.toLowerCase()] ? 'official' : 'ours';
+}
+
+/**
+ * Asserts that a response body matches the response schema of the operation
+ * (`path` in OpenAPI form, e.g. /v1/spaces/{spaceId}).
+ */
+export function expectMatchesSchema(method: string, path: string, status: number, body: unknown) {
+  const key = `${method} ${path} ${status}`;
+  let validate = cache.get(key);
+  if (!validate) {
+    const source = describedBy(method, path);
+    const schema =
+      source === 'official'
+        ? responseSchema(official, 'official', method, path.replace(/^\/v1/, ''), status)
+        : responseSchema(ours, 'ours', method, path, status);
+    if (!schema) throw new Error(`No response schema for ${key} in the ${source} document`);
+    validate = ajv.compile(schema as Json);
+    cache.set(key, validate);
+  }
+  const valid = validate(body);
+  expect(valid ? [] : validate.errors, `${key} response must match its schema`).toEqual([]);
+}
