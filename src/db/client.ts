@@ -70,6 +70,7 @@ function countStatements(factory: SqlDriverAdapterFactory, onStatement: () => vo
         if (key === 'queryRaw' || key === 'executeRaw' || key === 'executeScript') {
           return (...args: unknown[]) => {
             onStatement();
+            if (process.env.DEBUG_SQL) console.log((args[0] as { sql?: string })?.sql ?? args[0]);
             return (value as (...a: unknown[]) => unknown).apply(object, args);
           };
         }

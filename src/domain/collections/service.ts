@@ -70,6 +70,7 @@ const byCreation: Ordering<CollectionRecord> = {
 
 const collectionsOfOrganization: ChildListing<CollectionRecord, { nested: boolean }> = {
   name: 'organization-collections',
+  records: collectionRecords,
   ordering: ({ nested }) => (nested ? byCreation : inSiblingOrder),
   parentOf: (row) => row.organizationId,
   findMany: (ctx, organizationIds, { nested }, args) =>
@@ -90,6 +91,7 @@ const collectionsOfOrganization: ChildListing<CollectionRecord, { nested: boolea
 
 const collectionsOfCollection: ChildListing<CollectionRecord, null> = {
   name: 'collection-collections',
+  records: collectionRecords,
   ordering: () => inSiblingOrder,
   parentOf: (row) => row.parentId!,
   findMany: (ctx, parentIds, _filter, args) =>

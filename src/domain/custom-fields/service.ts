@@ -50,6 +50,7 @@ const byName: Ordering<CustomFieldRecord> = {
 
 const fieldsOfOrganization: ChildListing<CustomFieldRecord, null> = {
   name: 'organization-custom-fields',
+  records: customFieldRecords,
   ordering: () => byName,
   parentOf: (row) => row.organizationId,
   findMany: (ctx, organizationIds, _filter, args) =>

@@ -8,7 +8,7 @@ import { visibleOrganization } from '../organizations/service.ts';
 import { memberLevelOn } from '../shared/content-tree.ts';
 import { type ChildListing, countsBy, emptyPage, listChildren, mapPage } from '../shared/pages.ts';
 import { containsText } from '../shared/search.ts';
-import { countOrganizationSpaces, presentSpaceRecord } from '../spaces/service.ts';
+import { countOrganizationSpaces, presentSpaceRecord, spaceRecords } from '../spaces/service.ts';
 import type { SpaceJSON } from '../spaces/presenter.ts';
 import { inTransaction } from '../transaction.ts';
 import { requireViewer } from '../users/service.ts';
@@ -190,6 +190,7 @@ export async function setSsoMember(ctx: RequestContext, organizationId: string, 
 /** The spaces a non-guest member can access: all of the organization's, newest first by default. */
 const spacesByCreation: ChildListing<SpaceRecord, { order: 'asc' | 'desc' }> = {
   name: 'member-spaces',
+  records: spaceRecords,
   ordering: ({ order }) => ({
     name: `member-spaces:${order}`,
     keys: [

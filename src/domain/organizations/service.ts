@@ -4,7 +4,7 @@ import { invalid, notFound } from '../../errors.ts';
 import { type Page, pageRequestOf } from '../../lib/pagination.ts';
 import { parseInput } from '../../lib/validation.ts';
 import { type OrganizationAccess, asRole, authorize } from '../access.ts';
-import { defineLoader, defineRecordLoader, loader } from '../loaders.ts';
+import { type LoaderDefinition, defineLoader, defineRecordLoader, loader } from '../loaders.ts';
 import { type ChildListing, countsBy, listChildren, mapPage } from '../shared/pages.ts';
 import { inTransaction } from '../transaction.ts';
 import { requireViewer } from '../users/service.ts';
@@ -52,6 +52,8 @@ type OrganizationOfMember = OrganizationWithDomains & { members: Array<{ userId:
 /** The organizations a user belongs to, oldest first; the parent of this listing is the user. */
 const organizationsOfUser: ChildListing<OrganizationOfMember, null> = {
   name: 'user-organizations',
+  // Listed rows are organizations with their domains (and one membership): valid loader values.
+  records: organizationRecords as unknown as LoaderDefinition<string, OrganizationOfMember | null>,
   ordering: () => ({
     name: 'organizations',
     keys: [

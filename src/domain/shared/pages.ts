@@ -38,6 +38,8 @@ export interface ChildListing<Row, Filter> {
   ): Promise<Row[]>;
   /** Number of rows matching `filter` for each of these parents. */
   count(ctx: RequestContext, parentIds: string[], filter: Filter): Promise<Map<string, number>>;
+  /** The loader of these rows by id, primed with the listed rows so that later lookups are free. */
+  records?: LoaderDefinition<string, Row | null>;
 }
 
 interface PageKey<Filter> {
@@ -97,6 +99,10 @@ async function loadPages<Row, Filter>(
               orderBy: orderByOf(ordering, backward),
               ...(parentIds.length === 1 ? { take: request.limit + 1 } : {}),
             });
+      if (listing.records) {
+        const records = loader(ctx, listing.records);
+        for (const row of rows) records.prime((row as { id: string }).id, row);
+      }
       const byParent = new Map<string, Row[]>();
       for (const row of rows) {
         const parent = listing.parentOf(row);

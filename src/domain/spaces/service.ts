@@ -79,6 +79,7 @@ const byCreation: Ordering<SpaceRecord> = {
 
 const spacesOfOrganization: ChildListing<SpaceRecord, null> = {
   name: 'organization-spaces',
+  records: spaceRecords,
   ordering: () => byCreation,
   parentOf: (row) => row.organizationId,
   findMany: (ctx, organizationIds, _filter, args) =>
@@ -99,6 +100,7 @@ const spacesOfOrganization: ChildListing<SpaceRecord, null> = {
 
 const spacesOfCollection: ChildListing<SpaceRecord, null> = {
   name: 'collection-spaces',
+  records: spaceRecords,
   ordering: () => inSiblingOrder,
   parentOf: (row) => row.parentId!,
   findMany: (ctx, parentIds, _filter, args) =>
