@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'scratch/**/*.test.ts'],
+    include: ['test/**/*.test.ts'],
     exclude: ['test/bench/**', 'node_modules/**'],
     globalSetup: ['test/support/global-setup.ts'],
     pool: 'forks',

@@ -3,7 +3,7 @@ import { seedDemo } from '../../prisma/seed/demo.ts';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { openDatabase, runMigrations } from '../db/index.ts';
-import { purgeDeletedSpaces } from '../domain/spaces/service.ts';
+import { startSpacePurgeJob } from '../domain/spaces/purge.ts';
 import { bootstrap, createUserWithToken, issueApiToken } from '../domain/users/provisioning.ts';
 import { DomainError } from '../errors.ts';
 import { systemClock } from '../lib/clock.ts';
@@ -53,20 +53,20 @@ program
       logLevel: config.logLevel,
       ...(demoToken ? { graphiqlToken: demoToken } : {}),
     });
-    const purge = async () => {
-      const purged = await purgeDeletedSpaces(database.db, systemClock);
-      if (purged > 0) app.log.info({ purged }, 'purged spaces deleted more than 7 days ago');
-    };
-    const purgeTimer = setInterval(() => purge().catch((error) => app.log.error(error)), config.purgeIntervalMs);
-    purgeTimer.unref();
-    await purge();
+    const purgeJob = startSpacePurgeJob({
+      db: database.db,
+      clock: systemClock,
+      intervalMs: config.purgeIntervalMs,
+      onPurged: (purged) => app.log.info({ purged }, 'purged spaces deleted more than 7 days ago'),
+      onError: (error) => app.log.error(error),
+    });
 
     let closing = false;
     const shutdown = async (signal: string) => {
       if (closing) return;
       closing = true;
       app.log.info({ signal }, 'shutting down');
-      clearInterval(purgeTimer);
+      purgeJob.stop();
       await app.close();
       await database.close();
       process.exit(0);

@@ -1,7 +1,6 @@
 import type { RequestContext } from '../../context.ts';
-import type { Db, SpaceRecord } from '../../db/index.ts';
+import type { SpaceRecord } from '../../db/index.ts';
 import { conflict, invalid, notFound } from '../../errors.ts';
-import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { type Ordering, type Page, pageRequestOf } from '../../lib/pagination.ts';
 import { parseInput } from '../../lib/validation.ts';
@@ -334,11 +333,3 @@ export async function updateSpaceCustomFields(ctx: RequestContext, spaceId: stri
     }
   });
 }
-
-/** Permanently removes spaces deleted longer ago than the retention period. Returns how many. */
-export async function purgeDeletedSpaces(db: Db, clock: Clock): Promise<number> {
-  const cutoff = new Date(clock.now().getTime() - SPACE_RETENTION_MS);
-  const { count } = await db.space.deleteMany({ where: { deletedAt: { lt: cutoff } } });
-  return count;
-}
-
