@@ -112,7 +112,21 @@ async function migratePostgres(url: string, log: (m: string) => void): Promise<M
   }
 }
 
-async function migrateSqlite(url: string, log: (m: string) => void): Promise<MigrationResult> {
+/**
+ * better-sqlite3 waits for a lock by blocking its thread, so two runs in one
+ * process would wait on each other forever: runs on one file take turns here,
+ * and SQLite's lock serializes separate processes.
+ */
+const sqliteRuns = new Map<string, Promise<unknown>>();
+
+function migrateSqlite(url: string, log: (m: string) => void): Promise<MigrationResult> {
+  const key = path.resolve(sqliteFilePath(url));
+  const run = (sqliteRuns.get(key) ?? Promise.resolve()).catch(() => {}).then(() => migrateSqliteFile(url, log));
+  sqliteRuns.set(key, run);
+  return run;
+}
+
+async function migrateSqliteFile(url: string, log: (m: string) => void): Promise<MigrationResult> {
   const file = sqliteFilePath(url);
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const sqlite = new BetterSqlite3(file, { timeout: 30_000 });

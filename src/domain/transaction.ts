@@ -18,10 +18,23 @@ export async function inTransaction<T>(ctx: RequestContext, work: (tx: RequestCo
   }
 }
 
-/** A unique-constraint violation is a conflict the client caused, not a server error. */
+/**
+ * Constraint violations a client can provoke (usually by racing another write)
+ * are conflicts, not server errors: name the field when the driver tells it.
+ */
 export function translateConstraintError(error: unknown): unknown {
-  if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
-    return conflict('A resource with the same unique value already exists');
+  if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return error;
+  const meta = error.meta as { modelName?: string; driverAdapterError?: { cause?: { constraint?: { fields?: string[] } } } };
+  switch (error.code) {
+    case 'P2002': {
+      const fields = meta?.driverAdapterError?.cause?.constraint?.fields;
+      return conflict(`${fields?.length ? fields.join(', ') : 'value'}: already used by another ${meta?.modelName ?? 'resource'}`);
+    }
+    case 'P2003':
+      return conflict('A resource this request refers to was removed meanwhile');
+    case 'P2025':
+      return conflict(`The ${meta?.modelName ?? 'resource'} was changed or removed meanwhile`);
+    default:
+      return error;
   }
-  return error;
 }
