@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GraphQLError } from 'graphql';
 import { createYoga } from 'graphql-yoga';
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import type { RequestContext } from '../context.ts';
 import { DomainError } from '../errors.ts';
 import { schema } from './schema.ts';
@@ -16,6 +17,8 @@ export async function graphqlPlugin(app: FastifyInstance, options: { graphiqlTok
     schema,
     logging: app.log,
     context: ({ req }) => req.ctx!,
+    // GraphiQL served from the package itself: the page works without reaching a CDN.
+    renderGraphiQL,
     graphiql: {
       title: 'docs-gateway',
       ...(options.graphiqlToken
