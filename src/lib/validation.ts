@@ -6,7 +6,7 @@ import { invalid } from '../errors.ts';
  * each offending field and the rule it breaks.
  */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown, where = 'body'): z.output<S> {
-  const result = schema.safeParse(input ?? {});
+  const result = schema.safeParse(input ?? {}, { reportInput: true });
   if (result.success) return result.data;
   throw invalid(result.error.issues.map((issue) => describeIssue(issue, where)).join('; '));
 }
@@ -17,7 +17,8 @@ function describeIssue(issue: z.core.$ZodIssue, where: string): string {
     const keys = issue.keys.map((key) => `"${key}"`).join(', ');
     return `${field}: unknown field${issue.keys.length > 1 ? 's' : ''} ${keys}`;
   }
-  if (issue.code === 'invalid_type' && issue.input === undefined) return `${field}: is required`;
+  const missing = (issue.code === 'invalid_type' || issue.code === 'invalid_value') && issue.input === undefined;
+  if (missing) return `${field}: is required`;
   return `${field}: ${issue.message}`;
 }
 

@@ -1,13 +1,13 @@
 import type { RequestContext } from '../../context.ts';
 import type { SpaceRecord } from '../../db/index.ts';
-import { conflict, notFound } from '../../errors.ts';
+import { conflict, forbidden, notFound } from '../../errors.ts';
 import { type Ordering, type Page, pageRequestOf } from '../../lib/pagination.ts';
+import { searchable } from '../../lib/search.ts';
 import { parseInput } from '../../lib/validation.ts';
 import { type Role, asRole, authorize } from '../access.ts';
-import { visibleOrganization } from '../organizations/service.ts';
+import { lockOrganization, visibleOrganization } from '../organizations/service.ts';
 import { memberLevelOn } from '../shared/content-tree.ts';
 import { type ChildListing, countsBy, emptyPage, listChildren, mapPage } from '../shared/pages.ts';
-import { containsText } from '../shared/search.ts';
 import { countOrganizationSpaces, presentSpaceRecord, spaceRecords } from '../spaces/service.ts';
 import type { SpaceJSON } from '../spaces/presenter.ts';
 import { inTransaction } from '../transaction.ts';
@@ -44,19 +44,12 @@ function memberOrdering({ sort, order }: MemberFilter): Ordering<MemberWithUser>
   }
 }
 
-function memberWhere(ctx: RequestContext, filter: MemberFilter) {
+function memberWhere(filter: MemberFilter) {
   return {
     // Sorting by last activity lists only members who have been active.
     ...(filter.sort === 'lastSeenAt' ? { lastSeenAt: { not: null } } : {}),
     ...(filter.role ? { role: filter.role === 'guest' ? null : filter.role } : {}),
-    ...(filter.search
-      ? {
-          OR: [
-            { user: { displayName: containsText(ctx, filter.search) } },
-            { user: { email: containsText(ctx, filter.search) } },
-          ],
-        }
-      : {}),
+    ...(filter.search ? { user: { searchText: { contains: searchable(filter.search) } } } : {}),
   };
 }
 
@@ -67,14 +60,14 @@ const membersOfOrganization: ChildListing<MemberWithUser, MemberFilter> = {
   findMany: (ctx, organizationIds, filter, args) =>
     ctx.db.member.findMany({
       ...args,
-      where: { AND: [{ organizationId: { in: organizationIds } }, memberWhere(ctx, filter), args.where] },
+      where: { AND: [{ organizationId: { in: organizationIds } }, memberWhere(filter), args.where] },
       include: { user: true },
     }),
   count: async (ctx, organizationIds, filter) =>
     countsBy(
       await ctx.db.member.groupBy({
         by: ['organizationId'],
-        where: { organizationId: { in: organizationIds }, ...memberWhere(ctx, filter) },
+        where: { organizationId: { in: organizationIds }, ...memberWhere(filter) },
         _count: { _all: true },
       }),
       'organizationId',
@@ -126,9 +119,22 @@ export async function getMember(ctx: RequestContext, organizationId: string, use
   return present(ctx, await findMember(ctx, organizationId, userId));
 }
 
-/** The organization keeps at least one admin: changes that would leave none are refused. */
-async function assertAnotherAdmin(ctx: RequestContext, organizationId: string, userId: string, action: string) {
-  const others = await ctx.db.member.count({
+/**
+ * The organization keeps at least one admin. Runs inside the write's transaction
+ * after locking the organization, so that concurrent demotions cannot both pass.
+ */
+async function assertAdminRemains(tx: RequestContext, organizationId: string, userId: string, action: string) {
+  await lockOrganization(tx, organizationId);
+  const viewer = requireViewer(tx);
+  // The viewer may have lost its role to a change committed while we waited for the lock.
+  const acting = await tx.db.member.findUnique({
+    where: { organizationId_userId: { organizationId, userId: viewer.id } },
+    select: { role: true, disabled: true },
+  });
+  if (viewer.id !== userId && (acting?.role !== 'admin' || acting.disabled)) {
+    throw forbidden("You are not allowed to change this organization's members");
+  }
+  const others = await tx.db.member.count({
     where: { organizationId, role: 'admin', disabled: false, userId: { not: userId } },
   });
   if (others === 0) throw conflict(`Cannot ${action}: the organization must keep at least one admin`);
@@ -138,10 +144,11 @@ export async function updateMember(ctx: RequestContext, organizationId: string, 
   const { access } = await visibleOrganization(ctx, organizationId);
   const input = parseInput(UpdateMemberInput, body);
   authorize(access.role === 'admin', "change members' roles");
-  const member = await findMember(ctx, organizationId, userId);
+  await findMember(ctx, organizationId, userId);
   await inTransaction(ctx, async (tx) => {
+    const member = await findMember(tx, organizationId, userId);
     if (member.role === 'admin' && input.role !== 'admin') {
-      await assertAnotherAdmin(tx, organizationId, userId, 'demote the last admin');
+      await assertAdminRemains(tx, organizationId, userId, 'demote the last admin');
     }
     await tx.db.member.update({
       where: { organizationId_userId: { organizationId, userId } },
@@ -156,9 +163,10 @@ export async function removeMember(ctx: RequestContext, organizationId: string, 
   const viewer = requireViewer(ctx);
   const { access } = await visibleOrganization(ctx, organizationId);
   authorize(access.role === 'admin' || userId === viewer.id, 'remove members from this organization');
-  const member = await findMember(ctx, organizationId, userId);
+  await findMember(ctx, organizationId, userId);
   await inTransaction(ctx, async (tx) => {
-    if (member.role === 'admin') await assertAnotherAdmin(tx, organizationId, userId, 'remove the last admin');
+    const member = await findMember(tx, organizationId, userId);
+    if (member.role === 'admin') await assertAdminRemains(tx, organizationId, userId, 'remove the last admin');
     await tx.db.member.delete({ where: { organizationId_userId: { organizationId, userId } } });
   });
 }

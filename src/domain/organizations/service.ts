@@ -149,3 +149,12 @@ export async function updateOrganization(ctx: RequestContext, organizationId: st
   });
   return getOrganization(ctx, organizationId);
 }
+
+/**
+ * Serializes changes to an organization's membership within the current
+ * transaction: the organization row stays locked until it ends (on SQLite,
+ * the write lock already does this).
+ */
+export async function lockOrganization(tx: RequestContext, organizationId: string): Promise<void> {
+  await tx.db.$executeRaw`UPDATE organizations SET "updatedAt" = "updatedAt" WHERE id = ${organizationId}`;
+}

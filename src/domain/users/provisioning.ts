@@ -1,6 +1,7 @@
 import type { Db } from '../../db/index.ts';
 import { invalid } from '../../errors.ts';
 import { newId } from '../../lib/ids.ts';
+import { userSearchText } from '../../lib/search.ts';
 import { generateApiToken, hashApiToken } from '../../lib/tokens.ts';
 import { parseInput } from '../../lib/validation.ts';
 import { z } from 'zod';
@@ -19,8 +20,9 @@ export async function ensureUser(db: Db, rawEmail: string, displayName?: string)
   const address = parseInput(email, rawEmail, 'email');
   const existing = await db.user.findUnique({ where: { email: address } });
   if (existing) return existing;
+  const name = displayName ?? address.split('@')[0]!;
   return db.user.create({
-    data: { id: newId('user'), email: address, displayName: displayName ?? address.split('@')[0]! },
+    data: { id: newId('user'), email: address, displayName: name, searchText: userSearchText({ displayName: name, email: address }) },
   });
 }
 

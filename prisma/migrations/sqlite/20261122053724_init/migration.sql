@@ -33,6 +33,7 @@ CREATE TABLE "users" (
     "email" TEXT NOT NULL,
     "displayName" TEXT NOT NULL,
     "photoURL" TEXT,
+    "searchText" TEXT NOT NULL,
     "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updatedAt" DATETIME NOT NULL
 );

@@ -37,6 +37,7 @@ CREATE TABLE "users" (
     "email" TEXT NOT NULL,
     "displayName" TEXT NOT NULL,
     "photoURL" TEXT,
+    "searchText" TEXT NOT NULL,
     "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updatedAt" TIMESTAMP(3) NOT NULL,
 
