@@ -18,6 +18,28 @@ if (!name || !/^[a-z0-9_]+$/.test(name)) {
 const snapshot = path.join(root, 'prisma/migrations/models.snapshot.prisma');
 const stamp = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
 
+/**
+ * Columns that listings order by and page through with keyset tokens, and ordering
+ * keys: they must compare byte by byte as on SQLite, not by PostgreSQL's locale.
+ */
+const BYTE_ORDERED: Record<string, string[]> = {
+  collections: ['position'],
+  spaces: ['position'],
+  custom_fields: ['name'],
+};
+
+function collateBytewise(sql: string): string {
+  let result = sql;
+  for (const [table, columns] of Object.entries(BYTE_ORDERED)) {
+    for (const column of columns) {
+      const inCreate = new RegExp(`(CREATE TABLE "${table}" \\([\\s\\S]*?"${column}" TEXT)(?! COLLATE)`);
+      const inAlter = new RegExp(`(ALTER TABLE "${table}" ADD COLUMN\\s+"${column}" TEXT)(?! COLLATE)`, 'g');
+      result = result.replace(inCreate, '$1 COLLATE "C"').replace(inAlter, '$1 COLLATE "C"');
+    }
+  }
+  return result;
+}
+
 let written = 0;
 for (const provider of ['sqlite', 'postgresql'] as const) {
   const providerDir = path.join(root, 'prisma', provider);
@@ -39,10 +61,7 @@ for (const provider of ['sqlite', 'postgresql'] as const) {
   });
   if (previous) fs.rmSync(previous, { recursive: true });
   if (!/^\s*(CREATE|ALTER|DROP|INSERT|UPDATE|DELETE|PRAGMA)/im.test(sql)) continue;
-  if (provider === 'postgresql') {
-    // Fractional ordering keys compare byte by byte; PostgreSQL's default collation would not.
-    sql = sql.replace(/"(\w*[pP]osition)" TEXT/g, '"$1" TEXT COLLATE "C"');
-  }
+  if (provider === 'postgresql') sql = collateBytewise(sql);
   const dir = path.join(root, 'prisma/migrations', provider, `${stamp}_${name}`);
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, 'migration.sql'), sql);

@@ -5,6 +5,7 @@ import { loadConfig } from '../config.ts';
 import { openDatabase, runMigrations } from '../db/index.ts';
 import { startSpacePurgeJob } from '../domain/spaces/purge.ts';
 import { bootstrap, createUserWithToken, issueApiToken } from '../domain/users/provisioning.ts';
+import { translateConstraintError } from '../domain/transaction.ts';
 import { DomainError } from '../errors.ts';
 import { systemClock } from '../lib/clock.ts';
 
@@ -89,7 +90,7 @@ program
   .requiredOption('--email <email>', 'email of the admin user')
   .option('--json', 'print one JSON line')
   .action(async (options: { org: string; email: string; json?: boolean }) => {
-    const result = await withDatabase((database) => bootstrap(database.db, options));
+    const result = await withDatabase((database) => bootstrap(database, options));
     console.log(options.json ? JSON.stringify(result) : `organization ${result.organizationId}\nuser ${result.userId}\ntoken ${result.token}`);
   });
 
@@ -102,7 +103,7 @@ users
   .requiredOption('--role <role>', 'admin, create, review, edit, comment, read or guest')
   .option('--json', 'print one JSON line')
   .action(async (options: { email: string; org: string; role: string; json?: boolean }) => {
-    const result = await withDatabase((database) => createUserWithToken(database.db, options));
+    const result = await withDatabase((database) => createUserWithToken(database, options));
     console.log(options.json ? JSON.stringify(result) : `user ${result.userId}\ntoken ${result.token}`);
   });
 
@@ -127,6 +128,7 @@ program
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
-  console.error(`docs-gateway: ${error instanceof DomainError || error instanceof Error ? error.message : String(error)}`);
+  const reported = translateConstraintError(error);
+  console.error(`docs-gateway: ${reported instanceof DomainError ? reported.message : reported instanceof Error ? reported.message.trim().split('\n').at(-1) : String(reported)}`);
   process.exit(1);
 }

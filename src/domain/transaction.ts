@@ -1,5 +1,5 @@
 import { type RequestContext, withDb } from '../context.ts';
-import type { Db } from '../db/index.ts';
+import type { Db, Provider } from '../db/index.ts';
 import { Prisma } from '../db/index.ts';
 import { conflict } from '../errors.ts';
 import { clearLoaders } from './loaders.ts';
@@ -36,5 +36,19 @@ export function translateConstraintError(error: unknown): unknown {
       return conflict(`The ${meta?.modelName ?? 'resource'} was changed or removed meanwhile`);
     default:
       return error;
+  }
+}
+
+/**
+ * Serializes the transactions that call it with the same key until they end:
+ * a transaction-scoped advisory lock on PostgreSQL; on SQLite the database write
+ * lock, taken by a write that changes nothing. Call it first in the transaction:
+ * on SQLite a read before it could turn two waiting writers into a deadlock.
+ */
+export async function serializeOn(db: Db, provider: Provider, key: string): Promise<void> {
+  if (provider === 'postgresql') {
+    await db.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${key}))`;
+  } else {
+    await db.$executeRaw`UPDATE _docs_gateway_migrations SET name = name WHERE 0`;
   }
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GraphQLError } from 'graphql';
-import { createYoga } from 'graphql-yoga';
+import { type Plugin, createYoga } from 'graphql-yoga';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import type { RequestContext } from '../context.ts';
 import { DomainError } from '../errors.ts';
@@ -11,10 +11,26 @@ interface ServerContext {
   reply: FastifyReply;
 }
 
+/** Errors in the query document itself (unknown fields, wrong argument types) are the client's: code 400. */
+const validationErrorsAre400: Plugin = {
+  onValidate: () => ({ valid, result }) => {
+    if (valid) return;
+    for (const error of result) {
+      (error as { extensions: Record<string, unknown> }).extensions ??= {};
+      error.extensions.code ??= 400;
+    }
+  },
+};
+
+const isGraphQLError = (error: unknown): error is GraphQLError =>
+  // By name: a second copy of graphql (a bundler's ESM build) has its own class.
+  error instanceof Error && error.name === 'GraphQLError';
+
 /** Yoga on Fastify at /graphql, with the request context built by the app's authentication hook. */
 export async function graphqlPlugin(app: FastifyInstance, options: { graphiqlToken?: string | undefined }) {
   const yoga = createYoga<ServerContext, RequestContext>({
     schema,
+    plugins: [validationErrorsAre400],
     logging: app.log,
     context: ({ req }) => req.ctx!,
     // GraphiQL served from the package itself: the page works without reaching a CDN.
@@ -28,19 +44,19 @@ export async function graphqlPlugin(app: FastifyInstance, options: { graphiqlTok
     maskedErrors: {
       // Domain errors reach the client with the status REST would answer; anything else is masked.
       maskError: (error, message) => {
-        const original = error instanceof GraphQLError ? error.originalError : error;
+        const original = isGraphQLError(error) ? error.originalError : error;
         if (original instanceof DomainError) {
           return new GraphQLError(original.message, {
-            ...(error instanceof GraphQLError ? { nodes: error.nodes, path: error.path } : {}),
+            ...(isGraphQLError(error) ? { nodes: error.nodes, path: error.path } : {}),
             extensions: { code: original.status },
           });
         }
         // Parse, validation and input-coercion errors are the client's: they have no resolver path.
-        if (error instanceof GraphQLError && (!error.originalError || !error.path)) {
+        if (isGraphQLError(error) && (!error.originalError || !error.path)) {
           return new GraphQLError(error.message, { nodes: error.nodes, extensions: { ...error.extensions, code: 400 } });
         }
         return new GraphQLError(message, {
-          ...(error instanceof GraphQLError ? { nodes: error.nodes, path: error.path } : {}),
+          ...(isGraphQLError(error) ? { nodes: error.nodes, path: error.path } : {}),
           extensions: { code: 500 },
         });
       },

@@ -38,6 +38,8 @@ export interface PageRequest {
   /** Rows before this token (backward: GraphQL `last`/`before`). */
   before?: string | undefined;
   backward?: boolean | undefined;
+  /** The parameter the token came in, named in errors: `page`, `after` or `before`. */
+  tokenParam?: string | undefined;
 }
 
 interface PageParams {
@@ -51,23 +53,30 @@ interface PageParams {
 
 export function pageRequestOf(params: PageParams): PageRequest {
   if (params.last !== undefined || params.before !== undefined) {
+    const backwardParam = params.before !== undefined ? 'before' : 'last';
     if (params.first !== undefined || params.after !== undefined || params.page !== undefined) {
-      throw invalid('last: cannot be combined with first, after or page');
+      throw invalid(`${backwardParam}: cannot be combined with first, after or page`);
     }
-    return { limit: params.last ?? DEFAULT_PAGE_SIZE, before: params.before, backward: true };
+    return { limit: params.last ?? DEFAULT_PAGE_SIZE, before: params.before, backward: true, tokenParam: 'before' };
   }
   if (params.page !== undefined && params.after !== undefined && params.page !== params.after) {
     throw invalid('after: cannot differ from page');
   }
-  return { limit: params.first ?? params.limit ?? DEFAULT_PAGE_SIZE, after: params.after ?? params.page };
+  return {
+    limit: params.first ?? params.limit ?? DEFAULT_PAGE_SIZE,
+    after: params.after ?? params.page,
+    tokenParam: params.after !== undefined ? 'after' : 'page',
+  };
 }
 
-type SortValue = string | number | boolean | Date;
+type SortValue = string | Date;
 
 export interface SortKey<Row> {
   /** Prisma field path, e.g. "position" or "user.displayName". */
   field: string;
   direction: 'asc' | 'desc';
+  /** Type of the value: a token whose values do not have it is refused. */
+  type: 'string' | 'date';
   value(row: Row): SortValue;
 }
 
@@ -96,19 +105,24 @@ export function encodeCursor<Row>(ordering: Ordering<Row>, row: Row): string {
 }
 
 export function decodeCursor<Row>(ordering: Ordering<Row>, token: string, param = 'page'): SortValue[] {
+  const refuse = () => invalid(`${param}: is not a page token returned by this listing`);
   let decoded: unknown;
   try {
     decoded = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
   } catch {
-    throw invalid(`${param}: is not a page token returned by this listing`);
+    throw refuse();
   }
   if (!Array.isArray(decoded) || decoded[0] !== ordering.name || decoded.length !== ordering.keys.length + 1) {
-    throw invalid(`${param}: is not a page token returned by this listing`);
+    throw refuse();
   }
-  return decoded.slice(1).map((value: unknown) => {
-    if (value && typeof value === 'object' && 'd' in value && typeof value.d === 'string') return new Date(value.d);
-    if (['string', 'number', 'boolean'].includes(typeof value)) return value as SortValue;
-    throw invalid(`${param}: is not a page token returned by this listing`);
+  return ordering.keys.map((key, index) => {
+    const value: unknown = decoded[index + 1];
+    if (key.type === 'string' && typeof value === 'string') return value;
+    if (key.type === 'date' && value && typeof value === 'object' && 'd' in value && typeof value.d === 'string') {
+      const date = new Date(value.d);
+      if (!Number.isNaN(date.getTime())) return date;
+    }
+    throw refuse();
   });
 }
 

@@ -54,8 +54,8 @@ export async function getCollection(ctx: RequestContext, collectionId: string): 
 const inSiblingOrder: Ordering<CollectionRecord> = {
   name: 'collections',
   keys: [
-    { field: 'position', direction: 'asc', value: (row) => row.position },
-    { field: 'id', direction: 'asc', value: (row) => row.id },
+    { field: 'position', direction: 'asc', type: 'string', value: (row) => row.position },
+    { field: 'id', direction: 'asc', type: 'string', value: (row) => row.id },
   ],
 };
 
@@ -63,8 +63,8 @@ const inSiblingOrder: Ordering<CollectionRecord> = {
 const byCreation: Ordering<CollectionRecord> = {
   name: 'collections-by-creation',
   keys: [
-    { field: 'createdAt', direction: 'asc', value: (row) => row.createdAt },
-    { field: 'id', direction: 'asc', value: (row) => row.id },
+    { field: 'createdAt', direction: 'asc', type: 'date', value: (row) => row.createdAt },
+    { field: 'id', direction: 'asc', type: 'string', value: (row) => row.id },
   ],
 };
 
@@ -202,12 +202,33 @@ async function subtree(ctx: RequestContext, collectionId: string): Promise<strin
 }
 
 /**
+ * Deleting or transferring a collection acts on everything below it: the viewer
+ * must be an admin of each collection and space there, as if acting on each.
+ */
+async function authorizeSubtree(ctx: RequestContext, collectionId: string, action: string) {
+  const ids = await subtree(ctx, collectionId);
+  const [collections, spaces] = await Promise.all([
+    ctx.db.collection.findMany({ where: { id: { in: ids } } }),
+    ctx.db.space.findMany({ where: { parentId: { in: ids }, deletedAt: null } }),
+  ]);
+  const levels = await Promise.all(
+    [...collections, ...spaces].map((item) => levelOn(ctx, item.organizationId, item.defaultLevel, item.parentId)),
+  );
+  authorize(
+    levels.every((level) => atLeast(level, 'admin')),
+    `${action}: you are not an admin of everything it contains`,
+  );
+  return ids;
+}
+
+/**
  * Deletes a collection with the collections below it. Their spaces are deleted
  * the way spaces are (restorable for the retention period, at the top level).
  */
 export async function deleteCollection(ctx: RequestContext, collectionId: string): Promise<void> {
   const { level } = await visibleCollection(ctx, collectionId);
   authorize(atLeast(level, 'admin'), 'delete this collection');
+  await authorizeSubtree(ctx, collectionId, 'delete this collection');
   await inTransaction(ctx, async (tx) => {
     const ids = await subtree(tx, collectionId);
     await tx.db.space.updateMany({
@@ -255,6 +276,7 @@ export async function transferCollection(ctx: RequestContext, collectionId: stri
   if (input.organization === collection.organizationId) {
     throw invalid('organization: the collection already belongs to this organization');
   }
+  await authorizeSubtree(ctx, collectionId, 'transfer this collection');
   await inTransaction(ctx, async (tx) => {
     const position = await endPosition(tx, input.organization, null);
     const ids = await subtree(tx, collectionId);

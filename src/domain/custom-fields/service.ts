@@ -6,8 +6,8 @@ import { type Ordering, type Page, pageRequestOf } from '../../lib/pagination.ts
 import { parseInput } from '../../lib/validation.ts';
 import { type OrganizationAccess, authorize } from '../access.ts';
 import { defineRecordLoader, loader } from '../loaders.ts';
-import { visibleOrganization } from '../organizations/service.ts';
-import { type ChildListing, countsBy, emptyPage, listChildren, mapPage } from '../shared/pages.ts';
+import { organizationAccess, visibleOrganization } from '../organizations/service.ts';
+import { type ChildListing, countsBy, listChildren, mapPage } from '../shared/pages.ts';
 import { inTransaction } from '../transaction.ts';
 import {
   CreateCustomFieldInput,
@@ -45,7 +45,7 @@ async function findField(ctx: RequestContext, organizationId: string, name: stri
 
 const byName: Ordering<CustomFieldRecord> = {
   name: 'custom-fields',
-  keys: [{ field: 'name', direction: 'asc', value: (row) => row.name }],
+  keys: [{ field: 'name', direction: 'asc', type: 'string', value: (row) => row.name }],
 };
 
 const fieldsOfOrganization: ChildListing<CustomFieldRecord, null> = {
@@ -73,7 +73,7 @@ export async function listCustomFields(
 ): Promise<Page<CustomFieldJSON>> {
   const { access } = await visibleOrganization(ctx, organizationId);
   const params = parseInput(ListCustomFieldsQuery, query, 'query');
-  if (access.role === null) return emptyPage();
+  authorize(access.role !== null, "list this organization's custom fields");
   const page = await listChildren(ctx, fieldsOfOrganization, organizationId, null, pageRequestOf(params));
   return mapPage(page, (field) => presentField(ctx, field, access));
 }
@@ -86,9 +86,11 @@ export async function getCustomField(ctx: RequestContext, organizationId: string
 /** A custom field by id (GraphQL nodes). */
 export async function getCustomFieldById(ctx: RequestContext, id: string) {
   const field = await loader(ctx, customFieldRecords).load(id);
-  if (!field) throw notFound('Custom field', id);
-  const access = await organizationForFields(ctx, field.organizationId);
-  return presentField(ctx, field, access);
+  // Outside its organization a field does not exist, whichever organization it is in.
+  const { member, role } = field ? await organizationAccess(ctx, field.organizationId) : { member: null, role: null };
+  if (!field || !member) throw notFound('Custom field', id);
+  authorize(role !== null, "read this organization's custom fields");
+  return presentField(ctx, field, { member, role });
 }
 
 function checkOptions(type: CustomFieldType, options: string[] | undefined) {

@@ -24,22 +24,22 @@ import { type MemberJSON, type MemberWithUser, presentMember } from './presenter
 type MemberFilter = Pick<ListMembersQuery, 'order' | 'role' | 'search' | 'sort'>;
 
 function memberOrdering({ sort, order }: MemberFilter): Ordering<MemberWithUser> {
-  const byUser = { field: 'userId', direction: order, value: (row: MemberWithUser) => row.userId } as const;
+  const byUser = { field: 'userId', direction: order, type: 'string', value: (row: MemberWithUser) => row.userId } as const;
   switch (sort) {
     case 'name':
       return {
         name: `members:name:${order}`,
-        keys: [{ field: 'user.displayName', direction: order, value: (row) => row.user.displayName }, byUser],
+        keys: [{ field: 'user.displayName', direction: order, type: 'string', value: (row) => row.user.displayName }, byUser],
       };
     case 'lastSeenAt':
       return {
         name: `members:lastSeenAt:${order}`,
-        keys: [{ field: 'lastSeenAt', direction: order, value: (row) => row.lastSeenAt! }, byUser],
+        keys: [{ field: 'lastSeenAt', direction: order, type: 'date', value: (row) => row.lastSeenAt! }, byUser],
       };
     default:
       return {
         name: `members:joinedAt:${order}`,
-        keys: [{ field: 'joinedAt', direction: order, value: (row) => row.joinedAt }, byUser],
+        keys: [{ field: 'joinedAt', direction: order, type: 'date', value: (row) => row.joinedAt }, byUser],
       };
   }
 }
@@ -202,8 +202,8 @@ const spacesByCreation: ChildListing<SpaceRecord, { order: 'asc' | 'desc' }> = {
   ordering: ({ order }) => ({
     name: `member-spaces:${order}`,
     keys: [
-      { field: 'createdAt', direction: order, value: (row) => row.createdAt },
-      { field: 'id', direction: order, value: (row) => row.id },
+      { field: 'createdAt', direction: order, type: 'date', value: (row) => row.createdAt },
+      { field: 'id', direction: order, type: 'string', value: (row) => row.id },
     ],
   }),
   parentOf: (row) => row.organizationId,

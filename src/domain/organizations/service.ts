@@ -57,8 +57,8 @@ const organizationsOfUser: ChildListing<OrganizationOfMember, null> = {
   ordering: () => ({
     name: 'organizations',
     keys: [
-      { field: 'createdAt', direction: 'asc', value: (org) => org.createdAt },
-      { field: 'id', direction: 'asc', value: (org) => org.id },
+      { field: 'createdAt', direction: 'asc', type: 'date', value: (org) => org.createdAt },
+      { field: 'id', direction: 'asc', type: 'string', value: (org) => org.id },
     ],
   }),
   // Each row carries the membership it was found through, which names its parent.

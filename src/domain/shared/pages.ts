@@ -88,17 +88,15 @@ async function loadPages<Row, Filter>(
       const backward = Boolean(request.backward || request.before);
       const token = backward ? request.before : request.after;
       const where = token
-        ? keysetWhere(ordering, decodeCursor(ordering, token, backward ? 'before' : 'page'), backward)
+        ? keysetWhere(ordering, decodeCursor(ordering, token, request.tokenParam ?? 'page'), backward)
         : {};
       const parentIds = [...new Set(group.map((key) => key.parentId))];
-      const rows =
-        request.limit === 0
-          ? []
-          : await listing.findMany(ctx, parentIds, filter, {
-              where,
-              orderBy: orderByOf(ordering, backward),
-              ...(parentIds.length === 1 ? { take: request.limit + 1 } : {}),
-            });
+      // One row past the page tells whether another page follows (also for a limit of 0).
+      const rows = await listing.findMany(ctx, parentIds, filter, {
+        where,
+        orderBy: orderByOf(ordering, backward),
+        ...(parentIds.length === 1 ? { take: request.limit + 1 } : {}),
+      });
       if (listing.records) {
         const records = loader(ctx, listing.records);
         for (const row of rows) records.prime((row as { id: string }).id, row);

@@ -56,6 +56,9 @@ export type ContentPosition = z.infer<typeof contentPosition>;
 
 export const moveContentInput = z
   .strictObject({ parent: z.string().min(1).nullable().optional(), position: contentPosition.optional() })
-  .refine((body) => body.parent !== undefined || body.position !== undefined, 'must set parent or position');
+  .refine((body) => body.parent !== undefined || body.position !== undefined, {
+    message: 'set parent, position or both',
+    path: ['parent'],
+  });
 
 export const transferInput = z.strictObject({ organization: z.string().min(1) });

@@ -62,8 +62,8 @@ export async function getSpace(ctx: RequestContext, spaceId: string, query: unkn
 const inSiblingOrder: Ordering<SpaceRecord> = {
   name: 'spaces',
   keys: [
-    { field: 'position', direction: 'asc', value: (row) => row.position },
-    { field: 'id', direction: 'asc', value: (row) => row.id },
+    { field: 'position', direction: 'asc', type: 'string', value: (row) => row.position },
+    { field: 'id', direction: 'asc', type: 'string', value: (row) => row.id },
   ],
 };
 
@@ -71,8 +71,8 @@ const inSiblingOrder: Ordering<SpaceRecord> = {
 const byCreation: Ordering<SpaceRecord> = {
   name: 'spaces-by-creation',
   keys: [
-    { field: 'createdAt', direction: 'asc', value: (row) => row.createdAt },
-    { field: 'id', direction: 'asc', value: (row) => row.id },
+    { field: 'createdAt', direction: 'asc', type: 'date', value: (row) => row.createdAt },
+    { field: 'id', direction: 'asc', type: 'string', value: (row) => row.id },
   ],
 };
 
@@ -304,6 +304,7 @@ export async function updateSpaceCustomFields(ctx: RequestContext, spaceId: stri
   await visibleSpace(ctx, spaceId);
   const input = parseInput(UpdateSpaceCustomFieldsInput, body);
   const { space } = await changeableSpace(ctx, spaceId, 'edit', "edit this space's custom fields");
+  authorize(space.editMode !== 'locked', 'edit the custom fields of a locked space');
   const names = Object.keys(input.values);
   const fields = await ctx.db.customField.findMany({
     where: { organizationId: space.organizationId, name: { in: names } },

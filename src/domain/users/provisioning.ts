@@ -1,4 +1,4 @@
-import type { Db } from '../../db/index.ts';
+import type { Database, Db } from '../../db/index.ts';
 import { invalid } from '../../errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { userSearchText } from '../../lib/search.ts';
@@ -6,6 +6,7 @@ import { generateApiToken, hashApiToken } from '../../lib/tokens.ts';
 import { parseInput } from '../../lib/validation.ts';
 import { z } from 'zod';
 import { role } from '../shared/schemas.ts';
+import { serializeOn } from '../transaction.ts';
 
 /**
  * Users, memberships and API tokens are provisioned by the command line (there
@@ -13,16 +14,19 @@ import { role } from '../shared/schemas.ts';
  * issuance: a token is shown once and only its hash is stored.
  */
 
+/** Provisioning may wait for another process holding the write lock. */
+const PROVISIONING_TRANSACTION = { maxWait: 10_000, timeout: 20_000 };
+
 const email = z.email({ error: 'must be an email address' }).max(254).transform((value) => value.toLowerCase());
 const organizationTitle = z.string().min(2).max(255).regex(/^\S.*\S$/s, 'must not start or end with whitespace');
 
 export async function ensureUser(db: Db, rawEmail: string, displayName?: string) {
   const address = parseInput(email, rawEmail, 'email');
-  const existing = await db.user.findUnique({ where: { email: address } });
-  if (existing) return existing;
   const name = displayName ?? address.split('@')[0]!;
-  return db.user.create({
-    data: { id: newId('user'), email: address, displayName: name, searchText: userSearchText({ displayName: name, email: address }) },
+  return db.user.upsert({
+    where: { email: address },
+    create: { id: newId('user'), email: address, displayName: name, searchText: userSearchText({ displayName: name, email: address }) },
+    update: {},
   });
 }
 
@@ -58,30 +62,36 @@ export async function ensureMembership(db: Db, organizationId: string, userId: s
  * `docs-gateway bootstrap`: the organization with this title (created if none),
  * a user with this email who is one of its admins, and a new token for that user.
  */
-export async function bootstrap(db: Db, input: { org: string; email: string }) {
+export async function bootstrap({ db, provider }: Pick<Database, 'db' | 'provider'>, input: { org: string; email: string }) {
   const title = parseInput(organizationTitle, input.org, 'org');
-  return db.$transaction(async (tx) => {
-    const txDb = tx as unknown as Db;
-    const user = await ensureUser(txDb, input.email);
-    const organization =
-      (await txDb.organization.findFirst({ where: { title }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] })) ??
-      (await createOrganization(txDb, { title }));
-    await ensureMembership(txDb, organization.id, user.id, 'admin');
-    const token = await issueApiToken(txDb, user.id, 'bootstrap');
-    return { organizationId: organization.id, userId: user.id, token };
-  });
+  return db.$transaction(
+    async (tx) => {
+      const txDb = tx as unknown as Db;
+      // Concurrent bootstraps of one organization must not create it (or its admin) twice.
+      await serializeOn(txDb, provider, `bootstrap:${title}`);
+      const user = await ensureUser(txDb, input.email);
+      const organization =
+        (await txDb.organization.findFirst({ where: { title }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] })) ??
+        (await createOrganization(txDb, { title }));
+      await ensureMembership(txDb, organization.id, user.id, 'admin');
+      const token = await issueApiToken(txDb, user.id, 'bootstrap');
+      return { organizationId: organization.id, userId: user.id, token };
+    },
+    PROVISIONING_TRANSACTION,
+  );
 }
 
 /** `docs-gateway users create`: a user (reused if the email exists) with a role in an organization, and a token. */
-export async function createUserWithToken(db: Db, input: { email: string; org: string; role: string }) {
+export async function createUserWithToken({ db, provider }: Pick<Database, 'db' | 'provider'>, input: { email: string; org: string; role: string }) {
   const memberRole = parseInput(z.union([role, z.literal('guest')]), input.role, 'role');
   return db.$transaction(async (tx) => {
     const txDb = tx as unknown as Db;
+    await serializeOn(txDb, provider, `user:${input.email.toLowerCase()}`);
+    const user = await ensureUser(txDb, input.email);
     const organization = await txDb.organization.findUnique({ where: { id: input.org } });
     if (!organization) throw invalid(`org: organization "${input.org}" does not exist`);
-    const user = await ensureUser(txDb, input.email);
     await ensureMembership(txDb, organization.id, user.id, memberRole === 'guest' ? null : memberRole);
     const token = await issueApiToken(txDb, user.id, 'cli');
     return { userId: user.id, token };
-  });
+  }, PROVISIONING_TRANSACTION);
 }

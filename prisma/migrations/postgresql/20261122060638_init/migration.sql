@@ -109,7 +109,7 @@ CREATE TABLE "spaces" (
 CREATE TABLE "custom_fields" (
     "id" TEXT NOT NULL,
     "organizationId" TEXT NOT NULL,
-    "name" TEXT NOT NULL,
+    "name" TEXT COLLATE "C" NOT NULL,
     "type" TEXT NOT NULL,
     "title" TEXT,
     "description" TEXT,

@@ -1,0 +1,190 @@
+import jsep from 'jsep';
+
+/**
+ * Visibility conditions of sections and site spaces: a small JavaScript-like
+ * expression over the visitor's claims, e.g.
+ *   visitor.claims.plan === "enterprise" && !visitor.claims.trial
+ *   ["beta", "staff"].includes(visitor.claims.group)
+ * It is parsed with jsep when written (a syntax error is the client's) and
+ * evaluated by walking the tree — never with eval — over a whitelist of node
+ * kinds. A condition that fails to evaluate counts as false.
+ */
+
+export class ConditionError extends Error {}
+
+type Node = jsep.Expression;
+export type Claims = Record<string, unknown>;
+
+const BINARY = new Set(['==', '===', '!=', '!==', '<', '<=', '>', '>=', '&&', '||', '+', '-', '*', '/', '%']);
+const UNARY = new Set(['!', '-', '+']);
+const METHODS = new Set(['includes', 'startsWith', 'endsWith']);
+
+export interface ParsedCondition {
+  ast: Node;
+  /** Claim names the condition reads (`visitor.claims.<name>`). */
+  claims: string[];
+}
+
+export function parseCondition(source: string): ParsedCondition {
+  let ast: Node;
+  try {
+    ast = jsep(source);
+  } catch (error) {
+    throw new ConditionError(`syntax error: ${(error as Error).message}`);
+  }
+  const claims = new Set<string>();
+  check(ast, claims);
+  return { ast, claims: [...claims] };
+}
+
+/** `visitor.claims.<name>` (or `visitor.claims["<name>"]`) → name, else undefined. */
+function claimName(node: Node): string | undefined {
+  if (node.type !== 'MemberExpression') return undefined;
+  const { object, property, computed } = node as jsep.MemberExpression;
+  if (
+    object.type !== 'MemberExpression' ||
+    (object as jsep.MemberExpression).computed ||
+    (object as jsep.MemberExpression).object.type !== 'Identifier' ||
+    ((object as jsep.MemberExpression).object as jsep.Identifier).name !== 'visitor' ||
+    ((object as jsep.MemberExpression).property as jsep.Identifier).name !== 'claims'
+  ) {
+    return undefined;
+  }
+  if (!computed && property.type === 'Identifier') return (property as jsep.Identifier).name;
+  if (computed && property.type === 'Literal' && typeof (property as jsep.Literal).value === 'string') {
+    return (property as jsep.Literal).value as string;
+  }
+  return undefined;
+}
+
+function check(node: Node, claims: Set<string>): void {
+  switch (node.type) {
+    case 'Literal':
+      return;
+    case 'Identifier':
+      if ((node as jsep.Identifier).name === 'true' || (node as jsep.Identifier).name === 'false') return;
+      throw new ConditionError(`unknown name "${(node as jsep.Identifier).name}": read visitor attributes as visitor.claims.<name>`);
+    case 'MemberExpression': {
+      const name = claimName(node);
+      if (name === undefined) throw new ConditionError('only visitor.claims.<name> can be read');
+      claims.add(name);
+      return;
+    }
+    case 'UnaryExpression': {
+      const unary = node as jsep.UnaryExpression;
+      if (!UNARY.has(unary.operator)) throw new ConditionError(`operator "${unary.operator}" is not allowed`);
+      return check(unary.argument, claims);
+    }
+    case 'BinaryExpression': {
+      const binary = node as jsep.BinaryExpression;
+      if (!BINARY.has(binary.operator)) throw new ConditionError(`operator "${binary.operator}" is not allowed`);
+      check(binary.left, claims);
+      return check(binary.right, claims);
+    }
+    case 'ConditionalExpression': {
+      const conditional = node as jsep.ConditionalExpression;
+      check(conditional.test, claims);
+      check(conditional.consequent, claims);
+      return check(conditional.alternate, claims);
+    }
+    case 'ArrayExpression':
+      for (const element of (node as jsep.ArrayExpression).elements) if (element) check(element, claims);
+      return;
+    case 'CallExpression': {
+      const call = node as jsep.CallExpression;
+      const callee = call.callee as jsep.MemberExpression;
+      const method = callee.type === 'MemberExpression' && !callee.computed ? (callee.property as jsep.Identifier).name : '';
+      if (!METHODS.has(method) || call.arguments.length !== 1) {
+        throw new ConditionError('only .includes(x), .startsWith(x) and .endsWith(x) can be called');
+      }
+      check(callee.object, claims);
+      return check(call.arguments[0]!, claims);
+    }
+    case 'Compound':
+      throw new ConditionError('a condition is a single expression');
+    default:
+      throw new ConditionError(`${node.type} is not allowed in a condition`);
+  }
+}
+
+function evaluate(node: Node, claims: Claims): unknown {
+  switch (node.type) {
+    case 'Literal':
+      return (node as jsep.Literal).value;
+    case 'Identifier':
+      return (node as jsep.Identifier).name === 'true';
+    case 'MemberExpression': {
+      const name = claimName(node)!;
+      return Object.hasOwn(claims, name) ? claims[name] : undefined;
+    }
+    case 'UnaryExpression': {
+      const { operator, argument } = node as jsep.UnaryExpression;
+      const value = evaluate(argument, claims);
+      return operator === '!' ? !value : operator === '-' ? -Number(value) : Number(value);
+    }
+    case 'BinaryExpression': {
+      const { operator, left, right } = node as jsep.BinaryExpression;
+      if (operator === '&&') return evaluate(left, claims) && evaluate(right, claims);
+      if (operator === '||') return evaluate(left, claims) || evaluate(right, claims);
+      const a = evaluate(left, claims) as never;
+      const b = evaluate(right, claims) as never;
+      switch (operator) {
+        case '==':
+        case '===':
+          return a === b;
+        case '!=':
+        case '!==':
+          return a !== b;
+        case '<':
+          return a < b;
+        case '<=':
+          return a <= b;
+        case '>':
+          return a > b;
+        case '>=':
+          return a >= b;
+        case '+':
+          return (a as number) + (b as number);
+        case '-':
+          return (a as number) - (b as number);
+        case '*':
+          return (a as number) * (b as number);
+        case '/':
+          return (a as number) / (b as number);
+        default:
+          return (a as number) % (b as number);
+      }
+    }
+    case 'ConditionalExpression': {
+      const { test, consequent, alternate } = node as jsep.ConditionalExpression;
+      return evaluate(test, claims) ? evaluate(consequent, claims) : evaluate(alternate, claims);
+    }
+    case 'ArrayExpression':
+      return (node as jsep.ArrayExpression).elements.map((element) => (element ? evaluate(element, claims) : undefined));
+    case 'CallExpression': {
+      const call = node as jsep.CallExpression;
+      const callee = call.callee as jsep.MemberExpression;
+      const target = evaluate(callee.object, claims);
+      const argument = evaluate(call.arguments[0]!, claims);
+      const method = (callee.property as jsep.Identifier).name;
+      if (method === 'includes') {
+        return Array.isArray(target) || typeof target === 'string' ? target.includes(argument as never) : false;
+      }
+      if (typeof target !== 'string' || typeof argument !== 'string') return false;
+      return method === 'startsWith' ? target.startsWith(argument) : target.endsWith(argument);
+    }
+    default:
+      return false;
+  }
+}
+
+/** Whether the condition holds for these claims; an absent condition always holds. */
+export function conditionHolds(condition: ParsedCondition | string | null | undefined, claims: Claims): boolean {
+  if (condition == null) return true;
+  try {
+    const parsed = typeof condition === 'string' ? parseCondition(condition) : condition;
+    return Boolean(evaluate(parsed.ast, claims));
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,410 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { hashApiToken } from '../src/lib/tokens.ts';
+import { createTestApp, type TestApp } from './support/app.ts';
+
+/**
+ * The command-line contract: real `docs-gateway` processes (bin/docs-gateway.js)
+ * on the run's database. Other tools depend on the exact flags and JSON output.
+ */
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const BIN = path.join(ROOT, 'bin', 'docs-gateway.js');
+// Each process starts tsx and Prisma: allow for slow machines.
+const CLI_TEST_TIMEOUT = 180_000;
+
+const unique = () => randomUUID().slice(0, 8);
+
+interface Run {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The environment of a child: ours without the variables docs-gateway reads, plus `env`. */
+function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  const base = { ...process.env };
+  for (const name of ['DATABASE_URL', 'PORT', 'HOST', 'PUBLIC_URL', 'APP_URL', 'LOG_LEVEL', 'PURGE_INTERVAL_SECONDS']) {
+    delete base[name];
+  }
+  return { ...base, ...env };
+}
+
+function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: ROOT,
+      env: childEnv({ DATABASE_URL: inject('databaseUrl'), ...env }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+/** The single JSON line a `--json` command prints. */
+function jsonLine(run: Run): Record<string, any> {
+  expect(run.code, `exit code; stderr: ${run.stderr}`).toBe(0);
+  const lines = run.stdout.split('\n').filter((line) => line.trim() !== '');
+  expect(lines, `stdout: ${run.stdout}`).toHaveLength(1);
+  expect(run.stdout.endsWith('\n')).toBe(true);
+  return JSON.parse(lines[0]!);
+}
+
+function expectFailure(run: Run, stderr: RegExp) {
+  expect(run.code, `stdout: ${run.stdout}`).not.toBe(0);
+  expect(run.code).not.toBeNull();
+  expect(run.stderr).toMatch(stderr);
+  expect(run.stdout.trim()).toBe('');
+}
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+
+const bootstrap = (org: string, email: string) => cli(['bootstrap', '--org', org, '--email', email, '--json']);
+
+describe('docs-gateway bootstrap', () => {
+  it(
+    'prints {organizationId, userId, token} on one line, and is idempotent',
+    async () => {
+      const title = `CLI Org ${unique()}`;
+      const email = `cli-${unique()}@example.test`;
+
+      const first = jsonLine(await bootstrap(title, email));
+      expect(Object.keys(first).sort()).toEqual(['organizationId', 'token', 'userId']);
+      expect(first.organizationId).toMatch(/^org_/);
+      expect(first.userId).toMatch(/^usr_/);
+      expect(first.token).toMatch(/^dgw_/);
+
+      const organization = await t.database.db.organization.findUnique({ where: { id: first.organizationId } });
+      expect(organization).toMatchObject({ title });
+      expect(await t.database.db.user.findUnique({ where: { id: first.userId } })).toMatchObject({ email });
+      const membership = await t.database.db.member.findUnique({
+        where: { organizationId_userId: { organizationId: first.organizationId, userId: first.userId } },
+      });
+      expect(membership).toMatchObject({ role: 'admin', disabled: false });
+
+      const second = jsonLine(await bootstrap(title, email));
+      expect(second.organizationId).toBe(first.organizationId);
+      expect(second.userId).toBe(first.userId);
+      expect(second.token).toMatch(/^dgw_/);
+      expect(second.token).not.toBe(first.token);
+      expect(await t.database.db.organization.count({ where: { title } })).toBe(1);
+      expect(await t.database.db.user.count({ where: { email } })).toBe(1);
+      expect(await t.database.db.member.count({ where: { organizationId: first.organizationId } })).toBe(1);
+
+      // Tokens are stored as their SHA-256 only.
+      const tokens = await t.database.db.apiToken.findMany({ where: { userId: first.userId } });
+      expect(tokens.map((row) => row.tokenHash).sort()).toEqual(
+        [hashApiToken(first.token), hashApiToken(second.token)].sort(),
+      );
+      expect(JSON.stringify(tokens)).not.toContain(second.token);
+
+      // The new token works against the HTTP API.
+      const viewer = await t.call('GET', '/v1/user', { token: second.token });
+      expect(viewer.statusCode, viewer.body).toBe(200);
+      expect(viewer.json()).toMatchObject({ object: 'user', id: first.userId, email });
+      const org = await t.call('GET', `/v1/orgs/${first.organizationId}`, { token: second.token });
+      expect(org.statusCode, org.body).toBe(200);
+      expect(org.json()).toMatchObject({ id: first.organizationId, title });
+      // An admin: it may create content.
+      const space = await t.call('POST', `/v1/orgs/${first.organizationId}/spaces`, {
+        token: second.token,
+        body: { title: 'From the CLI' },
+      });
+      expect(space.statusCode, space.body).toBe(201);
+    },
+    CLI_TEST_TIMEOUT,
+  );
+
+  it(
+    'gives the same user a second organization with another --org',
+    async () => {
+      const email = `cli-${unique()}@example.test`;
+      const [titleA, titleB] = [`CLI Org A ${unique()}`, `CLI Org B ${unique()}`];
+      const a = jsonLine(await bootstrap(titleA, email));
+      const b = jsonLine(await bootstrap(titleB, email));
+      expect(b.userId).toBe(a.userId);
+      expect(b.organizationId).not.toBe(a.organizationId);
+      expect(await t.database.db.organization.findUnique({ where: { id: b.organizationId } })).toMatchObject({
+        title: titleB,
+      });
+      const memberships = await t.database.db.member.findMany({ where: { userId: a.userId }, orderBy: { joinedAt: 'asc' } });
+      expect(memberships.map((row) => [row.organizationId, row.role]).sort()).toEqual(
+        [
+          [a.organizationId, 'admin'],
+          [b.organizationId, 'admin'],
+        ].sort(),
+      );
+
+      for (const token of [a.token, b.token]) {
+        const orgs = await t.call('GET', '/v1/orgs', { token });
+        expect(orgs.statusCode, orgs.body).toBe(200);
+        expect(orgs.json().items.map((org: { id: string }) => org.id).sort()).toEqual(
+          [a.organizationId, b.organizationId].sort(),
+        );
+      }
+    },
+    CLI_TEST_TIMEOUT,
+  );
+
+  it(
+    'fails with a message on stderr when a flag is missing or invalid',
+    async () => {
+      const email = `cli-${unique()}@example.test`;
+      const [missingEmail, badEmail, badTitle] = await Promise.all([
+        cli(['bootstrap', '--org', `CLI Org ${unique()}`, '--json']),
+        cli(['bootstrap', '--org', `CLI Org ${unique()}`, '--email', 'not-an-email', '--json']),
+        cli(['bootstrap', '--org', ' ', '--email', email, '--json']),
+      ]);
+      expectFailure(missingEmail, /--email/);
+      expectFailure(badEmail, /email/);
+      expectFailure(badTitle, /org/);
+      expect(await t.database.db.user.count({ where: { email } })).toBe(0);
+    },
+    CLI_TEST_TIMEOUT,
+  );
+});
+
+describe('docs-gateway users create', () => {
+  it(
+    'creates a member with the role and prints {userId, token}',
+    async () => {
+      const admin = jsonLine(await bootstrap(`CLI Team ${unique()}`, `cli-admin-${unique()}@example.test`));
+      const organizationId = admin.organizationId!;
+      const editorEmail = `cli-editor-${unique()}@example.test`;
+      const guestEmail = `cli-guest-${unique()}@example.test`;
+      const [editorRun, guestRun] = await Promise.all([
+        cli(['users', 'create', '--email', editorEmail, '--org', organizationId, '--role', 'edit', '--json']),
+        cli(['users', 'create', '--email', guestEmail, '--org', organizationId, '--role', 'guest', '--json']),
+      ]);
+      const editor = jsonLine(editorRun);
+      const guest = jsonLine(guestRun);
+      expect(Object.keys(editor).sort()).toEqual(['token', 'userId']);
+      expect(Object.keys(guest).sort()).toEqual(['token', 'userId']);
+      expect(editor.userId).toMatch(/^usr_/);
+      expect(editor.token).toMatch(/^dgw_/);
+
+      const memberRow = (userId: string) =>
+        t.database.db.member.findUnique({ where: { organizationId_userId: { organizationId, userId } } });
+      expect(await memberRow(editor.userId!)).toMatchObject({ role: 'edit' });
+      expect(await memberRow(guest.userId!)).toMatchObject({ role: null });
+      expect(await t.database.db.user.findUnique({ where: { id: editor.userId } })).toMatchObject({ email: editorEmail });
+
+      // Through the API, as the organization's admin and as the new users.
+      const asAdmin = await t.call('GET', `/v1/orgs/${organizationId}/members/${editor.userId}`, { token: admin.token });
+      expect(asAdmin.statusCode, asAdmin.body).toBe(200);
+      expect(asAdmin.json()).toMatchObject({ id: editor.userId, role: 'edit' });
+      const guestMember = await t.call('GET', `/v1/orgs/${organizationId}/members/${guest.userId}`, { token: admin.token });
+      expect(guestMember.statusCode, guestMember.body).toBe(200);
+      expect(guestMember.json()).toMatchObject({ id: guest.userId, role: null });
+      const me = await t.call('GET', '/v1/user', { token: editor.token });
+      expect(me.statusCode, me.body).toBe(200);
+      expect(me.json()).toMatchObject({ id: editor.userId, email: editorEmail });
+      // An editor may not create spaces; a guest may not list members.
+      expect((await t.call('POST', `/v1/orgs/${organizationId}/spaces`, { token: editor.token, body: {} })).statusCode).toBe(403);
+      expect((await t.call('GET', `/v1/orgs/${organizationId}/members`, { token: guest.token })).statusCode).toBe(403);
+      expect((await t.call('GET', `/v1/orgs/${organizationId}/members`, { token: editor.token })).statusCode).toBe(200);
+
+      // An existing email is reused, with the new role and a new token.
+      const again = jsonLine(
+        await cli(['users', 'create', '--email', editorEmail, '--org', organizationId, '--role', 'read', '--json']),
+      );
+      expect(again.userId).toBe(editor.userId);
+      expect(again.token).not.toBe(editor.token);
+      expect(await memberRow(editor.userId!)).toMatchObject({ role: 'read' });
+      expect(await t.database.db.user.count({ where: { email: editorEmail } })).toBe(1);
+      expect((await t.call('GET', '/v1/user', { token: again.token })).json()).toMatchObject({ id: editor.userId });
+    },
+    CLI_TEST_TIMEOUT,
+  );
+
+  it(
+    'fails on an invalid role or an unknown organization, and creates nobody',
+    async () => {
+      const admin = jsonLine(await bootstrap(`CLI Team ${unique()}`, `cli-admin-${unique()}@example.test`));
+      const emails = [`cli-x-${unique()}@example.test`, `cli-y-${unique()}@example.test`, `cli-z-${unique()}@example.test`];
+      const [badRole, unknownOrg, noRole] = await Promise.all([
+        cli(['users', 'create', '--email', emails[0]!, '--org', admin.organizationId!, '--role', 'owner', '--json']),
+        cli(['users', 'create', '--email', emails[1]!, '--org', 'org_doesnotexist', '--role', 'edit', '--json']),
+        cli(['users', 'create', '--email', emails[2]!, '--org', admin.organizationId!, '--json']),
+      ]);
+      expectFailure(badRole, /role/);
+      expectFailure(unknownOrg, /org_doesnotexist/);
+      expectFailure(noRole, /--role/);
+      expect(await t.database.db.user.count({ where: { email: { in: emails } } })).toBe(0);
+      expect(await t.database.db.member.count({ where: { organizationId: admin.organizationId } })).toBe(1);
+    },
+    CLI_TEST_TIMEOUT,
+  );
+});
+
+describe('docs-gateway migrate and seed', () => {
+  it(
+    'migrate exits 0 on an up-to-date database and migrates a new one',
+    async () => {
+      const upToDate = await cli(['migrate']);
+      expect(upToDate.code, upToDate.stderr).toBe(0);
+      expect(upToDate.stdout).toMatch(/up to date/);
+
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-gateway-cli-'));
+      try {
+        const url = `file:${path.join(dir, 'fresh.db')}`;
+        const fresh = await cli(['migrate'], { DATABASE_URL: url });
+        expect(fresh.code, fresh.stderr).toBe(0);
+        expect(fresh.stdout).toMatch(/applied migration /);
+        const again = await cli(['migrate'], { DATABASE_URL: url });
+        expect(again.code, again.stderr).toBe(0);
+        expect(again.stdout).toMatch(/up to date/);
+        // The migrated database is usable by the CLI.
+        const result = jsonLine(
+          await cli(['bootstrap', '--org', 'Fresh', '--email', 'fresh@example.test', '--json'], { DATABASE_URL: url }),
+        );
+        expect(result.organizationId).toMatch(/^org_/);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    CLI_TEST_TIMEOUT,
+  );
+
+  it(
+    'seed --demo loads the demo data once',
+    async () => {
+      const demo = () => t.database.db.organization.findUnique({ where: { hostname: 'acme-docs' } });
+      const existed = (await demo()) !== null;
+      const first = await cli(['seed', '--demo']);
+      expect(first.code, first.stderr).toBe(0);
+      expect(first.stdout.trim()).toBe(existed ? 'the demo data is already loaded' : 'loaded the demo data');
+
+      const acme = await demo();
+      expect(acme).toMatchObject({ title: 'Acme Docs' });
+      for (const hostname of ['globex', 'initech']) {
+        expect(await t.database.db.organization.findUnique({ where: { hostname } })).not.toBeNull();
+      }
+      const fields = await t.database.db.customField.findMany({ where: { organizationId: acme!.id } });
+      expect(fields.length).toBeGreaterThan(0);
+      expect(await t.database.db.space.count({ where: { organizationId: acme!.id } })).toBeGreaterThan(0);
+      const alice = await t.database.db.user.findUnique({ where: { email: 'alice@acme.test' } });
+      expect(
+        await t.database.db.member.findUnique({
+          where: { organizationId_userId: { organizationId: acme!.id, userId: alice!.id } },
+        }),
+      ).toMatchObject({ role: 'admin' });
+      const counts = async () => ({
+        organizations: await t.database.db.organization.count({ where: { hostname: { in: ['acme-docs', 'globex', 'initech'] } } }),
+        spaces: await t.database.db.space.count({ where: { organizationId: acme!.id } }),
+        fields: await t.database.db.customField.count({ where: { organizationId: acme!.id } }),
+        acmeTitled: await t.database.db.organization.count({ where: { title: 'Acme Docs' } }),
+      });
+      const before = await counts();
+
+      const second = await cli(['seed', '--demo']);
+      expect(second.code, second.stderr).toBe(0);
+      expect(second.stdout.trim()).toBe('the demo data is already loaded');
+      expect(await counts()).toEqual(before);
+
+      const noSet = await cli(['seed']);
+      expectFailure(noSet, /--demo/);
+    },
+    CLI_TEST_TIMEOUT,
+  );
+});
+
+/** A TCP port nobody listens on right now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+describe('docs-gateway serve', () => {
+  let server: ChildProcess | undefined;
+  let dir: string | undefined;
+  afterEach(async () => {
+    if (server && server.exitCode === null && server.signalCode === null) {
+      const exited = new Promise((resolve) => server!.once('exit', resolve));
+      server.kill('SIGKILL');
+      await exited;
+    }
+    server = undefined;
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    dir = undefined;
+  });
+
+  it(
+    'migrates, serves on --port, and stops with exit code 0 on SIGTERM',
+    async () => {
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-gateway-serve-'));
+      const port = await freePort();
+      const child = spawn(process.execPath, [BIN, 'serve', '--port', String(port)], {
+        cwd: ROOT,
+        env: childEnv({ DATABASE_URL: `file:${path.join(dir, 'x.db')}`, HOST: '127.0.0.1', LOG_LEVEL: 'warn', PORT: '1' }),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      server = child;
+      let stdout = '';
+      let stderr = '';
+      child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+      child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+        child.once('exit', (code, signal) => resolve({ code, signal })),
+      );
+
+      // Wait for it to listen.
+      const base = `http://127.0.0.1:${port}`;
+      const deadline = Date.now() + 120_000;
+      let root: Response | undefined;
+      while (!root) {
+        if (child.exitCode !== null) throw new Error(`serve exited early (${child.exitCode}):\n${stdout}\n${stderr}`);
+        if (Date.now() > deadline) throw new Error(`serve did not listen on ${port}:\n${stdout}\n${stderr}`);
+        root = await fetch(`${base}/`).catch(() => undefined);
+        if (!root) await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+
+      expect(root.status).toBe(200);
+      expect(root.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(await root.json()).toEqual({
+        name: 'docs-gateway',
+        rest: `http://localhost:${port}/v1`,
+        openapi: `http://localhost:${port}/v1/openapi.json`,
+        graphql: `http://localhost:${port}/graphql`,
+      });
+      expect(stdout).toMatch(/applied migration /);
+      expect(stdout).toContain(`[docs-gateway] REST     http://127.0.0.1:${port}/v1`);
+
+      // The API is up, on the migrated database.
+      const openapi = await fetch(`${base}/v1/openapi.json`);
+      expect(openapi.status).toBe(200);
+      expect((await openapi.json()).openapi).toBe('3.1.0');
+      const anonymous = await fetch(`${base}/v1/user`);
+      expect(anonymous.status).toBe(401);
+      expect(await anonymous.json()).toMatchObject({ error: { code: 401 } });
+
+      child.kill('SIGTERM');
+      const { code, signal } = await exit;
+      expect({ code, signal }, `${stdout}\n${stderr}`).toEqual({ code: 0, signal: null });
+      // It no longer listens.
+      await expect(fetch(`${base}/`)).rejects.toThrow();
+    },
+    CLI_TEST_TIMEOUT,
+  );
+});

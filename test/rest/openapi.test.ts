@@ -1,0 +1,198 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { restRoutes } from '../../src/rest/plugin.ts';
+import { TEST_URLS, createTestApp, type TestApp } from '../support/app.ts';
+import { buildTeam } from '../support/factories.ts';
+
+let t: TestApp;
+let document: any;
+beforeAll(async () => {
+  t = await createTestApp();
+  const response = await t.call('GET', '/v1/openapi.json');
+  expect(response.statusCode, response.body).toBe(200);
+  document = response.json();
+});
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+/** Every operation of the document as [path, method, operation]. */
+function operations(): Array<[string, string, any]> {
+  return Object.entries(document.paths as Record<string, Record<string, any>>).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([method]) => METHODS.includes(method))
+      .map(([method, operation]): [string, string, any] => [path, method, operation]),
+  );
+}
+
+function operation(method: string, path: string) {
+  const found = document.paths?.[path]?.[method.toLowerCase()];
+  expect(found, `${method} ${path} in /v1/openapi.json`).toBeDefined();
+  return found;
+}
+
+function requestBodySchema(method: string, path: string) {
+  const body = operation(method, path).requestBody;
+  expect(body, `${method} ${path} has a request body`).toBeDefined();
+  return resolve(body.content['application/json'].schema);
+}
+
+/** Follows a local $ref (a JSON pointer into the document), or returns the node itself. */
+function resolve(node: any): any {
+  if (node && typeof node === 'object' && typeof node.$ref === 'string') return resolve(pointer(node.$ref));
+  return node;
+}
+
+function pointer(ref: string): unknown {
+  if (!ref.startsWith('#')) return undefined;
+  const parts = ref
+    .slice(1)
+    .split('/')
+    .slice(1)
+    .map((part) => decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~'));
+  let node: unknown = document;
+  for (const part of parts) {
+    if (!node || typeof node !== 'object' || !Object.prototype.hasOwnProperty.call(node, part)) return undefined;
+    node = (node as Record<string, unknown>)[part];
+  }
+  return node;
+}
+
+function collectRefs(node: unknown, at: string, into: Array<{ ref: string; at: string }>) {
+  if (Array.isArray(node)) node.forEach((item, index) => collectRefs(item, `${at}/${index}`, into));
+  else if (node && typeof node === 'object') {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$ref') into.push({ ref: String(value), at });
+      else collectRefs(value, `${at}/${key}`, into);
+    }
+  }
+  return into;
+}
+
+describe('GET /v1/openapi.json', () => {
+  it('is public JSON: an OpenAPI 3.1 document of this server', async () => {
+    const anonymous = await t.call('GET', '/v1/openapi.json');
+    expect(anonymous.statusCode).toBe(200);
+    expect(anonymous.headers['content-type']).toMatch(/^application\/json/);
+    expect(document.openapi).toMatch(/^3\.1\.\d+$/);
+    expect(document.info).toMatchObject({ title: expect.any(String), version: expect.any(String) });
+    expect(document.servers).toEqual([{ url: TEST_URLS.api }]);
+    expect(document.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(document.security).toEqual([{ bearerAuth: [] }]);
+
+    // The same document with a token, even an unknown one.
+    const { admin } = await buildTeam(t.database);
+    const authenticated = await t.call('GET', '/v1/openapi.json', { token: admin.token });
+    expect(authenticated.statusCode).toBe(200);
+    expect(authenticated.json()).toEqual(document);
+    const unknownToken = await t.call('GET', '/v1/openapi.json', { token: 'dgw_unknown' });
+    expect(unknownToken.statusCode).toBe(200);
+    expect(unknownToken.json()).toEqual(document);
+  });
+
+  it('lists every route of the route table with its operationId, and nothing else', () => {
+    expect(restRoutes.length).toBeGreaterThan(0);
+    for (const route of restRoutes) {
+      const found = operation(route.method, route.path);
+      expect(found.operationId, `${route.method} ${route.path}`).toBe(route.operationId);
+      expect(found.tags).toEqual([route.tag]);
+      expect(typeof found.summary).toBe('string');
+    }
+    const documented = operations().map(([path, method, found]) => `${method.toUpperCase()} ${path} ${found.operationId}`);
+    const routed = restRoutes.map((route) => `${route.method} ${route.path} ${route.operationId}`);
+    expect(documented.sort()).toEqual(routed.sort());
+    const ids = operations().map(([, , found]) => found.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('documents the path parameters, the success status and the response of every route', () => {
+    for (const route of restRoutes) {
+      const found = operation(route.method, route.path);
+      const names = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => name);
+      const pathParameters = (found.parameters ?? []).filter((parameter: any) => parameter.in === 'path');
+      expect(pathParameters.map((parameter: any) => parameter.name), `${route.method} ${route.path}`).toEqual(names);
+      expect(pathParameters.every((parameter: any) => parameter.required === true)).toBe(true);
+
+      const success = found.responses[String(route.status)];
+      expect(success, `${route.method} ${route.path} → ${route.status}`).toBeDefined();
+      const schema = success.content?.['application/json']?.schema;
+      if (route.status === 204 || route.status === 205 || !route.response) {
+        expect(schema, `${route.method} ${route.path} has no content`).toBeUndefined();
+      } else if (route.list) {
+        expect(schema).toMatchObject({
+          type: 'object',
+          required: expect.arrayContaining(['count', 'items']),
+          properties: { items: { type: 'array', items: { $ref: `#/components/schemas/${route.response}` } } },
+        });
+      } else {
+        expect(schema).toEqual({ $ref: `#/components/schemas/${route.response}` });
+      }
+      for (const status of ['400', '401', '404']) {
+        expect(resolve(found.responses[status]?.content?.['application/json']?.schema)).toMatchObject({
+          required: ['error'],
+        });
+      }
+      if (route.body) expect(found.requestBody?.required).toBe(true);
+      else expect(found.requestBody).toBeUndefined();
+    }
+  });
+
+  it('carries the zod limits of the request bodies', () => {
+    const collection = requestBodySchema('POST', '/v1/orgs/{organizationId}/collections');
+    expect(collection.properties.title).toMatchObject({ type: 'string', maxLength: 50 });
+    expect(collection.additionalProperties).toBe(false);
+    expect(requestBodySchema('PATCH', '/v1/collections/{collectionId}').properties).toMatchObject({
+      title: { type: 'string', maxLength: 50 },
+      description: { type: 'string', maxLength: 100 },
+    });
+    expect(requestBodySchema('POST', '/v1/orgs/{organizationId}/spaces').properties.title).toMatchObject({
+      type: 'string',
+      maxLength: 50,
+    });
+
+    const field = requestBodySchema('POST', '/v1/orgs/{organizationId}/custom-fields');
+    expect(field.required?.slice().sort()).toEqual(['name', 'type']);
+    expect(field.properties.name).toMatchObject({ type: 'string', minLength: 1, maxLength: 50 });
+    expect(new RegExp(field.properties.name.pattern).test('review-cycle_2')).toBe(true);
+    expect(new RegExp(field.properties.name.pattern).test('Review')).toBe(false);
+    expect(field.properties.type.enum.slice().sort()).toEqual(['boolean', 'multi-select', 'number', 'select', 'text']);
+    expect(field.properties.title).toMatchObject({ maxLength: 100 });
+    expect(field.properties.description).toMatchObject({ maxLength: 200 });
+    expect(field.properties.placeholder).toMatchObject({ maxLength: 100 });
+    expect(field.properties.options).toMatchObject({ type: 'array', minItems: 1, maxItems: 50 });
+    expect(field.additionalProperties).toBe(false);
+
+    const fieldUpdate = requestBodySchema('PATCH', '/v1/orgs/{organizationId}/custom-fields/{fieldName}');
+    expect(fieldUpdate.required ?? []).toEqual([]);
+    expect(fieldUpdate.properties.options).toMatchObject({ minItems: 1, maxItems: 50 });
+
+    const values = requestBodySchema('PATCH', '/v1/spaces/{spaceId}/custom-fields');
+    expect(values.required).toEqual(['values']);
+    expect(JSON.stringify(values.properties.values)).toContain('"maxLength":256');
+
+    // Listings document page and limit (at most 1000), not GraphQL's connection arguments.
+    const listing = operation('GET', '/v1/orgs/{organizationId}/custom-fields');
+    const query = Object.fromEntries(
+      listing.parameters.filter((parameter: any) => parameter.in === 'query').map((parameter: any) => [parameter.name, parameter]),
+    );
+    expect(Object.keys(query).sort()).toEqual(['limit', 'page']);
+    expect(query.limit.schema).toMatchObject({ maximum: 1000 });
+    for (const route of restRoutes.filter((candidate) => candidate.list)) {
+      const names = operation(route.method, route.path)
+        .parameters.filter((parameter: any) => parameter.in === 'query')
+        .map((parameter: any) => parameter.name);
+      expect(names, `${route.method} ${route.path}`).toEqual(expect.arrayContaining(['page', 'limit']));
+      expect(names).not.toContain('after');
+      expect(names).not.toContain('first');
+    }
+  });
+
+  it('resolves every $ref inside the document', () => {
+    const refs = collectRefs(document, '#', []);
+    expect(refs.length).toBeGreaterThan(0);
+    const broken = refs.filter(({ ref }) => pointer(ref) === undefined);
+    expect(broken).toEqual([]);
+    // Every schema the operations use is in components, and the custom field schemas are there.
+    for (const name of ['CustomField', 'SpaceCustomFieldValues', 'CustomFieldValue', 'Error']) {
+      expect(document.components.schemas[name], name).toBeDefined();
+    }
+  });
+});
