@@ -26,6 +26,9 @@ const BYTE_ORDERED: Record<string, string[]> = {
   collections: ['position'],
   spaces: ['position'],
   custom_fields: ['name'],
+  site_section_groups: ['position'],
+  site_sections: ['position'],
+  site_spaces: ['position'],
 };
 
 function collateBytewise(sql: string): string {

@@ -39,7 +39,7 @@ program
   .action(async (options: { port?: number; demo?: boolean }) => {
     const config = loadConfig(process.env, options.port === undefined ? {} : { port: options.port });
     const log = (message: string) => console.log(`[docs-gateway] ${message}`);
-    await runMigrations(config.databaseUrl, log);
+    await runMigrations(config.databaseUrl, { log });
     const database = openDatabase(config.databaseUrl);
     let demoToken: string | undefined;
     if (options.demo) {
@@ -121,7 +121,7 @@ program
   .command('migrate')
   .description('Apply pending database migrations')
   .action(async () => {
-    const { applied } = await runMigrations(loadConfig().databaseUrl, (message) => console.log(message));
+    const { applied } = await runMigrations(loadConfig().databaseUrl, { log: (message) => console.log(message) });
     if (applied.length === 0) console.log('the database is up to date');
   });
 

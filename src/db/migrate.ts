@@ -41,15 +41,18 @@ export function migrationFiles(provider: Provider): Array<{ name: string; file: 
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 
-export async function runMigrations(
-  url: string,
-  log: (message: string) => void = () => {},
-): Promise<MigrationResult> {
-  const provider = providerOf(url);
-  return provider === 'sqlite' ? migrateSqlite(url, log) : migratePostgres(url, log);
+export interface MigrationOptions {
+  log?: (message: string) => void;
+  /** Stop after this migration (tests of a migration on existing data). */
+  upTo?: string;
 }
 
-async function applyPending(connection: Connection, provider: Provider, log: (m: string) => void) {
+export async function runMigrations(url: string, options: MigrationOptions = {}): Promise<MigrationResult> {
+  const provider = providerOf(url);
+  return provider === 'sqlite' ? migrateSqlite(url, options) : migratePostgres(url, options);
+}
+
+async function applyPending(connection: Connection, provider: Provider, { log = () => {}, upTo }: MigrationOptions) {
   const storage: UmzugStorage = {
     executed: () => connection.executedNames(),
     // Recorded inside the migration's own transaction, see `up` below.
@@ -71,12 +74,12 @@ async function applyPending(connection: Connection, provider: Provider, log: (m:
     storage,
     logger: undefined,
   });
-  const applied = await umzug.up();
+  const applied = await umzug.up(upTo ? { to: upTo } : {});
   for (const migration of applied) log(`applied migration ${migration.name}`);
   return { applied: applied.map((migration) => migration.name) };
 }
 
-async function migratePostgres(url: string, log: (m: string) => void): Promise<MigrationResult> {
+async function migratePostgres(url: string, options: MigrationOptions): Promise<MigrationResult> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -104,7 +107,7 @@ async function migratePostgres(url: string, log: (m: string) => void): Promise<M
         },
       },
       'postgresql',
-      log,
+      options,
     );
   } finally {
     await client.query(`SELECT pg_advisory_unlock(${POSTGRES_LOCK_KEY})`).catch(() => {});
@@ -119,19 +122,24 @@ async function migratePostgres(url: string, log: (m: string) => void): Promise<M
  */
 const sqliteRuns = new Map<string, Promise<unknown>>();
 
-function migrateSqlite(url: string, log: (m: string) => void): Promise<MigrationResult> {
+function migrateSqlite(url: string, options: MigrationOptions): Promise<MigrationResult> {
   const key = path.resolve(sqliteFilePath(url));
-  const run = (sqliteRuns.get(key) ?? Promise.resolve()).catch(() => {}).then(() => migrateSqliteFile(url, log));
+  const run = (sqliteRuns.get(key) ?? Promise.resolve()).catch(() => {}).then(() => migrateSqliteFile(url, options));
   sqliteRuns.set(key, run);
   return run;
 }
 
-async function migrateSqliteFile(url: string, log: (m: string) => void): Promise<MigrationResult> {
+async function migrateSqliteFile(url: string, options: MigrationOptions): Promise<MigrationResult> {
   const file = sqliteFilePath(url);
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const sqlite = new BetterSqlite3(file, { timeout: 30_000 });
   try {
     sqlite.pragma('journal_mode = WAL');
+    // SQLite migrations rebuild tables (create, copy, drop, rename). With foreign
+    // keys enforced, dropping the old table would cascade into its children, and
+    // the pragma cannot change inside a transaction: turn them off around the run
+    // and check them once before committing.
+    sqlite.pragma('foreign_keys = OFF');
     // The write lock of this outer transaction keeps other instances waiting until we are done;
     // each migration then runs in a savepoint so that a failure undoes only what it did.
     sqlite.exec('BEGIN IMMEDIATE');
@@ -160,8 +168,10 @@ async function migrateSqliteFile(url: string, log: (m: string) => void): Promise
           },
         },
         'sqlite',
-        log,
+        options,
       );
+      const violations = sqlite.pragma('foreign_key_check') as unknown[];
+      if (violations.length > 0) throw new Error(`Migration left ${violations.length} foreign key violations`);
       sqlite.exec('COMMIT');
       return result;
     } catch (error) {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Database, Db } from '../../db/index.ts';
 import { invalid } from '../../errors.ts';
 import { newId } from '../../lib/ids.ts';
@@ -44,6 +45,7 @@ export async function createOrganization(db: Db, input: { title: string; hostnam
       title,
       hostname: input.hostname ?? null,
       mergeRules: { type: 'none' },
+      visitorClaimsSecret: randomBytes(32).toString('base64url'),
       emailDomains: { create: (input.emailDomains ?? []).map((domain) => ({ domain })) },
     },
   });
