@@ -27,7 +27,7 @@ const BYTE_ORDERED: Record<string, string[]> = {
   spaces: ['position'],
   custom_fields: ['name'],
   site_section_groups: ['position'],
-  site_sections: ['position'],
+  site_sections: ['position', 'topPosition'],
   site_spaces: ['position'],
 };
 

@@ -88,3 +88,24 @@ export type SpacePermissions = ReturnType<typeof spacePermissions>;
 export function authorize(allowed: boolean, action: string): void {
   if (!allowed) throw forbidden(`You are not allowed to ${action}`);
 }
+
+/**
+ * Sites belong to the organization as a whole: non-guest members see them,
+ * `create` members create them, admins configure them (like spaces, whose
+ * settings need admin).
+ */
+export function sitePermissions({ member, role }: OrganizationAccess) {
+  const nonGuest = member !== null && !member.disabled && role !== null;
+  const isAdmin = nonGuest && role === 'admin';
+  return {
+    view: nonGuest,
+    access: nonGuest,
+    edit: isAdmin,
+    create: nonGuest && atLeast(role, 'create'),
+    admin: isAdmin,
+    installIntegration: isAdmin,
+    viewAdaptiveSchema: nonGuest,
+    editAdaptiveSchema: isAdmin,
+  };
+}
+export type SitePermissions = ReturnType<typeof sitePermissions>;

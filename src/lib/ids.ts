@@ -13,6 +13,11 @@ export const ID_PREFIXES = {
   space: 'spc',
   revision: 'rev',
   customField: 'cf',
+  site: 'site',
+  siteSectionGroup: 'ssg',
+  siteSection: 'sec',
+  siteSpace: 'ssp',
+  shareLink: 'shl',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

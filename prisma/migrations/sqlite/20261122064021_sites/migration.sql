@@ -43,6 +43,7 @@ CREATE TABLE "site_sections" (
     "icon" TEXT,
     "isDefault" BOOLEAN NOT NULL DEFAULT false,
     "position" TEXT NOT NULL,
+    "topPosition" TEXT NOT NULL,
     "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updatedAt" DATETIME NOT NULL,
     CONSTRAINT "site_sections_siteId_fkey" FOREIGN KEY ("siteId") REFERENCES "sites" ("id") ON DELETE CASCADE ON UPDATE CASCADE,
@@ -117,7 +118,7 @@ CREATE INDEX "sites_organizationId_createdAt_id_idx" ON "sites"("organizationId"
 CREATE INDEX "site_section_groups_siteId_position_id_idx" ON "site_section_groups"("siteId", "position", "id");
 
 -- CreateIndex
-CREATE INDEX "site_sections_siteId_position_id_idx" ON "site_sections"("siteId", "position", "id");
+CREATE INDEX "site_sections_siteId_topPosition_position_id_idx" ON "site_sections"("siteId", "topPosition", "position", "id");
 
 -- CreateIndex
 CREATE INDEX "site_sections_sectionGroupId_position_id_idx" ON "site_sections"("sectionGroupId", "position", "id");

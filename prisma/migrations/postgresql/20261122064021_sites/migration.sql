@@ -50,6 +50,7 @@ CREATE TABLE "site_sections" (
     "icon" TEXT,
     "isDefault" BOOLEAN NOT NULL DEFAULT false,
     "position" TEXT COLLATE "C" NOT NULL,
+    "topPosition" TEXT COLLATE "C" NOT NULL,
     "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updatedAt" TIMESTAMP(3) NOT NULL,
 
@@ -94,7 +95,7 @@ CREATE INDEX "sites_organizationId_createdAt_id_idx" ON "sites"("organizationId"
 CREATE INDEX "site_section_groups_siteId_position_id_idx" ON "site_section_groups"("siteId", "position", "id");
 
 -- CreateIndex
-CREATE INDEX "site_sections_siteId_position_id_idx" ON "site_sections"("siteId", "position", "id");
+CREATE INDEX "site_sections_siteId_topPosition_position_id_idx" ON "site_sections"("siteId", "topPosition", "position", "id");
 
 -- CreateIndex
 CREATE INDEX "site_sections_sectionGroupId_position_id_idx" ON "site_sections"("sectionGroupId", "position", "id");

@@ -1,0 +1,189 @@
+import type { PublicUrls } from '../../config.ts';
+import type { Prisma } from '../../db/index.ts';
+import type { SitePermissions } from '../access.ts';
+import type { Api, Wire } from '../shared/api-types.ts';
+import type { SpaceJSON } from '../spaces/presenter.ts';
+
+type SiteRecord = Prisma.SiteModel;
+type SectionRecord = Prisma.SiteSectionModel;
+type SectionGroupRecord = Prisma.SiteSectionGroupModel;
+type SiteSpaceRecord = Prisma.SiteSpaceModel;
+type ShareLinkRecord = Prisma.ShareLinkModel;
+
+export type SiteJSON = Wire<Api.Site>;
+export type SiteSpaceJSON = Wire<Api.SiteSpace> & { section?: string };
+export type SiteSectionJSON = Omit<Wire<Api.SiteSection>, 'siteSpaces'> & {
+  description?: string;
+  siteSpaces: SiteSpaceJSON[];
+};
+export type SiteSectionGroupJSON = Omit<Wire<Api.SiteSectionGroup>, 'sections' | 'children'> & {
+  sections: SiteSectionJSON[];
+  children: SiteSectionJSON[];
+};
+export type ShareLinkJSON = Wire<Api.ShareLink>;
+
+/** Where a published site is served: its custom hostname, else the application's address for it. */
+export function publishedUrl(site: SiteRecord, urls: PublicUrls): string {
+  if (site.hostname) return `https://${site.hostname}${site.basename ? `/${site.basename}` : ''}`;
+  return `${urls.app}/sites/${site.id}${site.basename ? `/${site.basename}` : ''}`;
+}
+
+export function presentSite(
+  site: SiteRecord,
+  context: { permissions: SitePermissions; siteSpaces: number; urls: PublicUrls },
+): SiteJSON {
+  const { urls } = context;
+  const published = publishedUrl(site, urls);
+  return {
+    object: 'site',
+    id: site.id,
+    type: site.type as SiteJSON['type'],
+    appliedType: site.type as SiteJSON['type'],
+    title: site.title,
+    ...(site.hostname ? { hostname: site.hostname } : {}),
+    ...(site.basename ? { basename: site.basename } : {}),
+    ...(site.proxyOrigin ? { proxy: { origin: site.proxyOrigin, target: published } } : {}),
+    visibility: site.visibility as SiteJSON['visibility'],
+    // Access to sites follows the organization role; nothing is set per site.
+    defaultLevel: 'inherit',
+    permissions: context.permissions,
+    published: site.published,
+    siteSpaces: context.siteSpaces,
+    createdAt: site.createdAt.toISOString(),
+    adaptiveContent: { enabled: site.adaptiveContentEnabled },
+    features: [],
+    urls: {
+      location: `${urls.api}/v1/orgs/${site.organizationId}/sites/${site.id}`,
+      app: `${urls.app}/o/${site.organizationId}/sites/${site.id}`,
+      preview: `${urls.app}/o/${site.organizationId}/sites/${site.id}/preview`,
+      ...(site.published ? { published } : {}),
+    },
+  };
+}
+
+export function presentSiteSpace(
+  siteSpace: SiteSpaceRecord,
+  context: { site: SiteRecord; space: SpaceJSON; sectionPath: string | null; urls: PublicUrls },
+): SiteSpaceJSON {
+  const base = publishedUrl(context.site, context.urls);
+  return {
+    object: 'site-space',
+    id: siteSpace.id,
+    path: siteSpace.path,
+    ...(siteSpace.sectionId ? { section: siteSpace.sectionId } : {}),
+    space: context.space,
+    title: context.space.title,
+    default: siteSpace.isDefault,
+    ...(siteSpace.condition ? { condition: siteSpace.condition } : {}),
+    draft: false,
+    hasAdvancedCustomizationFeature: false,
+    urls: { published: [base, context.sectionPath, siteSpace.path].filter(Boolean).join('/') },
+  };
+}
+
+export function presentSection(
+  section: SectionRecord,
+  context: { site: SiteRecord; siteSpaces: SiteSpaceJSON[]; urls: PublicUrls },
+): SiteSectionJSON {
+  return {
+    object: 'site-section',
+    id: section.id,
+    title: section.title,
+    ...(section.description ? { description: section.description } : {}),
+    default: section.isDefault,
+    draft: false,
+    path: section.path,
+    ...(section.condition ? { condition: section.condition } : {}),
+    ...(section.sectionGroupId ? { sectionGroup: section.sectionGroupId } : {}),
+    ...(section.icon ? { icon: section.icon } : {}),
+    siteSpaces: context.siteSpaces,
+    urls: { published: `${publishedUrl(context.site, context.urls)}/${section.path}` },
+  };
+}
+
+export function presentSectionGroup(group: SectionGroupRecord, sections: SiteSectionJSON[]): SiteSectionGroupJSON {
+  return {
+    object: 'site-section-group',
+    id: group.id,
+    title: group.title,
+    ...(group.icon ? { icon: group.icon } : {}),
+    draft: false,
+    sections,
+    children: sections,
+  };
+}
+
+export function presentShareLink(link: ShareLinkRecord, site: SiteRecord, urls: PublicUrls): ShareLinkJSON {
+  return {
+    object: 'share-link',
+    id: link.id,
+    createdAt: link.createdAt.toISOString(),
+    ...(link.name ? { name: link.name } : {}),
+    active: link.active,
+    // The secret travels in the address, as `shareKey` of the published endpoints.
+    urls: { published: `${publishedUrl(site, urls)}?shareKey=${encodeURIComponent(link.key)}` },
+  };
+}
+
+export const DEFAULT_ADAPTIVE_SCHEMA = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  type: 'object',
+  properties: {},
+  additionalProperties: false,
+} as const;
+
+export function presentAdaptiveSchema(site: SiteRecord) {
+  return {
+    object: 'site-adaptive-schema' as const,
+    jsonSchema: (site.adaptiveSchema as Record<string, unknown> | null) ?? DEFAULT_ADAPTIVE_SCHEMA,
+    updatedAt: (site.adaptiveSchemaUpdatedAt ?? site.createdAt).toISOString(),
+  };
+}
+
+/**
+ * The customizations of a site that has not set any: what a docs frontend renders
+ * by default. Covers the fields of the contract and those the official schema requires.
+ */
+export function defaultCustomizations(site: SiteRecord) {
+  const color = (hex: string) => ({ light: hex, dark: hex });
+  return {
+    title: site.title,
+    styling: {
+      theme: 'clean',
+      primaryColor: color('#346DDB'),
+      tint: { color: color('#346DDB') },
+      infoColor: color('#787878'),
+      successColor: color('#00C950'),
+      warningColor: color('#FE9A00'),
+      dangerColor: color('#FB2C36'),
+      corners: 'rounded',
+      depth: 'subtle',
+      links: 'default',
+      font: 'Inter',
+      monospaceFont: 'IBMPlexMono',
+      codeTheme: { light: 'default-light', dark: 'default-dark' },
+      background: 'plain',
+      icons: 'regular',
+      sidebar: { background: 'default', list: 'default' },
+      search: 'subtle',
+    },
+    internationalization: { locale: 'en' },
+    favicon: {},
+    header: { preset: 'default', links: [] },
+    footer: { groups: [] },
+    themes: { default: 'system', toggeable: true },
+    pdf: { enabled: true },
+    feedback: { enabled: false },
+    aiSearch: { enabled: true },
+    ai: { mode: 'search', pageLinkSummaries: { enabled: false } },
+    advancedCustomization: { enabled: false },
+    trademark: { enabled: true },
+    externalLinks: { target: 'self' },
+    pagination: { enabled: true },
+    pageActions: { items: ['markdown', 'pdf'] },
+    privacyPolicy: {},
+    socialPreview: {},
+    socialAccounts: [],
+    insights: { trackingCookie: true },
+  };
+}

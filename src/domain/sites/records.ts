@@ -1,0 +1,139 @@
+import slugify from 'slugify';
+import type { RequestContext } from '../../context.ts';
+import type { Prisma } from '../../db/index.ts';
+import { notFound } from '../../errors.ts';
+import { type OrganizationAccess, authorize, sitePermissions } from '../access.ts';
+import { defineLoader, defineRecordLoader, loader } from '../loaders.ts';
+import { visibleOrganization } from '../organizations/service.ts';
+import { countsBy } from '../shared/pages.ts';
+import { presentSpaceRecord, spaceRecords } from '../spaces/service.ts';
+import {
+  type SiteJSON,
+  type SiteSectionGroupJSON,
+  type SiteSectionJSON,
+  type SiteSpaceJSON,
+  presentSection,
+  presentSectionGroup,
+  presentSite,
+  presentSiteSpace,
+} from './presenter.ts';
+
+/** Loading and presenting the records of a site's structure, shared by its services. */
+
+export type SiteRecord = Prisma.SiteModel;
+export type SectionRecord = Prisma.SiteSectionModel;
+export type SectionGroupRecord = Prisma.SiteSectionGroupModel;
+export type SiteSpaceRecord = Prisma.SiteSpaceModel;
+
+export const siteRecords = defineRecordLoader((ctx, ids) => ctx.db.site.findMany({ where: { id: { in: ids } } }));
+export const sectionRecords = defineRecordLoader((ctx, ids) =>
+  ctx.db.siteSection.findMany({ where: { id: { in: ids } } }),
+);
+export const sectionGroupRecords = defineRecordLoader((ctx, ids) =>
+  ctx.db.siteSectionGroup.findMany({ where: { id: { in: ids } } }),
+);
+export const siteSpaceRecords = defineRecordLoader((ctx, ids) =>
+  ctx.db.siteSpace.findMany({ where: { id: { in: ids } } }),
+);
+
+const inOrder = [{ position: 'asc' as const }, { id: 'asc' as const }];
+
+function groupBy<Row>(rows: Row[], key: (row: Row) => string | null, keys: readonly string[]): Row[][] {
+  const groups = new Map<string, Row[]>();
+  for (const row of rows) {
+    const value = key(row);
+    if (value !== null) groups.set(value, [...(groups.get(value) ?? []), row]);
+  }
+  return keys.map((value) => groups.get(value) ?? []);
+}
+
+/** The sections of each group, in order. */
+export const sectionsOfGroup = defineLoader<string, SectionRecord[]>(async (ctx, groupIds) => {
+  const rows = await ctx.db.siteSection.findMany({ where: { sectionGroupId: { in: [...groupIds] } }, orderBy: inOrder });
+  for (const row of rows) loader(ctx, sectionRecords).prime(row.id, row);
+  return groupBy(rows, (row) => row.sectionGroupId, groupIds);
+});
+
+/** The site spaces of each section, in order. */
+export const siteSpacesOfSection = defineLoader<string, SiteSpaceRecord[]>(async (ctx, sectionIds) => {
+  const rows = await ctx.db.siteSpace.findMany({ where: { sectionId: { in: [...sectionIds] } }, orderBy: inOrder });
+  for (const row of rows) loader(ctx, siteSpaceRecords).prime(row.id, row);
+  return groupBy(rows, (row) => row.sectionId, sectionIds);
+});
+
+/** Number of site spaces of each site. */
+export const siteSpaceCounts = defineLoader<string, number>(async (ctx, siteIds) => {
+  const counts = countsBy(
+    await ctx.db.siteSpace.groupBy({ by: ['siteId'], where: { siteId: { in: [...siteIds] } }, _count: { _all: true } }),
+    'siteId',
+  );
+  return siteIds.map((id) => counts.get(id) ?? 0);
+});
+
+/** A site of this organization that the viewer can see (non-guest members); anything else is a 404. */
+export async function visibleSite(ctx: RequestContext, organizationId: string, siteId: string) {
+  const { access } = await visibleOrganization(ctx, organizationId);
+  const site = await loader(ctx, siteRecords).load(siteId);
+  if (!site || site.organizationId !== organizationId || !sitePermissions(access).view) throw notFound('Site', siteId);
+  return { site, access };
+}
+
+/** A site the viewer may configure (organization admins). */
+export async function manageableSite(ctx: RequestContext, organizationId: string, siteId: string, action: string) {
+  const found = await visibleSite(ctx, organizationId, siteId);
+  authorize(sitePermissions(found.access).admin, action);
+  return found;
+}
+
+export async function presentSiteRecord(ctx: RequestContext, site: SiteRecord, access: OrganizationAccess): Promise<SiteJSON> {
+  const siteSpaces = await loader(ctx, siteSpaceCounts).load(site.id);
+  return presentSite(site, { permissions: sitePermissions(access), siteSpaces, urls: ctx.urls });
+}
+
+export async function presentSiteSpaceRecord(ctx: RequestContext, siteSpace: SiteSpaceRecord): Promise<SiteSpaceJSON> {
+  const [site, spaceRecord, section] = await Promise.all([
+    loader(ctx, siteRecords).load(siteSpace.siteId),
+    loader(ctx, spaceRecords).load(siteSpace.spaceId),
+    siteSpace.sectionId ? loader(ctx, sectionRecords).load(siteSpace.sectionId) : null,
+  ]);
+  const space = await presentSpaceRecord(ctx, spaceRecord!);
+  return presentSiteSpace(siteSpace, { site: site!, space, sectionPath: section?.path ?? null, urls: ctx.urls });
+}
+
+/** A section with its site spaces; `keep` filters them (the published tree of a visitor). */
+export async function presentSectionRecord(
+  ctx: RequestContext,
+  section: SectionRecord,
+  keep: (siteSpace: SiteSpaceRecord) => boolean = () => true,
+): Promise<SiteSectionJSON> {
+  const [site, siteSpaces] = await Promise.all([
+    loader(ctx, siteRecords).load(section.siteId),
+    loader(ctx, siteSpacesOfSection).load(section.id),
+  ]);
+  const presented = await Promise.all(siteSpaces.filter(keep).map((siteSpace) => presentSiteSpaceRecord(ctx, siteSpace)));
+  return presentSection(section, { site: site!, siteSpaces: presented, urls: ctx.urls });
+}
+
+export async function presentSectionGroupRecord(
+  ctx: RequestContext,
+  group: SectionGroupRecord,
+  keepSection: (section: SectionRecord) => boolean = () => true,
+  keepSiteSpace?: (siteSpace: SiteSpaceRecord) => boolean,
+): Promise<SiteSectionGroupJSON> {
+  const sections = (await loader(ctx, sectionsOfGroup).load(group.id)).filter(keepSection);
+  return presentSectionGroup(
+    group,
+    await Promise.all(sections.map((section) => presentSectionRecord(ctx, section, keepSiteSpace))),
+  );
+}
+
+/** A path derived from a title that is not among `taken`: "getting-started", then "getting-started-2"… */
+export function uniquePath(title: string, taken: Iterable<string>, fallback: string): string {
+  const base = slugify(title, { lower: true, strict: true }).slice(0, 90) || fallback;
+  const used = new Set(taken);
+  if (!used.has(base)) return base;
+  for (let suffix = 2; ; suffix++) {
+    const candidate = `${base}-${suffix}`;
+    if (!used.has(candidate)) return candidate;
+  }
+}
