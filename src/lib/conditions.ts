@@ -21,7 +21,7 @@ const METHODS = new Set(['includes', 'startsWith', 'endsWith']);
 
 export interface ParsedCondition {
   ast: Node;
-  /** Claim names the condition reads (`visitor.claims.<name>`). */
+  /** Top-level claim names the condition reads (`visitor.claims.<name>…`). */
   claims: string[];
 }
 
@@ -37,24 +37,28 @@ export function parseCondition(source: string): ParsedCondition {
   return { ast, claims: [...claims] };
 }
 
-/** `visitor.claims.<name>` (or `visitor.claims["<name>"]`) → name, else undefined. */
-function claimName(node: Node): string | undefined {
+/**
+ * The claim a member expression reads, as a path: `visitor.claims.plan` → ["plan"],
+ * `visitor.claims.unsigned["beta"]` → ["unsigned", "beta"]; undefined for anything else.
+ */
+function claimPath(node: Node): string[] | undefined {
   if (node.type !== 'MemberExpression') return undefined;
   const { object, property, computed } = node as jsep.MemberExpression;
-  if (
-    object.type !== 'MemberExpression' ||
-    (object as jsep.MemberExpression).computed ||
-    (object as jsep.MemberExpression).object.type !== 'Identifier' ||
-    ((object as jsep.MemberExpression).object as jsep.Identifier).name !== 'visitor' ||
-    ((object as jsep.MemberExpression).property as jsep.Identifier).name !== 'claims'
-  ) {
-    return undefined;
+  let key: string | undefined;
+  if (!computed && property.type === 'Identifier') key = (property as jsep.Identifier).name;
+  else if (computed && property.type === 'Literal' && typeof (property as jsep.Literal).value === 'string') {
+    key = (property as jsep.Literal).value as string;
   }
-  if (!computed && property.type === 'Identifier') return (property as jsep.Identifier).name;
-  if (computed && property.type === 'Literal' && typeof (property as jsep.Literal).value === 'string') {
-    return (property as jsep.Literal).value as string;
+  if (key === undefined) return undefined;
+  if (object.type === 'Identifier') return undefined;
+  const parent = object as jsep.MemberExpression;
+  if (parent.type === 'MemberExpression' && !parent.computed && parent.object.type === 'Identifier') {
+    const root = (parent.object as jsep.Identifier).name;
+    const section = (parent.property as jsep.Identifier).name;
+    if (root === 'visitor' && section === 'claims') return [key];
   }
-  return undefined;
+  const prefix = claimPath(object);
+  return prefix ? [...prefix, key] : undefined;
 }
 
 function check(node: Node, claims: Set<string>): void {
@@ -62,12 +66,11 @@ function check(node: Node, claims: Set<string>): void {
     case 'Literal':
       return;
     case 'Identifier':
-      if ((node as jsep.Identifier).name === 'true' || (node as jsep.Identifier).name === 'false') return;
       throw new ConditionError(`unknown name "${(node as jsep.Identifier).name}": read visitor attributes as visitor.claims.<name>`);
     case 'MemberExpression': {
-      const name = claimName(node);
-      if (name === undefined) throw new ConditionError('only visitor.claims.<name> can be read');
-      claims.add(name);
+      const path = claimPath(node);
+      if (path === undefined) throw new ConditionError('only visitor.claims.<name> can be read');
+      claims.add(path[0]!);
       return;
     }
     case 'UnaryExpression': {
@@ -111,11 +114,12 @@ function evaluate(node: Node, claims: Claims): unknown {
   switch (node.type) {
     case 'Literal':
       return (node as jsep.Literal).value;
-    case 'Identifier':
-      return (node as jsep.Identifier).name === 'true';
     case 'MemberExpression': {
-      const name = claimName(node)!;
-      return Object.hasOwn(claims, name) ? claims[name] : undefined;
+      let value: unknown = claims;
+      for (const key of claimPath(node)!) {
+        value = value && typeof value === 'object' && Object.hasOwn(value, key) ? (value as Claims)[key] : undefined;
+      }
+      return value;
     }
     case 'UnaryExpression': {
       const { operator, argument } = node as jsep.UnaryExpression;

@@ -149,24 +149,30 @@ export async function createSpace(ctx: RequestContext, organizationId: string, b
   const input = parseInput(CreateSpaceInput, body);
   const level = await containerLevel(ctx, organizationId, input.parent);
   authorize(atLeast(level, 'create'), input.parent ? 'create content in this collection' : 'create content in this organization');
-  const id = newId('space');
-  await inTransaction(ctx, async (tx) => {
-    await tx.db.space.create({
-      data: {
-        id,
-        organizationId,
-        parentId: input.parent ?? null,
-        title: input.title ?? 'Untitled',
-        emoji: input.emoji ?? '',
-        editMode: input.editMode ?? 'live',
-        language: input.language ?? null,
-        mergeRules: { type: 'inherit' },
-        revisionId: newId('revision'),
-        position: await endPosition(tx, organizationId, input.parent ?? null),
-      },
-    });
+  const space = await inTransaction(ctx, (tx) => createSpaceIn(tx, organizationId, input));
+  return getSpace(ctx, space.id);
+}
+
+/** Writes a new space at the end of its parent, inside the caller's transaction (the caller authorizes). */
+export async function createSpaceIn(
+  tx: RequestContext,
+  organizationId: string,
+  input: { title?: string | undefined; emoji?: string | undefined; parent?: string | undefined; language?: string | undefined; editMode?: string | undefined },
+): Promise<SpaceRecord> {
+  return tx.db.space.create({
+    data: {
+      id: newId('space'),
+      organizationId,
+      parentId: input.parent ?? null,
+      title: input.title ?? 'Untitled',
+      emoji: input.emoji ?? '',
+      editMode: input.editMode ?? 'live',
+      language: input.language ?? null,
+      mergeRules: { type: 'inherit' },
+      revisionId: newId('revision'),
+      position: await endPosition(tx, organizationId, input.parent ?? null),
+    },
   });
-  return getSpace(ctx, id);
 }
 
 export async function updateSpace(ctx: RequestContext, spaceId: string, body: unknown): Promise<SpaceJSON> {
