@@ -1,5 +1,4 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -8,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { hashApiToken } from '../src/lib/tokens.ts';
 import { createTestApp, type TestApp } from './support/app.ts';
+import { unique } from './support/factories.ts';
 
 /**
  * The command-line contract: real `docs-gateway` processes (bin/docs-gateway.js)
@@ -18,8 +18,6 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = path.join(ROOT, 'bin', 'docs-gateway.js');
 // Each process starts tsx and Prisma: allow for slow machines.
 const CLI_TEST_TIMEOUT = 180_000;
-
-const unique = () => randomUUID().slice(0, 8);
 
 interface Run {
   code: number | null;

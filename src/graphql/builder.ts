@@ -12,6 +12,10 @@ const typeOfKind: Partial<Record<IdKind, string>> = {
   collection: 'Collection',
   space: 'Space',
   customField: 'CustomField',
+  site: 'Site',
+  siteSection: 'SiteSection',
+  siteSectionGroup: 'SiteSectionGroup',
+  siteSpace: 'SiteSpace',
 };
 
 /** Configures plugins and scalars only; types live in ./types, one file per resource. */

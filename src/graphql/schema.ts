@@ -6,6 +6,7 @@ import './types/member.ts';
 import './types/collection.ts';
 import './types/space.ts';
 import './types/custom-field.ts';
+import './types/site.ts';
 import './types/viewer.ts';
 
 export const schema = builder.toSchema();

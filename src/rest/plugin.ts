@@ -5,6 +5,7 @@ import { collectionRoutes } from './routes/collections.ts';
 import { customFieldRoutes } from './routes/custom-fields.ts';
 import { memberRoutes } from './routes/members.ts';
 import { organizationRoutes } from './routes/organizations.ts';
+import { siteRoutes } from './routes/sites.ts';
 import { spaceRoutes } from './routes/spaces.ts';
 
 /** Every REST operation, in documentation order. */
@@ -14,6 +15,7 @@ export const restRoutes: Route[] = [
   ...collectionRoutes,
   ...spaceRoutes,
   ...customFieldRoutes,
+  ...siteRoutes,
 ];
 
 export const OPENAPI_PATH = '/v1/openapi.json';
@@ -29,6 +31,7 @@ export async function restPlugin(app: FastifyInstance, options: { publicUrl: str
           params: request.params as Record<string, string>,
           query: request.query as Record<string, unknown>,
           body: request.body,
+          headers: request.headers as Record<string, string | undefined>,
         });
         if (definition.status === 204 || definition.status === 205) return reply.code(definition.status).send();
         const location = (result as { urls?: { location?: string } } | undefined)?.urls?.location;

@@ -7,6 +7,7 @@ export interface RouteInput {
   params: Record<string, string>;
   query: Record<string, unknown>;
   body: unknown;
+  headers: Record<string, string | undefined>;
 }
 
 /**

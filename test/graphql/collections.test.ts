@@ -5,18 +5,16 @@ import {
   COLLECTION_FIELDS,
   type Connection,
   type GraphQLResult,
-  buildWorld,
   connectionOf,
   expectData,
   expectGraphQLError,
   expectUnauthenticated,
-  followBackward,
-  followForward,
   mutate,
   mutation,
   nodeIds,
-  otherOrganizationOf,
-} from './helpers.ts';
+} from '../support/graphql.ts';
+import { followBackward, followForward } from '../support/listings.ts';
+import { buildWorld, otherOrganizationOf } from '../support/world.ts';
 
 let t: TestApp;
 beforeAll(async () => {

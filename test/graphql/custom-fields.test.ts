@@ -5,17 +5,16 @@ import {
   CUSTOM_FIELD_FIELDS,
   type Connection,
   type GraphQLResult,
-  buildWorld,
   connectionOf,
   expectData,
   expectGraphQLError,
   expectUnauthenticated,
-  followBackward,
-  followForward,
   mutate,
   mutation,
   nodeIds,
-} from './helpers.ts';
+} from '../support/graphql.ts';
+import { followBackward, followForward } from '../support/listings.ts';
+import { buildWorld } from '../support/world.ts';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,58 +1,33 @@
+import { decodeJwt } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Role } from '../../src/domain/access.ts';
-import { ensureUser, issueApiToken } from '../../src/domain/users/provisioning.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
-import { type TestUser, addMember, buildUser } from '../support/factories.ts';
+import { type TestUser, buildUser, memberRoster } from '../support/factories.ts';
 import {
   type Connection,
   type GraphQLResult,
   MEMBER_FIELDS,
-  buildWorld,
   connectionOf,
   expectData,
   expectGraphQLError,
   expectUnauthenticated,
-  followBackward,
-  followForward,
   mutate,
   mutation,
   nodeIds,
-  unique,
-} from './helpers.ts';
+} from '../support/graphql.ts';
+import { followBackward, followForward } from '../support/listings.ts';
+import { memberRow } from '../support/rows.ts';
+import { buildWorld } from '../support/world.ts';
 
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
 });
 
-const memberRow = (organizationId: string, userId: string) =>
-  t.database.db.member.findUnique({ where: { organizationId_userId: { organizationId, userId } } });
-
 /** An organization whose members have chosen names and join dates: the admin joined first, then one per day. */
 async function setup() {
   const world = await buildWorld(t);
-  const { organizationId } = world;
-  let day = 0;
-  const joined = async (user: TestUser) => {
-    day += 1;
-    await t.database.db.member.update({
-      where: { organizationId_userId: { organizationId, userId: user.id } },
-      data: { joinedAt: new Date(Date.UTC(2020, 0, day)) },
-    });
-  };
+  const { joined, named } = memberRoster(t.database, world.organizationId);
   await joined(world.admin);
-  const named = async (role: Role | null, displayName: string, local = 'person') => {
-    const id = unique();
-    const user = await ensureUser(t.database.db, `${local}-${id}@example.test`, `${displayName} ${id}`);
-    const member = await addMember(
-      t.database,
-      organizationId,
-      { id: user.id, email: user.email, token: await issueApiToken(t.database.db, user.id, 'test') },
-      role,
-    );
-    await joined(member);
-    return member;
-  };
   return { ...world, named };
 }
 
@@ -312,11 +287,11 @@ describe('mutation updateMember', () => {
     const reader = await named('read', 'Reader');
     const promoted = expectData(await mutate(t, admin.token, 'updateMember', { organizationId, userId: reader.id, role: 'create' }, selection));
     expect(promoted.updateMember.member).toMatchObject({ id: reader.id, role: 'create', organization: { id: organizationId }, user: { id: reader.id } });
-    expect((await memberRow(organizationId, reader.id))!.role).toBe('create');
+    expect((await memberRow(t, organizationId, reader.id))!.role).toBe('create');
 
     const demoted = expectData(await mutate(t, admin.token, 'updateMember', { organizationId, userId: reader.id, role: null }, selection));
     expect(demoted.updateMember.member).toMatchObject({ id: reader.id, role: null });
-    expect((await memberRow(organizationId, reader.id))!.role).toBeNull();
+    expect((await memberRow(t, organizationId, reader.id))!.role).toBeNull();
   });
 
   it('is a 400 naming role when it is missing, and a 409 when the last admin would be demoted', async () => {
@@ -327,8 +302,8 @@ describe('mutation updateMember', () => {
     expect(missing.data).toBeNull();
     const last = await mutate(t, admin.token, 'updateMember', { organizationId, userId: admin.id, role: 'read' }, 'member { id }');
     expectGraphQLError(last, 409, /at least one admin/);
-    expect((await memberRow(organizationId, admin.id))!.role).toBe('admin');
-    expect((await memberRow(organizationId, reader.id))!.role).toBe('read');
+    expect((await memberRow(t, organizationId, admin.id))!.role).toBe('admin');
+    expect((await memberRow(t, organizationId, reader.id))!.role).toBe('read');
   });
 
   it('is a 403 for non-admins, a 404 for strangers and for users who are not members', async () => {
@@ -336,7 +311,7 @@ describe('mutation updateMember', () => {
     const creator = await named('create', 'Creator');
     const forbidden = await mutate(t, creator.token, 'updateMember', { organizationId, userId: creator.id, role: 'admin' }, 'member { id }');
     expectGraphQLError(forbidden, 403, "You are not allowed to change members' roles");
-    expect((await memberRow(organizationId, creator.id))!.role).toBe('create');
+    expect((await memberRow(t, organizationId, creator.id))!.role).toBe('create');
     const stranger = await buildUser(t.database, 'stranger');
     expectGraphQLError(
       await mutate(t, stranger.token, 'updateMember', { organizationId, userId: stranger.id, role: 'admin' }, 'member { id }'),
@@ -348,13 +323,13 @@ describe('mutation updateMember', () => {
       404,
       `Member "${stranger.id}" was not found`,
     );
-    expect(await memberRow(organizationId, stranger.id)).toBeNull();
+    expect(await memberRow(t, organizationId, stranger.id)).toBeNull();
   });
 
   it('is a 401 without a token', async () => {
     const { organizationId, admin } = await setup();
     await expectUnauthenticated(t, mutation('updateMember', 'member { id }'), { input: { organizationId, userId: admin.id, role: 'read' } });
-    expect((await memberRow(organizationId, admin.id))!.role).toBe('admin');
+    expect((await memberRow(t, organizationId, admin.id))!.role).toBe('admin');
   });
 });
 
@@ -364,7 +339,7 @@ describe('mutation setMemberSso', () => {
     const reader = await named('read', 'Reader');
     const data = expectData(await mutate(t, admin.token, 'setMemberSso', { organizationId, userId: reader.id }, `member { ${MEMBER_FIELDS} }`));
     expect(data.setMemberSso.member).toMatchObject({ id: reader.id, sso: true, role: 'read', organization: { id: organizationId } });
-    expect((await memberRow(organizationId, reader.id))!.sso).toBe(true);
+    expect((await memberRow(t, organizationId, reader.id))!.sso).toBe(true);
   });
 
   it('is a 403 for non-admins, a 404 for strangers and non-members', async () => {
@@ -375,7 +350,7 @@ describe('mutation setMemberSso', () => {
       403,
       'You are not allowed to manage SSO members',
     );
-    expect((await memberRow(organizationId, reader.id))!.sso).toBe(false);
+    expect((await memberRow(t, organizationId, reader.id))!.sso).toBe(false);
     const stranger = await buildUser(t.database, 'stranger');
     expectGraphQLError(await mutate(t, stranger.token, 'setMemberSso', { organizationId, userId: admin.id }, 'member { id }'), 404);
     expectGraphQLError(
@@ -383,13 +358,13 @@ describe('mutation setMemberSso', () => {
       404,
       `Member "${stranger.id}" was not found`,
     );
-    expect((await memberRow(organizationId, admin.id))!.sso).toBe(false);
+    expect((await memberRow(t, organizationId, admin.id))!.sso).toBe(false);
   });
 
   it('is a 401 without a token', async () => {
     const { organizationId, admin } = await setup();
     await expectUnauthenticated(t, mutation('setMemberSso', 'member { id }'), { input: { organizationId, userId: admin.id } });
-    expect((await memberRow(organizationId, admin.id))!.sso).toBe(false);
+    expect((await memberRow(t, organizationId, admin.id))!.sso).toBe(false);
   });
 });
 
@@ -400,10 +375,10 @@ describe('mutation removeMember', () => {
     const leaver = await named('edit', 'Leaver');
     const removed = expectData(await mutate(t, admin.token, 'removeMember', { organizationId, userId: reader.id }, 'removedUserId'));
     expect(removed.removeMember).toEqual({ removedUserId: reader.id });
-    expect(await memberRow(organizationId, reader.id)).toBeNull();
+    expect(await memberRow(t, organizationId, reader.id)).toBeNull();
     const left = expectData(await mutate(t, leaver.token, 'removeMember', { organizationId, userId: leaver.id }, 'removedUserId'));
     expect(left.removeMember).toEqual({ removedUserId: leaver.id });
-    expect(await memberRow(organizationId, leaver.id)).toBeNull();
+    expect(await memberRow(t, organizationId, leaver.id)).toBeNull();
     // The removed member no longer sees the organization.
     expectGraphQLError(await t.graphql(reader.token, `query($id: ID!) { organization(id: $id) { id } }`, { id: organizationId }), 404);
   });
@@ -412,7 +387,7 @@ describe('mutation removeMember', () => {
     const { organizationId, admin, named } = await setup();
     const reader = await named('read', 'Reader');
     expectGraphQLError(await mutate(t, admin.token, 'removeMember', { organizationId, userId: admin.id }, 'removedUserId'), 409, /at least one admin/);
-    expect(await memberRow(organizationId, admin.id)).not.toBeNull();
+    expect(await memberRow(t, organizationId, admin.id)).not.toBeNull();
     const forbidden = await mutate(t, reader.token, 'removeMember', { organizationId, userId: admin.id }, 'removedUserId');
     expectGraphQLError(forbidden, 403, 'You are not allowed to remove members from this organization');
     expect(forbidden.data).toBeNull();
@@ -423,7 +398,7 @@ describe('mutation removeMember', () => {
       404,
       `Member "${stranger.id}" was not found`,
     );
-    expect(await memberRow(organizationId, reader.id)).not.toBeNull();
+    expect(await memberRow(t, organizationId, reader.id)).not.toBeNull();
     expect(await t.database.db.member.count({ where: { organizationId } })).toBe(2);
   });
 
@@ -431,7 +406,7 @@ describe('mutation removeMember', () => {
     const { organizationId, named } = await setup();
     const reader = await named('read', 'Reader');
     await expectUnauthenticated(t, mutation('removeMember', 'removedUserId'), { input: { organizationId, userId: reader.id } });
-    expect(await memberRow(organizationId, reader.id)).not.toBeNull();
+    expect(await memberRow(t, organizationId, reader.id)).not.toBeNull();
   });
 });
 
@@ -441,8 +416,8 @@ describe('mutation pingOrganization', () => {
     const guest = await named(null, 'Guest');
     const before = t.clock.now().getTime();
     const data = expectData(await mutate(t, guest.token, 'pingOrganization', { organizationId }, 'docsVisitorClaims'));
-    expect(data.pingOrganization).toEqual({ docsVisitorClaims: null });
-    const row = await memberRow(organizationId, guest.id);
+    expect(decodeJwt(data.pingOrganization.docsVisitorClaims)).toMatchObject({ sub: guest.id, role: 'guest', organization: organizationId });
+    const row = await memberRow(t, organizationId, guest.id);
     expect(row!.lastSeenAt).not.toBeNull();
     expect(row!.lastSeenAt!.getTime()).toBeGreaterThanOrEqual(before);
     const member = expectData(
@@ -480,6 +455,6 @@ describe('GraphQL request errors of member operations', () => {
     for (const [query, variables] of cases) answers.push(await t.graphql(admin.token, query, variables));
     expect(answers.map((answer) => answer.errors?.map((error) => error.extensions?.code))).toEqual(cases.map(() => [400]));
     cases.forEach(([query, , message], index) => expect(answers[index]!.errors![0]!.message, query).toMatch(message));
-    expect(await memberRow(organizationId, admin.id)).toMatchObject({ role: 'admin', sso: false, lastSeenAt: null });
+    expect(await memberRow(t, organizationId, admin.id)).toMatchObject({ role: 'admin', sso: false, lastSeenAt: null });
   });
 });

@@ -1,28 +1,29 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.ts';
-import { addMember, buildOrganization, buildTeam, buildUser, type TestUser } from '../support/factories.ts';
+import { type TestUser, addMember, buildOrganization, buildTeam, buildUser, buildUserWithEmail, unique } from '../support/factories.ts';
 import {
   type Connection,
   type GraphQLResult,
   ORGANIZATION_FIELDS,
   USER_FIELDS,
-  buildUserAt,
-  buildWorld,
   connectionOf,
   expectData,
   expectGraphQLError,
   expectUnauthenticated,
-  followBackward,
-  followForward,
   mutate,
   nodeIds,
-  unique,
-} from './helpers.ts';
+} from '../support/graphql.ts';
+import { followBackward, followForward } from '../support/listings.ts';
+import { buildWorld } from '../support/world.ts';
 
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
 });
+
+/** A user whose email is at a domain of its own (for organizationsForEmailDomain). */
+const buildUserAt = (domain: string, name = 'user'): Promise<TestUser> =>
+  buildUserWithEmail(t.database, `${name}-${unique()}@${domain}`, `${name} ${unique()}`);
 
 /** A viewer in `count` organizations created one day apart (oldest first), as `role`. */
 async function viewerIn(count: number, role: 'admin' | 'read' | null = 'read') {
@@ -292,7 +293,7 @@ describe('query organizationsForEmailDomain', () => {
 
   it("lists every organization of the viewer's own domain, and only the viewer's for another domain", async () => {
     const domain = `d${unique()}.test`;
-    const viewer = await buildUserAt(t, domain, 'viewer');
+    const viewer = await buildUserAt(domain, 'viewer');
     const own = await buildOrganization(t.database);
     const joinable = await buildOrganization(t.database);
     for (const organization of [own, joinable]) {
@@ -308,7 +309,7 @@ describe('query organizationsForEmailDomain', () => {
     expect(permissionsById).toEqual({ [own.id]: true, [joinable.id]: false });
 
     // Another user, of another domain, sees only the organizations it belongs to.
-    const outsider = await buildUserAt(t, `o${unique()}.test`, 'outsider');
+    const outsider = await buildUserAt(`o${unique()}.test`, 'outsider');
     expect(expectData(await t.graphql(outsider.token, query, { domain })).organizationsForEmailDomain).toEqual([]);
     await addMember(t.database, joinable.id, outsider, 'read');
     expect(

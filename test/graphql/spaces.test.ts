@@ -1,31 +1,29 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.ts';
+import { DAY } from '../support/clock.ts';
 import { buildUser } from '../support/factories.ts';
 import {
   type Connection,
   type GraphQLResult,
   SPACE_FIELDS,
-  buildWorld,
   connectionOf,
   expectData,
   expectGraphQLError,
   expectUnauthenticated,
-  followBackward,
-  followForward,
   mutate,
   mutation,
   nodeIds,
-  otherOrganizationOf,
-} from './helpers.ts';
+} from '../support/graphql.ts';
+import { followBackward, followForward } from '../support/listings.ts';
+import { spaceRow } from '../support/rows.ts';
+import { buildWorld, otherOrganizationOf } from '../support/world.ts';
 
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
 });
 
-const DAY = 24 * 60 * 60 * 1000;
 const SPACE = `query($id: ID!, $shareKey: String) { space(id: $id, shareKey: $shareKey) { ${SPACE_FIELDS} } }`;
-const spaceRow = (id: string) => t.database.db.space.findUnique({ where: { id } });
 const ORGANIZATION_SPACES = `
   query($id: ID!, $first: Int, $after: String, $last: Int, $before: String) {
     organization(id: $id) { spaces(first: $first, after: $after, last: $last, before: $before) { ${connectionOf('id title deletedAt')} } }
@@ -56,7 +54,7 @@ describe('query space', () => {
     const { organizationId, admin, collection, space } = await buildWorld(t);
     const parent = await collection({ title: 'Parent' });
     const created = await space({ title: 'Handbook', emoji: '📘', parent: parent.id, language: 'fr' });
-    const row = (await spaceRow(created.id))!;
+    const row = (await spaceRow(t, created.id))!;
     const data = expectData(await t.graphql(admin.token, SPACE, { id: created.id }));
     expect(data.space).toEqual({
       id: created.id,
@@ -138,7 +136,7 @@ describe('query space', () => {
       deletedAt: null,
     });
     const deletedNode = expectData(await t.graphql(admin.token, node, { id: deleted.id })).node;
-    expect(deletedNode.deletedAt).toBe((await spaceRow(deleted.id))!.deletedAt!.toISOString());
+    expect(deletedNode.deletedAt).toBe((await spaceRow(t, deleted.id))!.deletedAt!.toISOString());
     for (const user of [await buildUser(t.database, 'stranger'), await member(null)]) {
       for (const query of [SPACE, node]) {
         const result = await t.graphql(user.token, query, { id: target.id });
@@ -262,14 +260,14 @@ describe('mutation createSpace', () => {
       deletedAt: null,
       permissions: { admin: true, edit: false },
     });
-    const row = await spaceRow(created.id);
+    const row = await spaceRow(t, created.id);
     expect(row).toMatchObject({ title: 'Handbook', emoji: '📘', language: 'de', editMode: 'locked', organizationId, parentId: null, deletedAt: null });
-    expect(row!.position > (await spaceRow(existing.id))!.position).toBe(true);
+    expect(row!.position > (await spaceRow(t, existing.id))!.position).toBe(true);
 
     const parent = await collection();
     const inside = expectData(await mutate(t, admin.token, 'createSpace', { organizationId, parent: parent.id }, selection)).createSpace.space;
     expect(inside).toMatchObject({ title: 'Untitled', emoji: '', parent: { id: parent.id }, editMode: 'live', language: null });
-    expect(await spaceRow(inside.id)).toMatchObject({ parentId: parent.id, title: 'Untitled' });
+    expect(await spaceRow(t, inside.id)).toMatchObject({ parentId: parent.id, title: 'Untitled' });
   });
 
   it('rejects invalid input with a 400 naming the field, and creates nothing', async () => {
@@ -320,22 +318,22 @@ describe('mutation updateSpace', () => {
       await mutate(t, admin.token, 'updateSpace', { spaceId: target.id, title: 'After', editMode: 'locked', defaultLevel: 'comment', language: 'ja', mergeRules }, `space { ${SPACE_FIELDS} }`),
     ).updateSpace.space;
     expect(updated).toMatchObject({ id: target.id, title: 'After', emoji: '📘', editMode: 'locked', defaultLevel: 'comment', language: 'ja', mergeRules });
-    expect(await spaceRow(target.id)).toMatchObject({ title: 'After', editMode: 'locked', defaultLevel: 'comment', language: 'ja', mergeRules });
+    expect(await spaceRow(t, target.id)).toMatchObject({ title: 'After', editMode: 'locked', defaultLevel: 'comment', language: 'ja', mergeRules });
 
     const icon = 'https://example.test/icon.png';
     const withIcon = expectData(await mutate(t, admin.token, 'updateSpace', { spaceId: target.id, icon }, 'space { emoji urls { icon } }'));
     expect(withIcon.updateSpace.space).toEqual({ emoji: '', urls: { icon } });
-    expect(await spaceRow(target.id)).toMatchObject({ emoji: '', icon });
+    expect(await spaceRow(t, target.id)).toMatchObject({ emoji: '', icon });
 
     const cleared = expectData(await mutate(t, admin.token, 'updateSpace', { spaceId: target.id, icon: null, defaultLevel: null }, 'space { emoji defaultLevel title urls { icon } }'));
     expect(cleared.updateSpace.space).toEqual({ emoji: '', defaultLevel: null, title: 'After', urls: { icon: null } });
-    expect(await spaceRow(target.id)).toMatchObject({ icon: null, defaultLevel: null, title: 'After' });
+    expect(await spaceRow(t, target.id)).toMatchObject({ icon: null, defaultLevel: null, title: 'After' });
   });
 
   it('rejects invalid input with a 400 naming the field, and changes nothing', async () => {
     const { admin, space } = await buildWorld(t);
     const target = await space({ title: 'Same' });
-    const before = await spaceRow(target.id);
+    const before = await spaceRow(t, target.id);
     const cases: Array<[Record<string, unknown>, RegExp]> = [
       [{ title: 'x'.repeat(51) }, /^title: /],
       [{ emoji: 'abc' }, /^emoji: /],
@@ -348,7 +346,7 @@ describe('mutation updateSpace', () => {
     for (const [input, message] of cases) {
       expectGraphQLError(await mutate(t, admin.token, 'updateSpace', { spaceId: target.id, ...input }, 'space { id }'), 400, message);
     }
-    expect(await spaceRow(target.id)).toEqual(before);
+    expect(await spaceRow(t, target.id)).toEqual(before);
   });
 
   it('needs admin on the space: 403 otherwise, 404 for strangers, 409 once deleted', async () => {
@@ -360,14 +358,14 @@ describe('mutation updateSpace', () => {
     expectGraphQLError(await mutate(t, stranger.token, 'updateSpace', { spaceId: target.id, title: 'Changed' }, 'space { id }'), 404, `Space "${target.id}" was not found`);
     await rest('DELETE', `/v1/spaces/${target.id}`, admin.token, undefined, 205);
     expectGraphQLError(await mutate(t, admin.token, 'updateSpace', { spaceId: target.id, title: 'Changed' }, 'space { id }'), 409, /is deleted: restore it first/);
-    expect((await spaceRow(target.id))!.title).toBe('Same');
+    expect((await spaceRow(t, target.id))!.title).toBe('Same');
   });
 
   it('is a 401 without a token', async () => {
     const { space } = await buildWorld(t);
     const target = await space({ title: 'Same' });
     await expectUnauthenticated(t, mutation('updateSpace', 'space { id }'), { input: { spaceId: target.id, title: 'Changed' } });
-    expect((await spaceRow(target.id))!.title).toBe('Same');
+    expect((await spaceRow(t, target.id))!.title).toBe('Same');
   });
 });
 
@@ -377,7 +375,7 @@ describe('mutation deleteSpace', () => {
     const target = await space();
     const kept = await space();
     const data = expectData(await mutate(t, admin.token, 'deleteSpace', { spaceId: target.id }, 'space { id deletedAt }'));
-    const row = await spaceRow(target.id);
+    const row = await spaceRow(t, target.id);
     expect(row!.deletedAt).not.toBeNull();
     expect(data.deleteSpace.space).toEqual({ id: target.id, deletedAt: row!.deletedAt!.toISOString() });
     const listing = expectData(await t.graphql(admin.token, ORGANIZATION_SPACES, { id: organizationId })).organization.spaces;
@@ -392,14 +390,14 @@ describe('mutation deleteSpace', () => {
     expectGraphQLError(await mutate(t, creator.token, 'deleteSpace', { spaceId: target.id }, 'space { id }'), 403, 'You are not allowed to delete this space');
     const stranger = await buildUser(t.database, 'stranger');
     expectGraphQLError(await mutate(t, stranger.token, 'deleteSpace', { spaceId: target.id }, 'space { id }'), 404, `Space "${target.id}" was not found`);
-    expect((await spaceRow(target.id))!.deletedAt).toBeNull();
+    expect((await spaceRow(t, target.id))!.deletedAt).toBeNull();
   });
 
   it('is a 401 without a token', async () => {
     const { space } = await buildWorld(t);
     const target = await space();
     await expectUnauthenticated(t, mutation('deleteSpace', 'space { id }'), { input: { spaceId: target.id } });
-    expect((await spaceRow(target.id))!.deletedAt).toBeNull();
+    expect((await spaceRow(t, target.id))!.deletedAt).toBeNull();
   });
 });
 
@@ -411,9 +409,9 @@ describe('mutation restoreSpace', () => {
     await rest('DELETE', `/v1/spaces/${target.id}`, admin.token, undefined, 205);
     const data = expectData(await mutate(t, admin.token, 'restoreSpace', { spaceId: target.id }, `space { ${SPACE_FIELDS} }`));
     expect(data.restoreSpace.space).toMatchObject({ id: target.id, deletedAt: null });
-    const row = await spaceRow(target.id);
+    const row = await spaceRow(t, target.id);
     expect(row!.deletedAt).toBeNull();
-    expect(row!.position > (await spaceRow(other.id))!.position).toBe(true);
+    expect(row!.position > (await spaceRow(t, other.id))!.position).toBe(true);
     expect(nodeIds(expectData(await t.graphql(admin.token, ORGANIZATION_SPACES, { id: organizationId })).organization.spaces).sort()).toEqual(
       [target.id, other.id].sort(),
     );
@@ -427,7 +425,7 @@ describe('mutation restoreSpace', () => {
     await rest('DELETE', `/v1/spaces/${old.id}`, admin.token, undefined, 205);
     t.clock.advance(8 * DAY);
     expectGraphQLError(await mutate(t, admin.token, 'restoreSpace', { spaceId: old.id }, 'space { id }'), 409, /more than 7 days ago/);
-    expect((await spaceRow(old.id))!.deletedAt).not.toBeNull();
+    expect((await spaceRow(t, old.id))!.deletedAt).not.toBeNull();
   });
 
   it('needs admin on the space: 403 otherwise, 404 for strangers', async () => {
@@ -438,7 +436,7 @@ describe('mutation restoreSpace', () => {
     expectGraphQLError(await mutate(t, creator.token, 'restoreSpace', { spaceId: target.id }, 'space { id }'), 403, 'You are not allowed to restore this space');
     const stranger = await buildUser(t.database, 'stranger');
     expectGraphQLError(await mutate(t, stranger.token, 'restoreSpace', { spaceId: target.id }, 'space { id }'), 404);
-    expect((await spaceRow(target.id))!.deletedAt).not.toBeNull();
+    expect((await spaceRow(t, target.id))!.deletedAt).not.toBeNull();
   });
 
   it('is a 401 without a token', async () => {
@@ -446,7 +444,7 @@ describe('mutation restoreSpace', () => {
     const target = await space();
     await rest('DELETE', `/v1/spaces/${target.id}`, admin.token, undefined, 205);
     await expectUnauthenticated(t, mutation('restoreSpace', 'space { id }'), { input: { spaceId: target.id } });
-    expect((await spaceRow(target.id))!.deletedAt).not.toBeNull();
+    expect((await spaceRow(t, target.id))!.deletedAt).not.toBeNull();
   });
 });
 
@@ -475,10 +473,10 @@ describe('mutation duplicateSpace', () => {
       ['stage', 'final'],
       ['team', 'Docs'],
     ]);
-    const row = await spaceRow(copy.id);
+    const row = await spaceRow(t, copy.id);
     expect(row).toMatchObject({ title: 'Copy of Original', parentId: parent.id, organizationId, emoji: '📗', defaultLevel: 'edit' });
     expect(await valuesOf(copy.id)).toEqual({ team: 'Docs', stage: 'final' });
-    const [originalRow, nextRow] = [await spaceRow(original.id), await spaceRow(next.id)];
+    const [originalRow, nextRow] = [await spaceRow(t, original.id), await spaceRow(t, next.id)];
     expect(originalRow!.position < row!.position && row!.position < nextRow!.position).toBe(true);
   });
 
@@ -513,13 +511,13 @@ describe('mutation moveSpace', () => {
       await mutate(t, admin.token, 'moveSpace', { spaceId: moving.id, parent: target.id, position: { after: { type: 'space', space: first.id } } }, `space { ${SPACE_FIELDS} }`),
     ).moveSpace.space;
     expect(moved).toMatchObject({ id: moving.id, parent: { id: target.id } });
-    expect((await spaceRow(moving.id))!.parentId).toBe(target.id);
+    expect((await spaceRow(t, moving.id))!.parentId).toBe(target.id);
     const order = expectData(await t.graphql(admin.token, `query($id: ID!) { collection(id: $id) { spaces { edges { node { id } } } } }`, { id: target.id }));
     expect(order.collection.spaces.edges.map((edge: { node: { id: string } }) => edge.node.id)).toEqual([first.id, moving.id, second.id]);
 
     const top = expectData(await mutate(t, admin.token, 'moveSpace', { spaceId: moving.id, parent: null }, 'space { parent { id } }'));
     expect(top.moveSpace.space.parent).toBeNull();
-    expect((await spaceRow(moving.id))!.parentId).toBeNull();
+    expect((await spaceRow(t, moving.id))!.parentId).toBeNull();
   });
 
   it('rejects invalid moves with a 400 naming the field, and moves nothing', async () => {
@@ -538,7 +536,7 @@ describe('mutation moveSpace', () => {
     for (const [input, message] of cases) {
       expectGraphQLError(await mutate(t, admin.token, 'moveSpace', { spaceId: moving.id, ...input }, 'space { id }'), 400, message);
     }
-    expect((await spaceRow(moving.id))!.parentId).toBeNull();
+    expect((await spaceRow(t, moving.id))!.parentId).toBeNull();
   });
 
   it('needs admin on the space and create in the target: 403 otherwise, 404 for strangers, 409 once deleted', async () => {
@@ -558,7 +556,7 @@ describe('mutation moveSpace', () => {
     expectGraphQLError(await mutate(t, stranger.token, 'moveSpace', { spaceId: moving.id, parent: target.id }, 'space { id }'), 404);
     await rest('DELETE', `/v1/spaces/${moving.id}`, admin.token, undefined, 205);
     expectGraphQLError(await mutate(t, admin.token, 'moveSpace', { spaceId: moving.id, parent: target.id }, 'space { id }'), 409);
-    expect((await spaceRow(moving.id))!.parentId).toBeNull();
+    expect((await spaceRow(t, moving.id))!.parentId).toBeNull();
   });
 
   it('is a 401 without a token', async () => {
@@ -566,7 +564,7 @@ describe('mutation moveSpace', () => {
     const target = await collection();
     const moving = await space();
     await expectUnauthenticated(t, mutation('moveSpace', 'space { id }'), { input: { spaceId: moving.id, parent: target.id } });
-    expect((await spaceRow(moving.id))!.parentId).toBeNull();
+    expect((await spaceRow(t, moving.id))!.parentId).toBeNull();
   });
 });
 
@@ -581,7 +579,7 @@ describe('mutation transferSpace', () => {
       await mutate(t, admin.token, 'transferSpace', { spaceId: moving.id, organization: target.organization.id }, `space { ${SPACE_FIELDS} ${CUSTOM_FIELDS} }`),
     );
     expect(data.transferSpace.space).toMatchObject({ id: moving.id, organization: { id: target.organization.id }, parent: null, customFields: [] });
-    expect(await spaceRow(moving.id)).toMatchObject({ organizationId: target.organization.id, parentId: null });
+    expect(await spaceRow(t, moving.id)).toMatchObject({ organizationId: target.organization.id, parentId: null });
     expect(await valuesOf(moving.id)).toEqual({});
   });
 
@@ -595,7 +593,7 @@ describe('mutation transferSpace', () => {
     ] as const) {
       expectGraphQLError(await mutate(t, admin.token, 'transferSpace', { spaceId: moving.id, organization }, 'space { id }'), 400, message);
     }
-    expect(await spaceRow(moving.id)).toMatchObject({ organizationId });
+    expect(await spaceRow(t, moving.id)).toMatchObject({ organizationId });
   });
 
   it('needs admin on the space and of the target: 403 otherwise, 404 for strangers', async () => {
@@ -621,7 +619,7 @@ describe('mutation transferSpace', () => {
       404,
       `Space "${moving.id}" was not found`,
     );
-    expect(await spaceRow(moving.id)).toMatchObject({ organizationId });
+    expect(await spaceRow(t, moving.id)).toMatchObject({ organizationId });
   });
 
   it('is a 401 without a token', async () => {
@@ -629,7 +627,7 @@ describe('mutation transferSpace', () => {
     const moving = await space();
     const target = await otherOrganizationOf(t, admin);
     await expectUnauthenticated(t, mutation('transferSpace', 'space { id }'), { input: { spaceId: moving.id, organization: target.organization.id } });
-    expect(await spaceRow(moving.id)).toMatchObject({ organizationId });
+    expect(await spaceRow(t, moving.id)).toMatchObject({ organizationId });
   });
 });
 
@@ -746,6 +744,6 @@ describe('GraphQL request errors of space operations', () => {
     for (const [query, variables] of cases) answers.push(await t.graphql(admin.token, query, variables));
     expect(answers.map((answer) => answer.errors?.map((error) => error.extensions?.code))).toEqual(cases.map(() => [400]));
     cases.forEach(([query, , message], index) => expect(answers[index]!.errors![0]!.message, query).toMatch(message));
-    expect((await spaceRow(target.id))!.deletedAt).toBeNull();
+    expect((await spaceRow(t, target.id))!.deletedAt).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.ts';
-import { addMember, buildOrganization, buildUser } from '../support/factories.ts';
+import { addMember, buildOrganization, buildUser, unique } from '../support/factories.ts';
 import {
   COLLECTION_FIELDS,
   CUSTOM_FIELD_FIELDS,
@@ -8,14 +8,11 @@ import {
   ORGANIZATION_FIELDS,
   SPACE_FIELDS,
   USER_FIELDS,
-  buildWorld,
   connectionOf,
   expectData,
-  followForward,
-  followRest,
-  parityProblems,
-  unique,
-} from '../graphql/helpers.ts';
+} from '../support/graphql.ts';
+import { type RestPage, followForward, followRest } from '../support/listings.ts';
+import { buildWorld } from '../support/world.ts';
 
 /**
  * The two contracts over the same data: an object fetched through REST and
@@ -28,6 +25,48 @@ let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
 });
+
+/**
+ * Differences between a REST object and the GraphQL object of the same id: every
+ * REST field must have the same value in GraphQL (relations: REST id = GraphQL
+ * `{ id }`), and a GraphQL field the REST object omits must be null.
+ */
+function parityProblems(rest: unknown, graphql: unknown, relations: readonly string[] = [], path = ''): string[] {
+  if (rest !== null && typeof rest === 'object' && !Array.isArray(rest)) {
+    if (graphql === null || typeof graphql !== 'object' || Array.isArray(graphql)) {
+      return [`${path || '.'}: REST ${JSON.stringify(rest)} but GraphQL ${JSON.stringify(graphql)}`];
+    }
+    const problems: string[] = [];
+    const restObject = rest as Record<string, unknown>;
+    const graphqlObject = graphql as Record<string, unknown>;
+    for (const [key, value] of Object.entries(restObject)) {
+      const here = path ? `${path}.${key}` : key;
+      if (!(key in graphqlObject)) {
+        problems.push(`${here}: REST has ${JSON.stringify(value)}, GraphQL has no such field selected`);
+      } else if (!path && relations.includes(key)) {
+        const related = graphqlObject[key] as { id?: string } | null;
+        if ((related?.id ?? null) !== (value ?? null)) {
+          problems.push(`${here}: REST ${JSON.stringify(value)} but GraphQL ${JSON.stringify(related)}`);
+        }
+      } else {
+        problems.push(...parityProblems(value, graphqlObject[key], relations, here));
+      }
+    }
+    for (const [key, value] of Object.entries(graphqlObject)) {
+      const here = path ? `${path}.${key}` : key;
+      if (!(key in restObject) && value !== null) {
+        problems.push(`${here}: absent from REST but GraphQL has ${JSON.stringify(value)}`);
+      }
+    }
+    return problems;
+  }
+  if (Array.isArray(rest) && Array.isArray(graphql) && rest.length === graphql.length) {
+    return rest.flatMap((item, index) => parityProblems(item, graphql[index], [], `${path}[${index}]`));
+  }
+  return JSON.stringify(rest) === JSON.stringify(graphql)
+    ? []
+    : [`${path || '.'}: REST ${JSON.stringify(rest)} but GraphQL ${JSON.stringify(graphql)}`];
+}
 
 async function restGet(token: string, url: string) {
   const response = await t.call('GET', url, { token });
@@ -289,7 +328,7 @@ async function listings(): Promise<Listing[]> {
 
 async function restPage(listing: Listing, page: string | undefined) {
   const url = page ? `${listing.rest}&page=${encodeURIComponent(page)}` : listing.rest;
-  return restGet(listing.token, url) as Promise<{ next?: { page: string }; count: number; items: any[] }>;
+  return restGet(listing.token, url) as Promise<RestPage>;
 }
 
 const restIds = (listing: Listing, items: any[]) => items.map((item) => (listing.restId ? listing.restId(item) : item.id));

@@ -1,29 +1,25 @@
-import { GitBookAPI, GitBookAPIError, MemberRole } from '@gitbook/api';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { MemberRole } from '@gitbook/api';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../src/domain/access.ts';
 import { type TestApp, createTestApp } from '../support/app.ts';
+import { DAY, timeTravel } from '../support/clock.ts';
 import { expectMatchesSchema } from '../support/contract.ts';
-import { type TestUser, addMember, buildOrganization, buildTeam, buildUser } from '../support/factories.ts';
+import { addMember, buildOrganization, buildTeam, buildUser } from '../support/factories.ts';
+import { expectError } from '../support/http.ts';
+import { itemIds, listAll } from '../support/listings.ts';
+import { type OfficialClient, expectOfficialError, officialClient } from '../support/official.ts';
+import { siblings, snapshot } from '../support/rows.ts';
+import { textCustomField } from '../support/world.ts';
 
 let t: TestApp;
-let endpoint: string;
+let official: OfficialClient;
 beforeAll(async () => {
   t = await createTestApp();
-  endpoint = await t.listen();
+  official = await officialClient(t);
 });
-
-const DAY = 24 * 60 * 60 * 1000;
 
 /** Moves the server's clock; every test starts back at the real time. */
-let travelled = 0;
-function travel(ms: number) {
-  travelled += ms;
-  t.clock.advance(ms);
-}
-afterEach(() => {
-  t.clock.advance(-travelled);
-  travelled = 0;
-});
+const travel = timeTravel(() => t);
 
 const COLLECTION = '/v1/collections/{collectionId}';
 const COLLECTION_SPACES = '/v1/collections/{collectionId}/spaces';
@@ -32,57 +28,6 @@ const TRANSFER = '/v1/collections/{collectionId}/transfer';
 const ORG_COLLECTIONS = '/v1/orgs/{organizationId}/collections';
 
 type Json = Record<string, any>;
-type Response = { statusCode: number; body: string; json(): any };
-
-const official = (user: TestUser) => new GitBookAPI({ endpoint, authToken: user.token });
-const ids = (body: { items: Array<{ id: string }> }) => body.items.map((item) => item.id);
-
-function expectError(response: Response, status: number, message?: RegExp | string) {
-  expect(response.statusCode, response.body).toBe(status);
-  const { error } = response.json();
-  expect(error.code).toBe(status);
-  if (typeof message === 'string') expect(error.message).toBe(message);
-  else if (message) expect(error.message).toMatch(message);
-}
-
-async function expectOfficialError(call: Promise<unknown>, status: number) {
-  const error = await call.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(GitBookAPIError);
-  expect((error as GitBookAPIError).code).toBe(status);
-}
-
-/** Every collection and space (with custom field values) of these organizations: what a failed write must leave alone. */
-async function snapshot(...organizationIds: string[]) {
-  const { db } = t.database;
-  const where = { organizationId: { in: organizationIds } };
-  const [collections, spaces] = await Promise.all([
-    db.collection.findMany({ where, orderBy: { id: 'asc' } }),
-    db.space.findMany({
-      where,
-      orderBy: { id: 'asc' },
-      include: { customFieldValues: { orderBy: { customFieldId: 'asc' } } },
-    }),
-  ]);
-  return { collections, spaces };
-}
-
-/** Collections and (not deleted) spaces under one parent, in sibling order (keys compare byte by byte). */
-async function siblings(organizationId: string, parentId: string | null) {
-  const { db } = t.database;
-  const select = { id: true, position: true };
-  const [collections, spaces] = await Promise.all([
-    db.collection.findMany({ where: { organizationId, parentId }, select }),
-    db.space.findMany({ where: { organizationId, parentId, deletedAt: null }, select }),
-  ]);
-  return [...collections, ...spaces]
-    .sort((a, b) =>
-      a.position === b.position ? (a.id < b.id ? -1 : 1) : Buffer.compare(Buffer.from(a.position), Buffer.from(b.position)),
-    )
-    .map((row) => row.id);
-}
 
 /** An organization with an admin and helpers creating content as that admin over REST. */
 async function setup() {
@@ -99,23 +44,7 @@ async function setup() {
     return response.json();
   };
   /** A text custom field of the organization, and a way to set its value on a space. */
-  const customField = async (name = 'owner') => {
-    const created = await t.call('POST', `/v1/orgs/${organizationId}/custom-fields`, {
-      token: team.admin.token,
-      body: { name, type: 'text' },
-    });
-    expect(created.statusCode, created.body).toBe(201);
-    return {
-      id: created.json().id as string,
-      set: async (spaceId: string, value: string) => {
-        const response = await t.call('PATCH', `/v1/spaces/${spaceId}/custom-fields`, {
-          token: team.admin.token,
-          body: { values: { [name]: { value } } },
-        });
-        expect(response.statusCode, response.body).toBe(204);
-      },
-    };
-  };
+  const customField = (name = 'owner') => textCustomField(t, organizationId, team.admin.token, name);
   return { ...team, organizationId, collection, space, customField };
 }
 
@@ -126,30 +55,6 @@ async function setCreatedAt(model: 'collection' | 'space', idsInOrder: string[])
     if (model === 'collection') await t.database.db.collection.update({ where: { id }, data });
     else await t.database.db.space.update({ where: { id }, data });
   }
-}
-
-async function listAll(url: string, token: string, limit: number) {
-  const seen: string[] = [];
-  const counts: number[] = [];
-  let page: string | undefined;
-  let rounds = 0;
-  do {
-    const separator = url.includes('?') ? '&' : '?';
-    const response = await t.call(
-      'GET',
-      `${url}${separator}limit=${limit}${page ? `&page=${encodeURIComponent(page)}` : ''}`,
-      { token },
-    );
-    expect(response.statusCode, response.body).toBe(200);
-    const body = response.json();
-    expect(body.items.length).toBeLessThanOrEqual(limit);
-    seen.push(...ids(body));
-    counts.push(body.count);
-    page = body.next?.page;
-    rounds += 1;
-    if (rounds > 50) throw new Error(`${url} never ends`);
-  } while (page);
-  return { seen, counts, rounds };
 }
 
 describe('GET /v1/collections/{collectionId}', () => {
@@ -217,7 +122,7 @@ describe('POST /v1/orgs/{organizationId}/collections', () => {
     expect(data.parent).toBeUndefined();
     const row = await t.database.db.collection.findUnique({ where: { id: data.id } });
     expect(row).toMatchObject({ organizationId, parentId: null, title: 'Handbooks', defaultLevel: null });
-    expect(await siblings(organizationId, null)).toEqual([first.id, data.id]);
+    expect(await siblings(t, organizationId, null)).toEqual([first.id, data.id]);
   });
 
   it('answers 201 with a Location, defaults the title, and nests under a parent', async () => {
@@ -231,7 +136,7 @@ describe('POST /v1/orgs/{organizationId}/collections', () => {
     const child = await collection({ title: fifty, parent: untitled.id });
     expect(child).toMatchObject({ title: fifty, parent: untitled.id });
     const second = await collection({ parent: untitled.id });
-    expect(await siblings(organizationId, untitled.id)).toEqual([child.id, second.id]);
+    expect(await siblings(t, organizationId, untitled.id)).toEqual([child.id, second.id]);
     expect(await t.database.db.collection.findUnique({ where: { id: child.id } })).toMatchObject({ parentId: untitled.id });
   });
 
@@ -241,7 +146,7 @@ describe('POST /v1/orgs/{organizationId}/collections', () => {
     await addMember(t.database, elsewhere.id, admin, 'admin');
     const foreign = await t.call('POST', `/v1/orgs/${elsewhere.id}/collections`, { token: admin.token, body: {} });
     expect(foreign.statusCode).toBe(201);
-    const before = await snapshot(organizationId, elsewhere.id);
+    const before = await snapshot(t, organizationId, elsewhere.id);
     for (const [body, message] of [
       [{ title: 'x'.repeat(51) }, /^title: /],
       [{ title: 42 }, /^title: /],
@@ -253,7 +158,7 @@ describe('POST /v1/orgs/{organizationId}/collections', () => {
       const response = await t.call('POST', `/v1/orgs/${organizationId}/collections`, { token: admin.token, body });
       expectError(response, 400, message);
     }
-    expect(await snapshot(organizationId, elsewhere.id)).toEqual(before);
+    expect(await snapshot(t, organizationId, elsewhere.id)).toEqual(before);
   });
 
   it('needs the create level where the collection goes', async () => {
@@ -262,7 +167,7 @@ describe('POST /v1/orgs/{organizationId}/collections', () => {
     expect((await t.call('PATCH', `/v1/collections/${restricted.id}`, { token: admin.token, body: { defaultLevel: 'read' } })).statusCode).toBe(200);
     const open = await collection({ title: 'Open' });
     expect((await t.call('PATCH', `/v1/collections/${open.id}`, { token: admin.token, body: { defaultLevel: 'create' } })).statusCode).toBe(200);
-    const before = await snapshot(organizationId);
+    const before = await snapshot(t, organizationId);
 
     for (const role of ['review', 'edit', 'comment', 'read'] as const) {
       const user = await member(role);
@@ -278,7 +183,7 @@ describe('POST /v1/orgs/{organizationId}/collections', () => {
     const stranger = await buildUser(t.database);
     expectError(await t.call('POST', `/v1/orgs/${organizationId}/collections`, { token: stranger.token, body: {} }), 404);
     expectError(await t.call('POST', `/v1/orgs/${organizationId}/collections`, { body: {} }), 401);
-    expect(await snapshot(organizationId)).toEqual(before);
+    expect(await snapshot(t, organizationId)).toEqual(before);
 
     const created = await collection({ title: 'By a creator' }, creator.token);
     expect(created.permissions).toEqual({ view: true, admin: false, viewInviteLinks: false, create: true });
@@ -306,7 +211,7 @@ describe('GET /v1/orgs/{organizationId}/collections', () => {
     expectMatchesSchema('GET', ORG_COLLECTIONS, 200, data);
     expect(data.count).toBe(5);
     expect(data.next).toBeUndefined();
-    expect(ids(data)).toEqual([a.id, b.id, a1.id, a1x.id, c.id]);
+    expect(itemIds(data)).toEqual([a.id, b.id, a1.id, a1x.id, c.id]);
     expect(data.items.find((item) => item.id === a1x.id)).toMatchObject({ parent: a1.id, title: 'A1x' });
     const explicit = await t.call('GET', `/v1/orgs/${organizationId}/collections?nested=true`, { token: admin.token });
     expect(explicit.json()).toEqual(data);
@@ -318,24 +223,24 @@ describe('GET /v1/orgs/{organizationId}/collections', () => {
     const { data } = await api.orgs.listCollectionsInOrganizationById(organizationId, { nested: false });
     expectMatchesSchema('GET', ORG_COLLECTIONS, 200, data);
     expect(data.count).toBe(3);
-    expect(ids(data)).toEqual([a.id, b.id, c.id]);
+    expect(itemIds(data)).toEqual([a.id, b.id, c.id]);
     await api.collections.moveCollection(c.id, { position: { before: { type: 'collection', collection: a.id } } });
     for (let round = 0; round < 2; round += 1) {
       const again = await api.orgs.listCollectionsInOrganizationById(organizationId, { nested: false });
-      expect(ids(again.data)).toEqual([c.id, a.id, b.id]);
+      expect(itemIds(again.data)).toEqual([c.id, a.id, b.id]);
     }
   });
 
   it('pages with limit and next.page, covering every collection exactly once', async () => {
     const { organizationId, admin, a, b, c, a1, a1x } = await tree();
-    const nested = await listAll(`/v1/orgs/${organizationId}/collections`, admin.token, 2);
+    const nested = await listAll(t, `/v1/orgs/${organizationId}/collections`, admin.token, 2);
     expect(nested.seen).toEqual([a.id, b.id, a1.id, a1x.id, c.id]);
     expect(nested.rounds).toBe(3);
     expect(new Set(nested.counts)).toEqual(new Set([5]));
-    const top = await listAll(`/v1/orgs/${organizationId}/collections?nested=false`, admin.token, 1);
+    const top = await listAll(t, `/v1/orgs/${organizationId}/collections?nested=false`, admin.token, 1);
     expect(top.seen).toEqual([a.id, b.id, c.id]);
     expect(top.rounds).toBe(3);
-    const exact = await listAll(`/v1/orgs/${organizationId}/collections?nested=false`, admin.token, 3);
+    const exact = await listAll(t, `/v1/orgs/${organizationId}/collections?nested=false`, admin.token, 3);
     expect(exact.rounds).toBe(1);
 
     let page: string | undefined;
@@ -344,7 +249,7 @@ describe('GET /v1/orgs/{organizationId}/collections', () => {
     do {
       const { data } = await api.orgs.listCollectionsInOrganizationById(organizationId, { limit: 2, ...(page ? { page } : {}) });
       expectMatchesSchema('GET', ORG_COLLECTIONS, 200, data);
-      seen.push(...ids(data));
+      seen.push(...itemIds(data));
       page = data.next?.page;
     } while (page);
     expect(seen).toEqual(nested.seen);
@@ -413,7 +318,7 @@ describe('PATCH /v1/collections/{collectionId}', () => {
   it('rejects bad input and changes nothing', async () => {
     const { organizationId, admin, collection } = await setup();
     const created = await collection({ title: 'Stable' });
-    const before = await snapshot(organizationId);
+    const before = await snapshot(t, organizationId);
     for (const [body, message] of [
       [{ title: 'x'.repeat(51) }, /^title: /],
       [{ description: 'x'.repeat(101) }, /^description: /],
@@ -423,13 +328,13 @@ describe('PATCH /v1/collections/{collectionId}', () => {
     ] as const) {
       expectError(await t.call('PATCH', `/v1/collections/${created.id}`, { token: admin.token, body }), 400, message);
     }
-    expect(await snapshot(organizationId)).toEqual(before);
+    expect(await snapshot(t, organizationId)).toEqual(before);
   });
 
   it('needs admin on the collection', async () => {
     const { organizationId, member, collection } = await setup();
     const created = await collection({ title: 'Stable' });
-    const before = await snapshot(organizationId);
+    const before = await snapshot(t, organizationId);
     for (const role of ['create', 'review', 'edit', 'comment', 'read'] as const) {
       const user = await member(role);
       expectError(await t.call('PATCH', `/v1/collections/${created.id}`, { token: user.token, body: { title: 'Nope' } }), 403);
@@ -439,7 +344,7 @@ describe('PATCH /v1/collections/{collectionId}', () => {
     const stranger = await buildUser(t.database);
     expectError(await t.call('PATCH', `/v1/collections/${created.id}`, { token: stranger.token, body: { title: 'Nope' } }), 404);
     expectError(await t.call('PATCH', `/v1/collections/${created.id}`, { body: { title: 'Nope' } }), 401);
-    expect(await snapshot(organizationId)).toEqual(before);
+    expect(await snapshot(t, organizationId)).toEqual(before);
   });
 });
 
@@ -477,10 +382,10 @@ describe('DELETE /v1/collections/{collectionId}', () => {
     expect(await db.space.findUnique({ where: { id: loose.id } })).toMatchObject({ deletedAt: null });
 
     const listed = await t.call('GET', `/v1/orgs/${organizationId}/spaces`, { token: admin.token });
-    expect(ids(listed.json()).sort()).toEqual([inSibling.id, loose.id].sort());
+    expect(itemIds(listed.json()).sort()).toEqual([inSibling.id, loose.id].sort());
     expect(listed.json().count).toBe(2);
     const collections = await t.call('GET', `/v1/orgs/${organizationId}/collections`, { token: admin.token });
-    expect(ids(collections.json())).toEqual([sibling.id]);
+    expect(itemIds(collections.json())).toEqual([sibling.id]);
 
     const shown = await t.call('GET', `/v1/spaces/${inBottom.id}`, { token: admin.token });
     expect(shown.statusCode).toBe(200);
@@ -494,7 +399,7 @@ describe('DELETE /v1/collections/{collectionId}', () => {
       expect(back.json().deletedAt).toBeUndefined();
       expect(back.json().parent).toBeUndefined();
     }
-    expect(await siblings(organizationId, null)).toEqual([sibling.id, loose.id, inTop.id, inMiddle.id, inBottom.id]);
+    expect(await siblings(t, organizationId, null)).toEqual([sibling.id, loose.id, inTop.id, inMiddle.id, inBottom.id]);
     expect((await t.call('GET', `/v1/orgs/${organizationId}/spaces`, { token: admin.token })).json().count).toBe(5);
   });
 
@@ -512,7 +417,7 @@ describe('DELETE /v1/collections/{collectionId}', () => {
 
     // The editor administers the top collection, but only reads what is below it.
     expect((await t.call('GET', `/v1/collections/${top.id}`, { token: editor.token })).json().permissions.admin).toBe(true);
-    const before = await snapshot(organizationId, other.id);
+    const before = await snapshot(t, organizationId, other.id);
     expectError(
       await t.call('DELETE', `/v1/collections/${top.id}`, { token: editor.token }),
       403,
@@ -523,7 +428,7 @@ describe('DELETE /v1/collections/{collectionId}', () => {
       403,
       /not an admin of everything it contains/,
     );
-    expect(await snapshot(organizationId, other.id)).toEqual(before);
+    expect(await snapshot(t, organizationId, other.id)).toEqual(before);
     expect((await t.database.db.space.findUnique({ where: { id: inside.id } }))!.deletedAt).toBeNull();
   });
 
@@ -560,7 +465,7 @@ describe('DELETE /v1/collections/{collectionId}', () => {
     const created = await collection();
     await space({ parent: created.id });
     await collection({ parent: created.id });
-    const before = await snapshot(organizationId);
+    const before = await snapshot(t, organizationId);
     for (const role of ['create', 'review', 'edit', 'comment', 'read'] as const) {
       const user = await member(role);
       expectError(await t.call('DELETE', `/v1/collections/${created.id}`, { token: user.token }), 403);
@@ -569,7 +474,7 @@ describe('DELETE /v1/collections/{collectionId}', () => {
     expectError(await t.call('DELETE', `/v1/collections/${created.id}`, { token: stranger.token }), 404);
     await expectOfficialError(official(stranger).collections.deleteCollectionById(created.id), 404);
     expectError(await t.call('DELETE', `/v1/collections/${created.id}`), 401);
-    expect(await snapshot(organizationId)).toEqual(before);
+    expect(await snapshot(t, organizationId)).toEqual(before);
   });
 });
 
@@ -590,13 +495,13 @@ describe('GET /v1/collections/{collectionId}/spaces', () => {
     const { data } = await api.collections.listSpacesInCollectionById(parent.id);
     expectMatchesSchema('GET', COLLECTION_SPACES, 200, data);
     expect(data.count).toBe(3);
-    expect(ids(data)).toEqual([first.id, second.id, third.id]);
+    expect(itemIds(data)).toEqual([first.id, second.id, third.id]);
     expect(data.items[0]).toEqual(first);
 
     await api.spaces.moveSpace(third.id, { position: { after: { type: 'space', space: first.id } } });
     for (let round = 0; round < 2; round += 1) {
       const again = await api.collections.listSpacesInCollectionById(parent.id);
-      expect(ids(again.data)).toEqual([first.id, third.id, second.id]);
+      expect(itemIds(again.data)).toEqual([first.id, third.id, second.id]);
     }
   });
 
@@ -606,7 +511,7 @@ describe('GET /v1/collections/{collectionId}/spaces', () => {
     const made: string[] = [];
     for (let index = 0; index < 5; index += 1) made.push((await space({ parent: parent.id })).id);
     const url = `/v1/collections/${parent.id}/spaces`;
-    const all = await listAll(url, admin.token, 2);
+    const all = await listAll(t, url, admin.token, 2);
     expect(all.seen).toEqual(made);
     expect(all.rounds).toBe(3);
     expect(new Set(all.counts)).toEqual(new Set([5]));
@@ -625,7 +530,7 @@ describe('GET /v1/collections/{collectionId}/spaces', () => {
     const reader = await member('read');
     const listed = await t.call('GET', `/v1/collections/${parent.id}/spaces`, { token: reader.token });
     expect(listed.statusCode).toBe(200);
-    expect(ids(listed.json())).toEqual([inside.id]);
+    expect(itemIds(listed.json())).toEqual([inside.id]);
     expect(listed.json().items[0].permissions).toMatchObject({ view: true, admin: false, edit: false });
     const stranger = await buildUser(t.database);
     expectError(await t.call('GET', `/v1/collections/${parent.id}/spaces`, { token: stranger.token }), 404);
@@ -642,7 +547,7 @@ describe('POST /v1/collections/{collectionId}/move', () => {
     const c = await collection({ title: 'C' });
     const api = official(admin);
     const order = async () =>
-      ids((await api.orgs.listCollectionsInOrganizationById(organizationId, { nested: false })).data);
+      itemIds((await api.orgs.listCollectionsInOrganizationById(organizationId, { nested: false })).data);
 
     const { data } = await api.collections.moveCollection(c.id, { position: { before: { type: 'collection', collection: a.id } } });
     expectMatchesSchema('POST', MOVE, 200, data);
@@ -673,22 +578,22 @@ describe('POST /v1/collections/{collectionId}/move', () => {
     const s1 = await space({ title: 'S1' });
     const s2 = await space({ title: 'S2' });
     const other = await collection({ title: 'Other' });
-    expect(await siblings(organizationId, null)).toEqual([moving.id, s1.id, s2.id, other.id]);
+    expect(await siblings(t, organizationId, null)).toEqual([moving.id, s1.id, s2.id, other.id]);
 
     const response = await t.call('POST', `/v1/collections/${moving.id}/move`, {
       token: admin.token,
       body: { position: { after: { type: 'space', space: s1.id } } },
     });
     expect(response.statusCode, response.body).toBe(200);
-    expect(await siblings(organizationId, null)).toEqual([s1.id, moving.id, s2.id, other.id]);
+    expect(await siblings(t, organizationId, null)).toEqual([s1.id, moving.id, s2.id, other.id]);
 
     await official(admin).collections.moveCollection(moving.id, { position: { before: { type: 'space', space: s1.id } } });
-    expect(await siblings(organizationId, null)).toEqual([moving.id, s1.id, s2.id, other.id]);
+    expect(await siblings(t, organizationId, null)).toEqual([moving.id, s1.id, s2.id, other.id]);
 
     await official(admin).collections.moveCollection(moving.id, {
       position: { after: { type: 'space', space: s2.id }, before: { type: 'collection', collection: other.id } },
     });
-    expect(await siblings(organizationId, null)).toEqual([s1.id, s2.id, moving.id, other.id]);
+    expect(await siblings(t, organizationId, null)).toEqual([s1.id, s2.id, moving.id, other.id]);
   });
 
   it('moves under another parent (at the end, or at a position) and back to the top level', async () => {
@@ -704,23 +609,23 @@ describe('POST /v1/collections/{collectionId}/move', () => {
     expectMatchesSchema('POST', MOVE, 200, data);
     expect(data.parent).toBe(target.id);
     expect(await t.database.db.collection.findUnique({ where: { id: moving.id } })).toMatchObject({ parentId: target.id });
-    expect(await siblings(organizationId, target.id)).toEqual([first.id, last.id, moving.id]);
+    expect(await siblings(t, organizationId, target.id)).toEqual([first.id, last.id, moving.id]);
     // Its content comes along.
     expect(await t.database.db.space.findUnique({ where: { id: inside.id } })).toMatchObject({ parentId: moving.id });
     const top = await api.orgs.listCollectionsInOrganizationById(organizationId, { nested: false });
-    expect(ids(top.data)).toEqual([target.id]);
+    expect(itemIds(top.data)).toEqual([target.id]);
 
     await api.collections.moveCollection(moving.id, {
       parent: target.id,
       position: { before: { type: 'space', space: first.id } },
     });
-    expect(await siblings(organizationId, target.id)).toEqual([moving.id, first.id, last.id]);
+    expect(await siblings(t, organizationId, target.id)).toEqual([moving.id, first.id, last.id]);
 
     const back = await api.collections.moveCollection(moving.id, { parent: null });
     expect(back.data.parent).toBeUndefined();
     expect(await t.database.db.collection.findUnique({ where: { id: moving.id } })).toMatchObject({ parentId: null });
-    expect(await siblings(organizationId, null)).toEqual([target.id, moving.id]);
-    expect(await siblings(organizationId, target.id)).toEqual([first.id, last.id]);
+    expect(await siblings(t, organizationId, null)).toEqual([target.id, moving.id]);
+    expect(await siblings(t, organizationId, target.id)).toEqual([first.id, last.id]);
   });
 
   it('rejects moves into itself or a descendant, unknown or foreign siblings and parents, and empty bodies, changing nothing', async () => {
@@ -736,7 +641,7 @@ describe('POST /v1/collections/{collectionId}/move', () => {
     const topSpace = await space();
     const deleted = await space();
     expect((await t.call('DELETE', `/v1/spaces/${deleted.id}`, { token: admin.token })).statusCode).toBe(205);
-    const before = await snapshot(organizationId, elsewhere.id);
+    const before = await snapshot(t, organizationId, elsewhere.id);
 
     const cases: Array<[unknown, RegExp | string]> = [
       [{ parent: moving.id }, 'parent: a collection cannot be moved into itself or one of its descendants'],
@@ -764,14 +669,14 @@ describe('POST /v1/collections/{collectionId}/move', () => {
       expectError(response, 400, message);
     }
     await expectOfficialError(official(admin).collections.moveCollection(moving.id, { parent: grandchild.id }), 400);
-    expect(await snapshot(organizationId, elsewhere.id)).toEqual(before);
+    expect(await snapshot(t, organizationId, elsewhere.id)).toEqual(before);
   });
 
   it('needs admin on the collection and create where it goes', async () => {
     const { organizationId, admin, member, collection } = await setup();
     const moving = await collection({ title: 'Moving' });
     const target = await collection({ title: 'Target' });
-    const before = await snapshot(organizationId);
+    const before = await snapshot(t, organizationId);
     for (const role of ['create', 'review', 'edit', 'comment', 'read'] as const) {
       const user = await member(role);
       expectError(await t.call('POST', `/v1/collections/${moving.id}/move`, { token: user.token, body: { parent: target.id } }), 403);
@@ -779,7 +684,7 @@ describe('POST /v1/collections/{collectionId}/move', () => {
     const stranger = await buildUser(t.database);
     expectError(await t.call('POST', `/v1/collections/${moving.id}/move`, { token: stranger.token, body: { parent: null } }), 404);
     expectError(await t.call('POST', `/v1/collections/${moving.id}/move`, { body: { parent: null } }), 401);
-    expect(await snapshot(organizationId)).toEqual(before);
+    expect(await snapshot(t, organizationId)).toEqual(before);
 
     // An edit member is admin of a collection whose default level is admin: it may reorder it
     // inside its parent, but not take it to the top level, where it cannot create.
@@ -794,10 +699,10 @@ describe('POST /v1/collections/{collectionId}/move', () => {
       body: { position: { before: { type: 'collection', collection: sibling.id } } },
     });
     expect(reordered.statusCode, reordered.body).toBe(200);
-    expect(await siblings(organizationId, container.id)).toEqual([delegated.id, sibling.id]);
-    const unchanged = await snapshot(organizationId);
+    expect(await siblings(t, organizationId, container.id)).toEqual([delegated.id, sibling.id]);
+    const unchanged = await snapshot(t, organizationId);
     expectError(await t.call('POST', `/v1/collections/${delegated.id}/move`, { token: editor.token, body: { parent: null } }), 403);
-    expect(await snapshot(organizationId)).toEqual(unchanged);
+    expect(await snapshot(t, organizationId)).toEqual(unchanged);
   });
 });
 
@@ -844,13 +749,13 @@ describe('POST /v1/collections/{collectionId}/transfer', () => {
       { customFieldId: field.id, value: 'carol' },
     ]);
 
-    expect(await siblings(targetId, null)).toEqual([existing.id, top.id]);
+    expect(await siblings(t, targetId, null)).toEqual([existing.id, top.id]);
     const targetCollections = await t.call('GET', `/v1/orgs/${targetId}/collections`, { token: admin.token });
-    expect(ids(targetCollections.json()).sort()).toEqual([top.id, child.id].sort());
+    expect(itemIds(targetCollections.json()).sort()).toEqual([top.id, child.id].sort());
     const sourceCollections = await t.call('GET', `/v1/orgs/${organizationId}/collections`, { token: admin.token });
-    expect(ids(sourceCollections.json())).toEqual([outer.id]);
+    expect(itemIds(sourceCollections.json())).toEqual([outer.id]);
     const targetSpaces = await t.call('GET', `/v1/orgs/${targetId}/spaces`, { token: admin.token });
-    expect(ids(targetSpaces.json()).sort()).toEqual([existing.id, inTop.id, inChild.id].sort());
+    expect(itemIds(targetSpaces.json()).sort()).toEqual([existing.id, inTop.id, inChild.id].sort());
     const shown = await t.call('GET', `/v1/spaces/${inChild.id}`, { token: admin.token });
     expect(shown.json()).toMatchObject({ organization: targetId, parent: child.id });
     const values = await t.call('GET', `/v1/spaces/${inChild.id}/custom-fields`, { token: admin.token });
@@ -864,7 +769,7 @@ describe('POST /v1/collections/{collectionId}/transfer', () => {
     const notAdministered = await buildOrganization(t.database);
     await addMember(t.database, notAdministered.id, admin, 'create');
     const foreign = await buildOrganization(t.database);
-    const before = await snapshot(organizationId, targetId, notAdministered.id, foreign.id);
+    const before = await snapshot(t, organizationId, targetId, notAdministered.id, foreign.id);
 
     expectError(
       await t.call('POST', `/v1/collections/${moving.id}/transfer`, { token: admin.token, body: { organization: notAdministered.id } }),
@@ -887,7 +792,7 @@ describe('POST /v1/collections/{collectionId}/transfer', () => {
     const stranger = await buildUser(t.database);
     expectError(await t.call('POST', `/v1/collections/${moving.id}/transfer`, { token: stranger.token, body: { organization: targetId } }), 404);
     expectError(await t.call('POST', `/v1/collections/${moving.id}/transfer`, { body: { organization: targetId } }), 401);
-    expect(await snapshot(organizationId, targetId, notAdministered.id, foreign.id)).toEqual(before);
+    expect(await snapshot(t, organizationId, targetId, notAdministered.id, foreign.id)).toEqual(before);
   });
 });
 
@@ -899,7 +804,7 @@ describe('permissions on collections', () => {
     const target = await buildOrganization(t.database);
     const subject = await collection({ title: 'Subject' });
     const parent = await collection({ title: 'Parent' });
-    const before = await snapshot(organizationId, target.id);
+    const before = await snapshot(t, organizationId, target.id);
     for (const role of roles) {
       const user = await member(role);
       await addMember(t.database, target.id, user, 'admin');
@@ -917,7 +822,7 @@ describe('permissions on collections', () => {
         expectError(await t.call(method, url, { token: user.token, body }), 403, /^You are not allowed to /);
       }
     }
-    expect(await snapshot(organizationId, target.id)).toEqual(before);
+    expect(await snapshot(t, organizationId, target.id)).toEqual(before);
     expect((await t.call('PATCH', `/v1/collections/${subject.id}`, { token: admin.token, body: { title: 'Changed' } })).statusCode).toBe(200);
   });
 
@@ -945,11 +850,11 @@ describe('permissions on collections', () => {
 
     // An explicit level on a sub-collection stops the inheritance, also downwards for a creator.
     expect((await t.call('PATCH', `/v1/collections/${below.id}`, { token: admin.token, body: { defaultLevel: 'read' } })).statusCode).toBe(200);
-    const before = await snapshot(organizationId);
+    const before = await snapshot(t, organizationId);
     expectError(await t.call('PATCH', `/v1/spaces/${deeper.id}`, { token: editor.token, body: { title: 'No' } }), 403);
     expectError(await t.call('POST', `/v1/orgs/${organizationId}/collections`, { token: creator.token, body: { parent: below.id } }), 403);
     expectError(await t.call('DELETE', `/v1/collections/${below.id}`, { token: editor.token }), 403);
-    expect(await snapshot(organizationId)).toEqual(before);
+    expect(await snapshot(t, organizationId)).toEqual(before);
 
     const deleted = await t.call('DELETE', `/v1/spaces/${inside.id}`, { token: editor.token });
     expect(deleted.statusCode, deleted.body).toBe(205);

@@ -1,63 +1,32 @@
-import { randomUUID } from 'node:crypto';
-import { GitBookAPI, MemberRole } from '@gitbook/api';
+import { jwtVerify } from 'jose';
+import { MemberRole } from '@gitbook/api';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Role } from '../../src/domain/access.ts';
-import { ensureUser, issueApiToken } from '../../src/domain/users/provisioning.ts';
 import { TEST_URLS, createTestApp, type TestApp } from '../support/app.ts';
 import { expectMatchesSchema } from '../support/contract.ts';
-import { type TestUser, addMember, buildTeam, buildUser } from '../support/factories.ts';
+import { type TestUser, buildTeam, buildUser, memberRoster, unique } from '../support/factories.ts';
+import { expectError } from '../support/http.ts';
+import { itemIds } from '../support/listings.ts';
+import { type OfficialClient, officialClient } from '../support/official.ts';
+import { memberRow } from '../support/rows.ts';
 
 let t: TestApp;
-let endpoint: string;
+let official: OfficialClient;
 beforeAll(async () => {
   t = await createTestApp();
-  endpoint = await t.listen();
+  official = await officialClient(t);
 });
-
-const unique = () => randomUUID().slice(0, 8);
-const official = (user: TestUser) => new GitBookAPI({ endpoint, authToken: user.token });
-const ids = (body: { items: Array<{ id: string }> }) => body.items.map((item) => item.id);
 
 const LIST = '/v1/orgs/{organizationId}/members';
 const MEMBER = '/v1/orgs/{organizationId}/members/{userId}';
 const SPACES = '/v1/orgs/{organizationId}/members/{userId}/spaces';
 const TEAMS = '/v1/orgs/{organizationId}/members/{userId}/teams';
 
-async function expectError(response: { statusCode: number; json(): any; body: string }, status: number, message?: RegExp) {
-  expect(response.statusCode, response.body).toBe(status);
-  expect(response.json().error.code).toBe(status);
-  if (message) expect(response.json().error.message).toMatch(message);
-}
-
-const memberRow = (organizationId: string, userId: string) =>
-  t.database.db.member.findUnique({ where: { organizationId_userId: { organizationId, userId } } });
-
 /** An organization whose members have chosen names, emails and join dates (oldest first: the admin). */
 async function setup() {
   const team = await buildTeam(t.database);
   const organizationId = team.organization.id;
-  let joined = 0;
-  const setJoinedAt = async (user: TestUser) => {
-    joined += 1;
-    await t.database.db.member.update({
-      where: { organizationId_userId: { organizationId, userId: user.id } },
-      data: { joinedAt: new Date(Date.UTC(2020, 0, joined)) },
-    });
-  };
-  await setJoinedAt(team.admin);
-  /** A member named `displayName` (with a unique suffix) and email `<local>-<unique>@<domain>`. */
-  const named = async (role: Role | null, displayName: string, local = 'person', domain = 'example.test') => {
-    const id = unique();
-    const user = await ensureUser(t.database.db, `${local}-${id}@${domain}`, `${displayName} ${id}`);
-    const member = await addMember(
-      t.database,
-      organizationId,
-      { id: user.id, email: user.email, token: await issueApiToken(t.database.db, user.id, 'test') },
-      role,
-    );
-    await setJoinedAt(member);
-    return member;
-  };
+  const { joined, named } = memberRoster(t.database, organizationId);
+  await joined(team.admin);
   const ping = async (user: TestUser) => {
     const response = await t.call('POST', `/v1/orgs/${organizationId}/ping`, { token: user.token });
     expect(response.statusCode, response.body).toBe(200);
@@ -77,7 +46,7 @@ describe('GET /v1/orgs/{organizationId}/members', () => {
     expectMatchesSchema('GET', LIST, 200, data);
     expect(data.count).toBe(3);
     expect(data.next).toBeUndefined();
-    expect(ids(data)).toEqual([guest.id, reader.id, admin.id]);
+    expect(itemIds(data)).toEqual([guest.id, reader.id, admin.id]);
     const readerRow = await t.database.db.user.findUniqueOrThrow({ where: { id: reader.id } });
     expect(data.items[1]).toEqual({
       object: 'member',
@@ -112,9 +81,9 @@ describe('GET /v1/orgs/{organizationId}/members', () => {
     const asc = await t.call('GET', `/v1/orgs/${organizationId}/members?order=asc`, { token: admin.token });
     expect(asc.statusCode).toBe(200);
     expectMatchesSchema('GET', LIST, 200, asc.json());
-    expect(ids(asc.json())).toEqual([admin.id, first.id, second.id]);
+    expect(itemIds(asc.json())).toEqual([admin.id, first.id, second.id]);
     const desc = await t.call('GET', `/v1/orgs/${organizationId}/members?order=desc&sort=joinedAt`, { token: admin.token });
-    expect(ids(desc.json())).toEqual([second.id, first.id, admin.id]);
+    expect(itemIds(desc.json())).toEqual([second.id, first.id, admin.id]);
   });
 
   it('filters by role, "guest" meaning members without a role', async () => {
@@ -128,23 +97,23 @@ describe('GET /v1/orgs/{organizationId}/members', () => {
     const readers = await api.orgs.listMembersInOrganizationById(organizationId, { role: MemberRole.Read, order: 'asc' });
     expectMatchesSchema('GET', LIST, 200, readers.data);
     expect(readers.data.count).toBe(2);
-    expect(ids(readers.data)).toEqual([readerA.id, readerB.id]);
+    expect(itemIds(readers.data)).toEqual([readerA.id, readerB.id]);
     expect(readers.data.items.every((item) => item.role === 'read')).toBe(true);
 
     const guests = await api.orgs.listMembersInOrganizationById(organizationId, { role: 'guest', order: 'asc' });
     expectMatchesSchema('GET', LIST, 200, guests.data);
     expect(guests.data.count).toBe(2);
-    expect(ids(guests.data)).toEqual([guestA.id, guestB.id]);
+    expect(itemIds(guests.data)).toEqual([guestA.id, guestB.id]);
     expect(guests.data.items.map((item) => item.role)).toEqual([null, null]);
 
     const admins = (await t.call('GET', `/v1/orgs/${organizationId}/members?role=admin`, { token: admin.token })).json();
-    expect(ids(admins)).toEqual([admin.id]);
+    expect(itemIds(admins)).toEqual([admin.id]);
     const editors = (await t.call('GET', `/v1/orgs/${organizationId}/members?role=edit`, { token: admin.token })).json();
-    expect(ids(editors)).toEqual([editor.id]);
+    expect(itemIds(editors)).toEqual([editor.id]);
     const none = (await t.call('GET', `/v1/orgs/${organizationId}/members?role=review`, { token: admin.token })).json();
     expect(none).toEqual({ count: 0, items: [] });
 
-    await expectError(
+    expectError(
       await t.call('GET', `/v1/orgs/${organizationId}/members?role=owner`, { token: admin.token }),
       400,
       /^role: /,
@@ -164,25 +133,25 @@ describe('GET /v1/orgs/{organizationId}/members', () => {
     const found = await api.orgs.listMembersInOrganizationById(organizationId, { search: mixedCase, order: 'asc' });
     expectMatchesSchema('GET', LIST, 200, found.data);
     expect(found.data.count).toBe(3);
-    expect(ids(found.data)).toEqual([byName.id, byEmail.id, byDomain.id]);
+    expect(itemIds(found.data)).toEqual([byName.id, byEmail.id, byDomain.id]);
 
     const nameOnly = (
       await t.call('GET', `/v1/orgs/${organizationId}/members?search=zELDA`, { token: admin.token })
     ).json();
-    expect(ids(nameOnly)).toEqual([byName.id]);
+    expect(itemIds(nameOnly)).toEqual([byName.id]);
     const emailOnly = (
       await t.call('GET', `/v1/orgs/${organizationId}/members?search=${encodeURIComponent(`MAIL-${tag.toUpperCase()}-`)}`, {
         token: admin.token,
       })
     ).json();
-    expect(ids(emailOnly)).toEqual([byEmail.id]);
+    expect(itemIds(emailOnly)).toEqual([byEmail.id]);
 
     // Search combines with the role filter.
     const combined = (
       await t.call('GET', `/v1/orgs/${organizationId}/members?search=${tag}&role=edit`, { token: admin.token })
     ).json();
     expect(combined.count).toBe(1);
-    expect(ids(combined)).toEqual([byEmail.id]);
+    expect(itemIds(combined)).toEqual([byEmail.id]);
 
     const nothing = await t.call('GET', `/v1/orgs/${organizationId}/members?search=nobody-${unique()}`, { token: admin.token });
     expect(nothing.statusCode).toBe(200);
@@ -204,7 +173,7 @@ describe('GET /v1/orgs/{organizationId}/members', () => {
         token: admin.token,
       });
       expect(response.statusCode).toBe(200);
-      expect(ids(response.json()), `search=${search}`).toEqual(expected);
+      expect(itemIds(response.json()), `search=${search}`).toEqual(expected);
       expect(response.json().count, `search=${search}`).toBe(expected.length);
     }
   });
@@ -217,7 +186,7 @@ describe('GET /v1/orgs/{organizationId}/members', () => {
       const body = (
         await t.call('GET', `/v1/orgs/${organizationId}/members?search=${encodeURIComponent(search)}`, { token: admin.token })
       ).json();
-      expect(ids(body), `search=${search}`).toEqual([accented.id]);
+      expect(itemIds(body), `search=${search}`).toEqual([accented.id]);
     }
   });
 
@@ -231,9 +200,9 @@ describe('GET /v1/orgs/{organizationId}/members', () => {
     const api = official(admin);
     const asc = await api.orgs.listMembersInOrganizationById(organizationId, { sort: 'name', order: 'asc' });
     expectMatchesSchema('GET', LIST, 200, asc.data);
-    expect(ids(asc.data)).toEqual([alpha.id, bravo.id, charlie.id, admin.id, zulu.id]);
+    expect(itemIds(asc.data)).toEqual([alpha.id, bravo.id, charlie.id, admin.id, zulu.id]);
     const desc = await api.orgs.listMembersInOrganizationById(organizationId, { sort: 'name' });
-    expect(ids(desc.data)).toEqual([zulu.id, admin.id, charlie.id, bravo.id, alpha.id]);
+    expect(itemIds(desc.data)).toEqual([zulu.id, admin.id, charlie.id, bravo.id, alpha.id]);
 
     // Pages of a name-sorted listing continue where the previous one stopped.
     const seen: string[] = [];
@@ -246,7 +215,7 @@ describe('GET /v1/orgs/{organizationId}/members', () => {
         ...(page ? { page } : {}),
       });
       expect(data.count).toBe(5);
-      seen.push(...ids(data));
+      seen.push(...itemIds(data));
       page = data.next?.page;
       if (!page) break;
     }
@@ -268,22 +237,22 @@ describe('GET /v1/orgs/{organizationId}/members', () => {
     const desc = await api.orgs.listMembersInOrganizationById(organizationId, { sort: 'lastSeenAt' });
     expectMatchesSchema('GET', LIST, 200, desc.data);
     expect(desc.data.count).toBe(3);
-    expect(ids(desc.data)).toEqual([admin.id, early.id, late.id]);
+    expect(itemIds(desc.data)).toEqual([admin.id, early.id, late.id]);
     for (const item of desc.data.items) {
-      const row = await memberRow(organizationId, item.id);
+      const row = await memberRow(t, organizationId, item.id);
       expect(item.lastSeenAt).toBe(row!.lastSeenAt!.toISOString());
     }
     const asc = await api.orgs.listMembersInOrganizationById(organizationId, { sort: 'lastSeenAt', order: 'asc' });
-    expect(ids(asc.data)).toEqual([late.id, early.id, admin.id]);
+    expect(itemIds(asc.data)).toEqual([late.id, early.id, admin.id]);
 
     const first = await api.orgs.listMembersInOrganizationById(organizationId, { sort: 'lastSeenAt', limit: 2 });
-    expect(ids(first.data)).toEqual([admin.id, early.id]);
+    expect(itemIds(first.data)).toEqual([admin.id, early.id]);
     const second = await api.orgs.listMembersInOrganizationById(organizationId, {
       sort: 'lastSeenAt',
       limit: 2,
       page: first.data.next!.page,
     });
-    expect(ids(second.data)).toEqual([late.id]);
+    expect(itemIds(second.data)).toEqual([late.id]);
     expect(second.data.next).toBeUndefined();
   });
 
@@ -303,7 +272,7 @@ describe('GET /v1/orgs/{organizationId}/members', () => {
       expectMatchesSchema('GET', LIST, 200, body);
       expect(body.count).toBe(5);
       sizes.push(body.items.length);
-      seen.push(...ids(body));
+      seen.push(...itemIds(body));
       if (!body.next) break;
       url = `/v1/orgs/${organizationId}/members?limit=2&page=${encodeURIComponent(body.next.page)}`;
     }
@@ -312,14 +281,14 @@ describe('GET /v1/orgs/{organizationId}/members', () => {
 
     const first = (await t.call('GET', `/v1/orgs/${organizationId}/members?limit=1`, { token: admin.token })).json();
     // A token belongs to the order it was made for.
-    await expectError(
+    expectError(
       await t.call('GET', `/v1/orgs/${organizationId}/members?sort=name&page=${first.next.page}`, { token: admin.token }),
       400,
       /^page: is not a page token returned by this listing/,
     );
     for (const query of ['limit=1001', 'page=garbage', 'order=sideways', 'sort=email', 'search=']) {
       const response = await t.call('GET', `/v1/orgs/${organizationId}/members?${query}`, { token: admin.token });
-      await expectError(response, 400, new RegExp(`^${query.split('=')[0]}: `));
+      expectError(response, 400, new RegExp(`^${query.split('=')[0]}: `));
     }
   });
 
@@ -327,11 +296,11 @@ describe('GET /v1/orgs/{organizationId}/members', () => {
     const { organizationId, member } = await setup();
     const guest = await member(null);
     const forbidden = await t.call('GET', `/v1/orgs/${organizationId}/members`, { token: guest.token });
-    await expectError(forbidden, 403);
+    expectError(forbidden, 403);
     await expect(official(guest).orgs.listMembersInOrganizationById(organizationId)).rejects.toMatchObject({ code: 403 });
     const stranger = await buildUser(t.database);
-    await expectError(await t.call('GET', `/v1/orgs/${organizationId}/members`, { token: stranger.token }), 404);
-    await expectError(await t.call('GET', `/v1/orgs/${organizationId}/members`), 401);
+    expectError(await t.call('GET', `/v1/orgs/${organizationId}/members`, { token: stranger.token }), 404);
+    expectError(await t.call('GET', `/v1/orgs/${organizationId}/members`), 401);
   });
 });
 
@@ -362,7 +331,7 @@ describe('GET /v1/orgs/{organizationId}/members/{userId}', () => {
     expect(own.statusCode).toBe(200);
     expectMatchesSchema('GET', MEMBER, 200, own.json());
     expect(own.json()).toMatchObject({ id: guest.id, role: null, spaces: 0 });
-    await expectError(await t.call('GET', `/v1/orgs/${organizationId}/members/${admin.id}`, { token: guest.token }), 403);
+    expectError(await t.call('GET', `/v1/orgs/${organizationId}/members/${admin.id}`, { token: guest.token }), 403);
   });
 
   it('is a 404 for someone who is not a member and for callers outside the organization', async () => {
@@ -371,8 +340,8 @@ describe('GET /v1/orgs/{organizationId}/members/{userId}', () => {
     const missing = await t.call('GET', `/v1/orgs/${organizationId}/members/${outsider.id}`, { token: admin.token });
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual({ error: { code: 404, message: `Member "${outsider.id}" was not found` } });
-    await expectError(await t.call('GET', `/v1/orgs/${organizationId}/members/${admin.id}`, { token: outsider.token }), 404);
-    await expectError(await t.call('GET', `/v1/orgs/${organizationId}/members/${admin.id}`), 401);
+    expectError(await t.call('GET', `/v1/orgs/${organizationId}/members/${admin.id}`, { token: outsider.token }), 404);
+    expectError(await t.call('GET', `/v1/orgs/${organizationId}/members/${admin.id}`), 401);
   });
 });
 
@@ -385,7 +354,7 @@ describe('PATCH /v1/orgs/{organizationId}/members/{userId}', () => {
     });
     expectMatchesSchema('PATCH', MEMBER, 200, data);
     expect(data).toMatchObject({ object: 'member', id: reader.id, role: 'review', joinedAt: '2020-01-02T00:00:00.000Z' });
-    expect(await memberRow(organizationId, reader.id)).toMatchObject({ role: 'review' });
+    expect(await memberRow(t, organizationId, reader.id)).toMatchObject({ role: 'review' });
     const read = await t.call('GET', `/v1/orgs/${organizationId}/members/${reader.id}`, { token: admin.token });
     expect(read.json()).toEqual(data);
   });
@@ -400,11 +369,11 @@ describe('PATCH /v1/orgs/{organizationId}/members/{userId}', () => {
     expect(response.statusCode, response.body).toBe(200);
     expectMatchesSchema('PATCH', MEMBER, 200, response.json());
     expect(response.json()).toMatchObject({ id: editor.id, role: null, spaces: 0 });
-    expect(await memberRow(organizationId, editor.id)).toMatchObject({ role: null });
+    expect(await memberRow(t, organizationId, editor.id)).toMatchObject({ role: null });
     const guests = (await t.call('GET', `/v1/orgs/${organizationId}/members?role=guest`, { token: admin.token })).json();
-    expect(ids(guests)).toEqual([editor.id]);
+    expect(itemIds(guests)).toEqual([editor.id]);
     // The new guest lost access to the member list.
-    await expectError(await t.call('GET', `/v1/orgs/${organizationId}/members`, { token: editor.token }), 403);
+    expectError(await t.call('GET', `/v1/orgs/${organizationId}/members`, { token: editor.token }), 403);
   });
 
   it('is a 409 when it would demote the last admin; with another admin it is allowed', async () => {
@@ -413,13 +382,13 @@ describe('PATCH /v1/orgs/{organizationId}/members/{userId}', () => {
       token: admin.token,
       body: { role: 'create' },
     });
-    await expectError(demote, 409, /at least one admin/);
-    expect(await memberRow(organizationId, admin.id)).toMatchObject({ role: 'admin' });
+    expectError(demote, 409, /at least one admin/);
+    expect(await memberRow(t, organizationId, admin.id)).toMatchObject({ role: 'admin' });
     const toGuest = await t.call('PATCH', `/v1/orgs/${organizationId}/members/${admin.id}`, {
       token: admin.token,
       body: { role: null },
     });
-    await expectError(toGuest, 409);
+    expectError(toGuest, 409);
     // Setting admin on the last admin is not a demotion.
     const same = await t.call('PATCH', `/v1/orgs/${organizationId}/members/${admin.id}`, {
       token: admin.token,
@@ -434,13 +403,13 @@ describe('PATCH /v1/orgs/{organizationId}/members/{userId}', () => {
     });
     expect(allowed.statusCode, allowed.body).toBe(200);
     expect(allowed.json().role).toBe('read');
-    expect(await memberRow(organizationId, admin.id)).toMatchObject({ role: 'read' });
+    expect(await memberRow(t, organizationId, admin.id)).toMatchObject({ role: 'read' });
     // Now the second admin is the last one.
-    await expectError(
+    expectError(
       await t.call('PATCH', `/v1/orgs/${organizationId}/members/${second.id}`, { token: second.token, body: { role: 'read' } }),
       409,
     );
-    expect(await memberRow(organizationId, second.id)).toMatchObject({ role: 'admin' });
+    expect(await memberRow(t, organizationId, second.id)).toMatchObject({ role: 'admin' });
   });
 
   it('keeps an admin when the last two admins demote each other at the same time', async () => {
@@ -466,11 +435,11 @@ describe('PATCH /v1/orgs/{organizationId}/members/{userId}', () => {
       where: { organizationId_userId: { organizationId, userId: disabled.id } },
       data: { disabled: true },
     });
-    await expectError(
+    expectError(
       await t.call('PATCH', `/v1/orgs/${organizationId}/members/${admin.id}`, { token: admin.token, body: { role: 'read' } }),
       409,
     );
-    expect(await memberRow(organizationId, admin.id)).toMatchObject({ role: 'admin' });
+    expect(await memberRow(t, organizationId, admin.id)).toMatchObject({ role: 'admin' });
   });
 
   it('rejects invalid roles with a 400 and changes nothing', async () => {
@@ -488,45 +457,45 @@ describe('PATCH /v1/orgs/{organizationId}/members/{userId}', () => {
         token: admin.token,
         body,
       });
-      await expectError(response, 400, message);
+      expectError(response, 400, message);
     }
-    expect(await memberRow(organizationId, reader.id)).toMatchObject({ role: 'read', disabled: false });
+    expect(await memberRow(t, organizationId, reader.id)).toMatchObject({ role: 'read', disabled: false });
   });
 
   it('says "is required" when role is missing, and names the rule when it has the wrong type', async () => {
     const { organizationId, admin, named } = await setup();
     const reader = await named('read', 'Reader');
     const url = `/v1/orgs/${organizationId}/members/${reader.id}`;
-    await expectError(await t.call('PATCH', url, { token: admin.token, body: {} }), 400, /^role: is required$/);
+    expectError(await t.call('PATCH', url, { token: admin.token, body: {} }), 400, /^role: is required$/);
     const wrongType = await t.call('PATCH', url, { token: admin.token, body: { role: 3 } });
-    await expectError(wrongType, 400, /^role: /);
+    expectError(wrongType, 400, /^role: /);
     expect(wrongType.json().error.message).not.toMatch(/is required/);
-    expect(await memberRow(organizationId, reader.id)).toMatchObject({ role: 'read' });
+    expect(await memberRow(t, organizationId, reader.id)).toMatchObject({ role: 'read' });
   });
 
   it('is for admins only: 403 for other roles, 404 for unknown members and outsiders', async () => {
     const { organizationId, admin, named } = await setup();
     const creator = await named('create', 'Creator');
     const reader = await named('read', 'Reader');
-    await expectError(
+    expectError(
       await t.call('PATCH', `/v1/orgs/${organizationId}/members/${reader.id}`, { token: creator.token, body: { role: 'edit' } }),
       403,
     );
     // Nobody promotes themselves.
-    await expectError(
+    expectError(
       await t.call('PATCH', `/v1/orgs/${organizationId}/members/${creator.id}`, { token: creator.token, body: { role: 'admin' } }),
       403,
     );
-    expect(await memberRow(organizationId, reader.id)).toMatchObject({ role: 'read' });
-    expect(await memberRow(organizationId, creator.id)).toMatchObject({ role: 'create' });
+    expect(await memberRow(t, organizationId, reader.id)).toMatchObject({ role: 'read' });
+    expect(await memberRow(t, organizationId, creator.id)).toMatchObject({ role: 'create' });
 
     const outsider = await buildUser(t.database);
-    await expectError(
+    expectError(
       await t.call('PATCH', `/v1/orgs/${organizationId}/members/${outsider.id}`, { token: admin.token, body: { role: 'read' } }),
       404,
     );
-    expect(await memberRow(organizationId, outsider.id)).toBeNull();
-    await expectError(
+    expect(await memberRow(t, organizationId, outsider.id)).toBeNull();
+    expectError(
       await t.call('PATCH', `/v1/orgs/${organizationId}/members/${reader.id}`, { token: outsider.token, body: { role: 'admin' } }),
       404,
     );
@@ -539,11 +508,11 @@ describe('DELETE /v1/orgs/{organizationId}/members/{userId}', () => {
     const reader = await named('read', 'Reader');
     const response = await official(admin).orgs.removeMemberFromOrganizationById(organizationId, reader.id);
     expect(response.status).toBe(204);
-    expect(await memberRow(organizationId, reader.id)).toBeNull();
+    expect(await memberRow(t, organizationId, reader.id)).toBeNull();
     // The user remains; the membership is gone.
     expect(await t.database.db.user.findUnique({ where: { id: reader.id } })).not.toBeNull();
-    await expectError(await t.call('GET', `/v1/orgs/${organizationId}/members/${reader.id}`, { token: admin.token }), 404);
-    await expectError(await t.call('GET', `/v1/orgs/${organizationId}`, { token: reader.token }), 404);
+    expectError(await t.call('GET', `/v1/orgs/${organizationId}/members/${reader.id}`, { token: admin.token }), 404);
+    expectError(await t.call('GET', `/v1/orgs/${organizationId}`, { token: reader.token }), 404);
   });
 
   it('lets an admin remove another admin, with an empty 204', async () => {
@@ -552,7 +521,7 @@ describe('DELETE /v1/orgs/{organizationId}/members/{userId}', () => {
     const response = await t.call('DELETE', `/v1/orgs/${organizationId}/members/${other.id}`, { token: admin.token });
     expect(response.statusCode).toBe(204);
     expect(response.body).toBe('');
-    expect(await memberRow(organizationId, other.id)).toBeNull();
+    expect(await memberRow(t, organizationId, other.id)).toBeNull();
   });
 
   it('lets members and guests leave, but not remove others', async () => {
@@ -560,36 +529,36 @@ describe('DELETE /v1/orgs/{organizationId}/members/{userId}', () => {
     const reader = await named('read', 'Reader');
     const creator = await named('create', 'Creator');
     const guest = await named(null, 'Guest');
-    await expectError(
+    expectError(
       await t.call('DELETE', `/v1/orgs/${organizationId}/members/${reader.id}`, { token: creator.token }),
       403,
     );
-    await expectError(await t.call('DELETE', `/v1/orgs/${organizationId}/members/${admin.id}`, { token: guest.token }), 403);
-    expect(await memberRow(organizationId, reader.id)).not.toBeNull();
-    expect(await memberRow(organizationId, admin.id)).not.toBeNull();
+    expectError(await t.call('DELETE', `/v1/orgs/${organizationId}/members/${admin.id}`, { token: guest.token }), 403);
+    expect(await memberRow(t, organizationId, reader.id)).not.toBeNull();
+    expect(await memberRow(t, organizationId, admin.id)).not.toBeNull();
 
     const leave = await t.call('DELETE', `/v1/orgs/${organizationId}/members/${reader.id}`, { token: reader.token });
     expect(leave.statusCode, leave.body).toBe(204);
-    expect(await memberRow(organizationId, reader.id)).toBeNull();
+    expect(await memberRow(t, organizationId, reader.id)).toBeNull();
     const guestLeaves = await t.call('DELETE', `/v1/orgs/${organizationId}/members/${guest.id}`, { token: guest.token });
     expect(guestLeaves.statusCode, guestLeaves.body).toBe(204);
-    expect(await memberRow(organizationId, guest.id)).toBeNull();
-    expect(await memberRow(organizationId, creator.id)).not.toBeNull();
+    expect(await memberRow(t, organizationId, guest.id)).toBeNull();
+    expect(await memberRow(t, organizationId, creator.id)).not.toBeNull();
   });
 
   it('is a 409 when it would remove the last admin', async () => {
     const { organizationId, admin, named } = await setup();
     await named('create', 'Creator');
     const response = await t.call('DELETE', `/v1/orgs/${organizationId}/members/${admin.id}`, { token: admin.token });
-    await expectError(response, 409, /at least one admin/);
-    expect(await memberRow(organizationId, admin.id)).toMatchObject({ role: 'admin' });
+    expectError(response, 409, /at least one admin/);
+    expect(await memberRow(t, organizationId, admin.id)).toMatchObject({ role: 'admin' });
 
     // With a second admin, the first can leave; then the second is the last one.
     const second = await named('admin', 'Second admin');
     expect((await t.call('DELETE', `/v1/orgs/${organizationId}/members/${admin.id}`, { token: admin.token })).statusCode).toBe(204);
-    expect(await memberRow(organizationId, admin.id)).toBeNull();
-    await expectError(await t.call('DELETE', `/v1/orgs/${organizationId}/members/${second.id}`, { token: second.token }), 409);
-    expect(await memberRow(organizationId, second.id)).not.toBeNull();
+    expect(await memberRow(t, organizationId, admin.id)).toBeNull();
+    expectError(await t.call('DELETE', `/v1/orgs/${organizationId}/members/${second.id}`, { token: second.token }), 409);
+    expect(await memberRow(t, organizationId, second.id)).not.toBeNull();
   });
 
   it('keeps an admin when the last two admins leave at the same time', async () => {
@@ -610,10 +579,10 @@ describe('DELETE /v1/orgs/{organizationId}/members/{userId}', () => {
   it('is a 404 for unknown members and outsiders, 401 without a token', async () => {
     const { organizationId, admin } = await setup();
     const outsider = await buildUser(t.database);
-    await expectError(await t.call('DELETE', `/v1/orgs/${organizationId}/members/${outsider.id}`, { token: admin.token }), 404);
-    await expectError(await t.call('DELETE', `/v1/orgs/${organizationId}/members/${admin.id}`, { token: outsider.token }), 404);
-    await expectError(await t.call('DELETE', `/v1/orgs/${organizationId}/members/${admin.id}`), 401);
-    expect(await memberRow(organizationId, admin.id)).not.toBeNull();
+    expectError(await t.call('DELETE', `/v1/orgs/${organizationId}/members/${outsider.id}`, { token: admin.token }), 404);
+    expectError(await t.call('DELETE', `/v1/orgs/${organizationId}/members/${admin.id}`, { token: outsider.token }), 404);
+    expectError(await t.call('DELETE', `/v1/orgs/${organizationId}/members/${admin.id}`), 401);
+    expect(await memberRow(t, organizationId, admin.id)).not.toBeNull();
   });
 });
 
@@ -621,25 +590,30 @@ describe('POST /v1/orgs/{organizationId}/ping', () => {
   it("records the caller's last-seen time from the clock", async () => {
     const { organizationId, admin, named } = await setup();
     const guest = await named(null, 'Guest');
-    expect((await memberRow(organizationId, guest.id))!.lastSeenAt).toBeNull();
+    expect((await memberRow(t, organizationId, guest.id))!.lastSeenAt).toBeNull();
 
     const before = t.clock.now().getTime();
     const { data, status } = await official(guest).orgs.updateOrganizationMemberLastSeenAt(organizationId);
     const after = t.clock.now().getTime();
     expect(status).toBe(200);
-    expect(data).toEqual({});
+    // The member's visitor claims, signed with the organization's key.
+    const organizationKey = (await t.database.db.organization.findUniqueOrThrow({ where: { id: organizationId } })).visitorClaimsSecret;
+    // The contract names it docsVisitorClaims where the official client types say gitbookVisitorClaims.
+    const claims = (data as { docsVisitorClaims?: string }).docsVisitorClaims!;
+    const { payload } = await jwtVerify(claims, new TextEncoder().encode(organizationKey));
+    expect(payload).toMatchObject({ sub: guest.id, email: guest.email, role: 'guest', organization: organizationId });
     expectMatchesSchema('POST', '/v1/orgs/{organizationId}/ping', 200, data);
-    const firstSeen = (await memberRow(organizationId, guest.id))!.lastSeenAt!;
+    const firstSeen = (await memberRow(t, organizationId, guest.id))!.lastSeenAt!;
     expect(firstSeen.getTime()).toBeGreaterThanOrEqual(before);
     expect(firstSeen.getTime()).toBeLessThanOrEqual(after);
     // Only the caller's membership changes.
-    expect((await memberRow(organizationId, admin.id))!.lastSeenAt).toBeNull();
+    expect((await memberRow(t, organizationId, admin.id))!.lastSeenAt).toBeNull();
 
     t.clock.advance(3 * 24 * 60 * 60 * 1000);
     const again = await t.call('POST', `/v1/orgs/${organizationId}/ping`, { token: guest.token });
     expect(again.statusCode).toBe(200);
-    expect(again.json()).toEqual({});
-    const secondSeen = (await memberRow(organizationId, guest.id))!.lastSeenAt!;
+    expect(Object.keys(again.json())).toEqual(['docsVisitorClaims']);
+    const secondSeen = (await memberRow(t, organizationId, guest.id))!.lastSeenAt!;
     expect(secondSeen.getTime() - firstSeen.getTime()).toBeGreaterThanOrEqual(3 * 24 * 60 * 60 * 1000);
 
     const member = await t.call('GET', `/v1/orgs/${organizationId}/members/${guest.id}`, { token: guest.token });
@@ -649,8 +623,8 @@ describe('POST /v1/orgs/{organizationId}/ping', () => {
   it('is a 404 outside the organization and a 401 without a token', async () => {
     const { organizationId } = await setup();
     const outsider = await buildUser(t.database);
-    await expectError(await t.call('POST', `/v1/orgs/${organizationId}/ping`, { token: outsider.token }), 404);
-    await expectError(await t.call('POST', `/v1/orgs/${organizationId}/ping`), 401);
+    expectError(await t.call('POST', `/v1/orgs/${organizationId}/ping`, { token: outsider.token }), 404);
+    expectError(await t.call('POST', `/v1/orgs/${organizationId}/ping`), 401);
     expect(await t.database.db.member.count({ where: { userId: outsider.id } })).toBe(0);
   });
 });
@@ -663,7 +637,7 @@ describe('POST /v1/orgs/{organizationId}/members/{userId}/sso', () => {
     expect(response.statusCode, response.body).toBe(200);
     expectMatchesSchema('POST', '/v1/orgs/{organizationId}/members/{userId}/sso', 200, response.json());
     expect(response.json()).toMatchObject({ object: 'member', id: reader.id, role: 'read', sso: true });
-    expect(await memberRow(organizationId, reader.id)).toMatchObject({ sso: true, role: 'read' });
+    expect(await memberRow(t, organizationId, reader.id)).toMatchObject({ sso: true, role: 'read' });
     const { data } = await official(reader).orgs.getMemberInOrganizationById(organizationId, reader.id);
     expect(data.sso).toBe(true);
   });
@@ -672,22 +646,22 @@ describe('POST /v1/orgs/{organizationId}/members/{userId}/sso', () => {
     const { organizationId, admin, named } = await setup();
     const creator = await named('create', 'Creator');
     const reader = await named('read', 'Reader');
-    await expectError(
+    expectError(
       await t.call('POST', `/v1/orgs/${organizationId}/members/${reader.id}/sso`, { token: creator.token }),
       403,
     );
-    await expectError(
+    expectError(
       await t.call('POST', `/v1/orgs/${organizationId}/members/${creator.id}/sso`, { token: creator.token }),
       403,
     );
-    expect(await memberRow(organizationId, reader.id)).toMatchObject({ sso: false });
-    expect(await memberRow(organizationId, creator.id)).toMatchObject({ sso: false });
+    expect(await memberRow(t, organizationId, reader.id)).toMatchObject({ sso: false });
+    expect(await memberRow(t, organizationId, creator.id)).toMatchObject({ sso: false });
     const outsider = await buildUser(t.database);
-    await expectError(
+    expectError(
       await t.call('POST', `/v1/orgs/${organizationId}/members/${outsider.id}/sso`, { token: admin.token }),
       404,
     );
-    await expectError(await t.call('POST', `/v1/orgs/${organizationId}/members/${admin.id}/sso`, { token: outsider.token }), 404);
+    expectError(await t.call('POST', `/v1/orgs/${organizationId}/members/${admin.id}/sso`, { token: outsider.token }), 404);
   });
 });
 
@@ -801,12 +775,12 @@ describe('GET /v1/orgs/{organizationId}/members/{userId}/spaces', () => {
     });
     expect(second.data.items.map((item) => [item.space.id, item.permission])).toEqual([[deep.id, 'edit']]);
     expect(second.data.next).toBeUndefined();
-    await expectError(
+    expectError(
       await t.call('GET', `/v1/orgs/${organizationId}/members/${reader.id}/spaces?limit=1001`, { token: reader.token }),
       400,
       /^limit: /,
     );
-    await expectError(
+    expectError(
       await t.call('GET', `/v1/orgs/${organizationId}/members/${reader.id}/spaces?order=up`, { token: reader.token }),
       400,
       /^order: /,
@@ -817,16 +791,16 @@ describe('GET /v1/orgs/{organizationId}/members/{userId}/spaces', () => {
     const { organizationId, admin, named } = await setup();
     const reader = await named('read', 'Reader');
     const creator = await named('create', 'Creator');
-    await expectError(
+    expectError(
       await t.call('GET', `/v1/orgs/${organizationId}/members/${reader.id}/spaces`, { token: creator.token }),
       403,
     );
     const outsider = await buildUser(t.database);
-    await expectError(
+    expectError(
       await t.call('GET', `/v1/orgs/${organizationId}/members/${outsider.id}/spaces`, { token: admin.token }),
       404,
     );
-    await expectError(
+    expectError(
       await t.call('GET', `/v1/orgs/${organizationId}/members/${outsider.id}/spaces`, { token: outsider.token }),
       404,
     );
@@ -851,16 +825,16 @@ describe('GET /v1/orgs/{organizationId}/members/{userId}/teams', () => {
   it('is a 403 for guests, a 404 for unknown members and outsiders', async () => {
     const { organizationId, admin, named } = await setup();
     const guest = await named(null, 'Guest');
-    await expectError(await t.call('GET', `/v1/orgs/${organizationId}/members/${admin.id}/teams`, { token: guest.token }), 403);
+    expectError(await t.call('GET', `/v1/orgs/${organizationId}/members/${admin.id}/teams`, { token: guest.token }), 403);
     const outsider = await buildUser(t.database);
-    await expectError(
+    expectError(
       await t.call('GET', `/v1/orgs/${organizationId}/members/${outsider.id}/teams`, { token: admin.token }),
       404,
     );
-    await expectError(
+    expectError(
       await t.call('GET', `/v1/orgs/${organizationId}/members/${admin.id}/teams`, { token: outsider.token }),
       404,
     );
-    await expectError(await t.call('GET', `/v1/orgs/${organizationId}/members/${admin.id}/teams`), 401);
+    expectError(await t.call('GET', `/v1/orgs/${organizationId}/members/${admin.id}/teams`), 401);
   });
 });

@@ -1,26 +1,17 @@
-import { randomUUID } from 'node:crypto';
-import { GitBookAPI, GitBookAPIError, MemberRole } from '@gitbook/api';
+import { MemberRole } from '@gitbook/api';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureUser, issueApiToken } from '../../src/domain/users/provisioning.ts';
 import { TEST_URLS, createTestApp, type TestApp } from '../support/app.ts';
 import { expectMatchesSchema } from '../support/contract.ts';
-import { type TestUser, addMember, buildOrganization, buildTeam, buildUser } from '../support/factories.ts';
+import { addMember, buildOrganization, buildTeam, buildUser, buildUserWithEmail, unique } from '../support/factories.ts';
+import { expectError } from '../support/http.ts';
+import { type OfficialClient, expectOfficialError, officialClient } from '../support/official.ts';
 
 let t: TestApp;
-let endpoint: string;
+let official: OfficialClient;
 beforeAll(async () => {
   t = await createTestApp();
-  endpoint = await t.listen();
+  official = await officialClient(t);
 });
-
-const unique = () => randomUUID().slice(0, 8);
-const official = (user: TestUser) => new GitBookAPI({ endpoint, authToken: user.token });
-
-/** A user with a chosen email address (the factories always use example.test). */
-async function userWithEmail(email: string, displayName?: string): Promise<TestUser> {
-  const user = await ensureUser(t.database.db, email, displayName);
-  return { id: user.id, email: user.email, token: await issueApiToken(t.database.db, user.id, 'test') };
-}
 
 /** A fresh email domain nobody else in the run uses. */
 const freshDomain = (label = 'corp') => `${label}-${unique()}.test`;
@@ -37,15 +28,9 @@ async function organizationState(organizationId: string) {
   return { ...row, emailDomains: domains.map((entry) => entry.domain) };
 }
 
-async function expectError(response: { statusCode: number; json(): any; body: string }, status: number, message?: RegExp) {
-  expect(response.statusCode, response.body).toBe(status);
-  expect(response.json().error.code).toBe(status);
-  if (message) expect(response.json().error.message).toMatch(message);
-}
-
 describe('GET /v1/user', () => {
   it('returns the user behind the token, through the official client', async () => {
-    const user = await userWithEmail(`grace-${unique()}@example.test`, 'Grace Hopper');
+    const user = await buildUserWithEmail(t.database, `grace-${unique()}@example.test`, 'Grace Hopper');
     const response = await t.call('GET', '/v1/user', { token: user.token });
     expect(response.statusCode).toBe(200);
     const body = response.json();
@@ -65,11 +50,11 @@ describe('GET /v1/user', () => {
 
   it('is a 401 without a token or with an unknown one', async () => {
     const missing = await t.call('GET', '/v1/user');
-    await expectError(missing, 401);
+    expectError(missing, 401);
     const unknown = await t.call('GET', '/v1/user', { token: 'dgw_not_a_real_token' });
-    await expectError(unknown, 401);
+    expectError(unknown, 401);
     const malformed = await t.call('GET', '/v1/user', { headers: { authorization: 'Basic abc' } });
-    await expectError(malformed, 401);
+    expectError(malformed, 401);
   });
 });
 
@@ -102,13 +87,13 @@ describe('GET /v1/users/{userId}', () => {
     const hidden = await t.call('GET', `/v1/users/${stranger.id}`, { token: admin.token });
     expect(hidden.statusCode).toBe(404);
     expect(hidden.json()).toEqual({ error: { code: 404, message: `User "${stranger.id}" was not found` } });
-    await expectError(await t.call('GET', '/v1/users/user_missing', { token: admin.token }), 404);
+    expectError(await t.call('GET', '/v1/users/user_missing', { token: admin.token }), 404);
     // A user in no organization at all sees nobody but itself.
     const loner = await buildUser(t.database);
-    await expectError(await t.call('GET', `/v1/users/${admin.id}`, { token: loner.token }), 404);
+    expectError(await t.call('GET', `/v1/users/${admin.id}`, { token: loner.token }), 404);
     expect((await t.call('GET', `/v1/users/${loner.id}`, { token: loner.token })).statusCode).toBe(200);
     await expect(official(admin).users.getUserById(stranger.id)).rejects.toMatchObject({ code: 404 });
-    await expectError(await t.call('GET', `/v1/users/${admin.id}`), 401);
+    expectError(await t.call('GET', `/v1/users/${admin.id}`), 401);
   });
 });
 
@@ -215,10 +200,10 @@ describe('GET /v1/orgs', () => {
     expect(max.statusCode).toBe(200);
     expect(max.json().count).toBe(1);
 
-    await expectError(await t.call('GET', '/v1/orgs?limit=1001', { token: user.token }), 400, /^limit: /);
-    await expectError(await t.call('GET', '/v1/orgs?limit=-1', { token: user.token }), 400, /^limit: /);
-    await expectError(await t.call('GET', '/v1/orgs?limit=ten', { token: user.token }), 400, /^limit: /);
-    await expectError(
+    expectError(await t.call('GET', '/v1/orgs?limit=1001', { token: user.token }), 400, /^limit: /);
+    expectError(await t.call('GET', '/v1/orgs?limit=-1', { token: user.token }), 400, /^limit: /);
+    expectError(await t.call('GET', '/v1/orgs?limit=ten', { token: user.token }), 400, /^limit: /);
+    expectError(
       await t.call('GET', '/v1/orgs?page=not-a-token', { token: user.token }),
       400,
       /^page: is not a page token returned by this listing/,
@@ -227,11 +212,11 @@ describe('GET /v1/orgs', () => {
     const foreign = Buffer.from(JSON.stringify(['members:joinedAt:desc', { d: new Date().toISOString() }, 'user_x'])).toString(
       'base64url',
     );
-    await expectError(await t.call('GET', `/v1/orgs?page=${foreign}`, { token: user.token }), 400, /^page: /);
+    expectError(await t.call('GET', `/v1/orgs?page=${foreign}`, { token: user.token }), 400, /^page: /);
     await expect(
       official(user).orgs.listOrganizationsForAuthenticatedUser({ limit: 1001 }),
     ).rejects.toMatchObject({ code: 400 });
-    await expectError(await t.call('GET', '/v1/orgs'), 401);
+    expectError(await t.call('GET', '/v1/orgs'), 401);
   });
 });
 
@@ -274,12 +259,10 @@ describe('GET /v1/orgs/{organizationId}', () => {
     const hidden = await t.call('GET', `/v1/orgs/${organization.id}`, { token: stranger.token });
     expect(hidden.statusCode).toBe(404);
     expect(hidden.json()).toEqual({ error: { code: 404, message: `Organization "${organization.id}" was not found` } });
-    await expectError(await t.call('GET', '/v1/orgs/org_missing', { token: stranger.token }), 404);
-    const error = await official(stranger).orgs.getOrganizationById(organization.id).catch((caught) => caught);
-    expect(error).toBeInstanceOf(GitBookAPIError);
-    expect(error.code).toBe(404);
-    await expectError(await t.call('GET', `/v1/orgs/${organization.id}`), 401);
-    await expectError(await t.call('GET', `/v1/orgs/${organization.id}`, { token: 'dgw_unknown' }), 401);
+    expectError(await t.call('GET', '/v1/orgs/org_missing', { token: stranger.token }), 404);
+    await expectOfficialError(official(stranger).orgs.getOrganizationById(organization.id), 404);
+    expectError(await t.call('GET', `/v1/orgs/${organization.id}`), 401);
+    expectError(await t.call('GET', `/v1/orgs/${organization.id}`, { token: 'dgw_unknown' }), 401);
   });
 });
 
@@ -437,7 +420,7 @@ describe('PATCH /v1/orgs/{organizationId}', () => {
       expect(response.json().error.message, JSON.stringify(body)).toMatch(message);
     }
     // A valid field next to an invalid one is not applied either.
-    await expectError(
+    expectError(
       await t.call('PATCH', url, { token: admin.token, body: { title: 'Would change', hostname: 'X' } }),
       400,
       /^hostname: /,
@@ -455,7 +438,7 @@ describe('PATCH /v1/orgs/{organizationId}', () => {
     for (const body of [{ title: 42 }, { sso: 'yes' }, { inviteLinks: null }, { emailDomains: 'example.com' }]) {
       const field = Object.keys(body)[0]!;
       const response = await t.call('PATCH', `/v1/orgs/${organization.id}`, { token: admin.token, body });
-      await expectError(response, 400, new RegExp(`^${field}: `));
+      expectError(response, 400, new RegExp(`^${field}: `));
       // The field was sent: the message must say what is wrong with it, not that it is missing.
       expect(response.json().error.message, JSON.stringify(body)).not.toMatch(/is required/);
     }
@@ -471,14 +454,14 @@ describe('PATCH /v1/orgs/{organizationId}', () => {
         token: user.token,
         body: { title: 'Taken over' },
       });
-      await expectError(response, 403);
+      expectError(response, 403);
     }
     const stranger = await buildUser(t.database);
-    await expectError(
+    expectError(
       await t.call('PATCH', `/v1/orgs/${organization.id}`, { token: stranger.token, body: { title: 'Taken over' } }),
       404,
     );
-    await expectError(await t.call('PATCH', `/v1/orgs/${organization.id}`, { body: { title: 'Taken over' } }), 401);
+    expectError(await t.call('PATCH', `/v1/orgs/${organization.id}`, { body: { title: 'Taken over' } }), 401);
     expect(await organizationState(organization.id)).toEqual(before);
   });
 
@@ -503,7 +486,7 @@ describe('PATCH /v1/orgs/{organizationId}', () => {
       token: second.admin.token,
       body: { hostname, title: 'Should not stick', emailDomains: ['nope.example.com'] },
     });
-    await expectError(response, 409, /hostname/);
+    expectError(response, 409, /hostname/);
     expect(await organizationState(second.organization.id)).toEqual(before);
     expect(await t.database.db.organization.findUniqueOrThrow({ where: { id: first.organization.id } })).toMatchObject({
       hostname,
@@ -526,7 +509,7 @@ describe('GET /v1/email-domains/{emailDomain}/orgs', () => {
 
   it("shows every organization of the caller's own domain, including ones it does not belong to", async () => {
     const domain = freshDomain();
-    const user = await userWithEmail(`alice@${domain}`);
+    const user = await buildUserWithEmail(t.database, `alice@${domain}`);
     const joined = await organizationWithDomains([domain], '2022-01-01T00:00:00.000Z');
     const notJoined = await organizationWithDomains([domain, freshDomain('other')], '2022-01-02T00:00:00.000Z');
     const otherDomain = await organizationWithDomains([freshDomain('elsewhere')], '2022-01-03T00:00:00.000Z');
@@ -546,7 +529,7 @@ describe('GET /v1/email-domains/{emailDomain}/orgs', () => {
   });
 
   it("shows only the caller's own organizations for another domain", async () => {
-    const user = await userWithEmail(`bob@${freshDomain()}`);
+    const user = await buildUserWithEmail(t.database, `bob@${freshDomain()}`);
     const domain = freshDomain('partner');
     const mine = await organizationWithDomains([domain], '2022-02-01T00:00:00.000Z');
     const asGuest = await organizationWithDomains([domain], '2022-02-02T00:00:00.000Z');
@@ -568,15 +551,15 @@ describe('GET /v1/email-domains/{emailDomain}/orgs', () => {
   });
 
   it('is a 400 for something that is not a domain, and a 401 without a token', async () => {
-    const user = await userWithEmail(`carol@${freshDomain()}`);
+    const user = await buildUserWithEmail(t.database, `carol@${freshDomain()}`);
     for (const value of ['not_a_domain', 'localhost', '-x.example.com', 'a@b.com']) {
-      await expectError(
+      expectError(
         await t.call('GET', `/v1/email-domains/${encodeURIComponent(value)}/orgs`, { token: user.token }),
         400,
         /^emailDomain: must be a domain name/,
       );
     }
     await expect(official(user).emailDomains.getOrganizationsForEmailDomain('nodot')).rejects.toMatchObject({ code: 400 });
-    await expectError(await t.call('GET', '/v1/email-domains/example.com/orgs'), 401);
+    expectError(await t.call('GET', '/v1/email-domains/example.com/orgs'), 401);
   });
 });

@@ -1,14 +1,22 @@
-import { GitBookAPI, GitBookAPIError, MemberRole, type MergeRulesSpaceConfiguration, SpaceEditMode, TranslationLanguage } from '@gitbook/api';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { MemberRole, type MergeRulesSpaceConfiguration, SpaceEditMode, TranslationLanguage } from '@gitbook/api';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../src/domain/access.ts';
 import { purgeDeletedSpaces, startSpacePurgeJob } from '../../src/domain/spaces/purge.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
+import { DAY, timeTravel } from '../support/clock.ts';
 import { expectMatchesSchema } from '../support/contract.ts';
-import { type TestUser, addMember, buildOrganization, buildTeam, buildUser } from '../support/factories.ts';
+import { addMember, buildOrganization, buildTeam, buildUser } from '../support/factories.ts';
+import { expectError } from '../support/http.ts';
+import { itemIds, listAll } from '../support/listings.ts';
+import { type OfficialClient, expectOfficialError, officialClient } from '../support/official.ts';
+import { siblings, snapshot, spaceRow } from '../support/rows.ts';
+import { textCustomField } from '../support/world.ts';
 
 let t: TestApp;
+let official: OfficialClient;
 beforeAll(async () => {
   t = await createTestApp();
+  official = await officialClient(t);
 });
 
 async function setup() {
@@ -79,7 +87,7 @@ describe('GET /v1/spaces/{spaceId}', () => {
   it('answers through the official client', async () => {
     const { admin, create } = await setup();
     const space = await create({ title: 'Official' });
-    const api = new GitBookAPI({ endpoint: await listening(), authToken: admin.token });
+    const api = official(admin);
     const { data } = await api.spaces.getSpaceById(space.id);
     expect(data).toEqual(space);
     expectMatchesSchema('GET', '/v1/spaces/{spaceId}', 200, data);
@@ -102,84 +110,13 @@ describe('GET /v1/spaces/{spaceId}', () => {
 // listing spaces.
 // ---------------------------------------------------------------------------
 
-const DAY = 24 * 60 * 60 * 1000;
 const SPACE = '/v1/spaces/{spaceId}';
 const ORG_SPACES = '/v1/orgs/{organizationId}/spaces';
 
 type Json = Record<string, any>;
-type Response = { statusCode: number; body: string; json(): any };
-
-/** The base URL of the listening server (the first test of this file starts it itself). */
-async function listening(): Promise<string> {
-  const address = t.app.server.address();
-  return address && typeof address === 'object' ? `http://127.0.0.1:${address.port}` : t.listen();
-}
-let endpoint: string;
-beforeAll(async () => {
-  endpoint = await listening();
-});
-const official = (user: TestUser) => new GitBookAPI({ endpoint, authToken: user.token });
-const ids = (body: { items: Array<{ id: string }> }) => body.items.map((item) => item.id);
 
 /** Moves the server's clock; every test starts back at the real time. */
-let travelled = 0;
-function travel(ms: number) {
-  travelled += ms;
-  t.clock.advance(ms);
-}
-afterEach(() => {
-  t.clock.advance(-travelled);
-  travelled = 0;
-});
-
-function expectError(response: Response, status: number, message?: RegExp | string) {
-  expect(response.statusCode, response.body).toBe(status);
-  const { error } = response.json();
-  expect(error.code).toBe(status);
-  if (typeof message === 'string') expect(error.message).toBe(message);
-  else if (message) expect(error.message).toMatch(message);
-}
-
-async function expectOfficialError(call: Promise<unknown>, status: number) {
-  const error = await call.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(GitBookAPIError);
-  expect((error as GitBookAPIError).code).toBe(status);
-}
-
-/** Every collection and space (with custom field values) of these organizations: what a failed write must leave alone. */
-async function snapshot(...organizationIds: string[]) {
-  const { db } = t.database;
-  const where = { organizationId: { in: organizationIds } };
-  const [collections, spaces] = await Promise.all([
-    db.collection.findMany({ where, orderBy: { id: 'asc' } }),
-    db.space.findMany({
-      where,
-      orderBy: { id: 'asc' },
-      include: { customFieldValues: { orderBy: { customFieldId: 'asc' } } },
-    }),
-  ]);
-  return { collections, spaces };
-}
-
-/** Collections and (not deleted) spaces under one parent, in sibling order (keys compare byte by byte). */
-async function siblings(organizationId: string, parentId: string | null) {
-  const { db } = t.database;
-  const select = { id: true, position: true };
-  const [collections, spaces] = await Promise.all([
-    db.collection.findMany({ where: { organizationId, parentId }, select }),
-    db.space.findMany({ where: { organizationId, parentId, deletedAt: null }, select }),
-  ]);
-  return [...collections, ...spaces]
-    .sort((a, b) =>
-      a.position === b.position ? (a.id < b.id ? -1 : 1) : Buffer.compare(Buffer.from(a.position), Buffer.from(b.position)),
-    )
-    .map((row) => row.id);
-}
-
-const spaceRow = (id: string) => t.database.db.space.findUnique({ where: { id } });
+const travel = timeTravel(() => t);
 
 /** An organization with an admin; creates content, custom fields and values as that admin over REST. */
 async function content() {
@@ -198,23 +135,7 @@ async function content() {
     const response = await t.call('DELETE', `/v1/spaces/${id}`, { token });
     expect(response.statusCode, response.body).toBe(205);
   };
-  const customField = async (name: string) => {
-    const created = await t.call('POST', `/v1/orgs/${organization.id}/custom-fields`, {
-      token: admin.token,
-      body: { name, type: 'text' },
-    });
-    expect(created.statusCode, created.body).toBe(201);
-    return {
-      id: created.json().id as string,
-      set: async (spaceId: string, value: string) => {
-        const response = await t.call('PATCH', `/v1/spaces/${spaceId}/custom-fields`, {
-          token: admin.token,
-          body: { values: { [name]: { value } } },
-        });
-        expect(response.statusCode, response.body).toBe(204);
-      },
-    };
-  };
+  const customField = (name: string) => textCustomField(t, organization.id, admin.token, name);
   return { ...context, organizationId: organization.id, collection, patchCollection, remove, customField };
 }
 
@@ -223,30 +144,6 @@ async function setCreatedAt(idsInOrder: string[]) {
   for (const [index, id] of idsInOrder.entries()) {
     await t.database.db.space.update({ where: { id }, data: { createdAt: new Date(Date.UTC(2020, 0, 1 + index)) } });
   }
-}
-
-async function listAll(url: string, token: string, limit: number) {
-  const seen: string[] = [];
-  const counts: number[] = [];
-  let page: string | undefined;
-  let rounds = 0;
-  do {
-    const separator = url.includes('?') ? '&' : '?';
-    const response = await t.call(
-      'GET',
-      `${url}${separator}limit=${limit}${page ? `&page=${encodeURIComponent(page)}` : ''}`,
-      { token },
-    );
-    expect(response.statusCode, response.body).toBe(200);
-    const body = response.json();
-    expect(body.items.length).toBeLessThanOrEqual(limit);
-    seen.push(...ids(body));
-    counts.push(body.count);
-    page = body.next?.page;
-    rounds += 1;
-    if (rounds > 50) throw new Error(`${url} never ends`);
-  } while (page);
-  return { seen, counts, rounds };
 }
 
 const token = (values: unknown[]) => Buffer.from(JSON.stringify(values)).toString('base64url');
@@ -277,7 +174,7 @@ describe('PATCH /v1/spaces/{spaceId}', () => {
       // Locked: nobody edits, not even an admin.
       permissions: { admin: true, edit: false },
     });
-    expect(await spaceRow(space.id)).toMatchObject({
+    expect(await spaceRow(t, space.id)).toMatchObject({
       title: 'After',
       emoji: '🚀',
       editMode: 'locked',
@@ -292,7 +189,7 @@ describe('PATCH /v1/spaces/{spaceId}', () => {
     expectMatchesSchema('PATCH', SPACE, 200, reset.data);
     expect(reset.data).toMatchObject({ title: 'After', emoji: '🚀', defaultLevel: null, editMode: 'live', language: 'fr' });
     expect(reset.data.permissions.edit).toBe(true);
-    expect(await spaceRow(space.id)).toMatchObject({ defaultLevel: null, editMode: 'live', title: 'After' });
+    expect(await spaceRow(t, space.id)).toMatchObject({ defaultLevel: null, editMode: 'live', title: 'After' });
   });
 
   it('swaps emoji and icon, and removes them with null', async () => {
@@ -305,30 +202,30 @@ describe('PATCH /v1/spaces/{spaceId}', () => {
     expectMatchesSchema('PATCH', SPACE, 200, withIcon.json());
     expect(withIcon.json().urls.icon).toBe('https://example.test/icon.png');
     expect(withIcon.json().emoji).toBe('');
-    expect(await spaceRow(space.id)).toMatchObject({ icon: 'https://example.test/icon.png', emoji: '' });
+    expect(await spaceRow(t, space.id)).toMatchObject({ icon: 'https://example.test/icon.png', emoji: '' });
 
     const withEmoji = await patch({ emoji: '1f389' });
     expect(withEmoji.statusCode).toBe(200);
     expect(withEmoji.json().emoji).toBe('1f389');
     expect(withEmoji.json().urls.icon).toBeUndefined();
-    expect(await spaceRow(space.id)).toMatchObject({ icon: null, emoji: '1f389' });
+    expect(await spaceRow(t, space.id)).toMatchObject({ icon: null, emoji: '1f389' });
 
     const cleared = await patch({ emoji: null });
     expect(cleared.statusCode).toBe(200);
     expect(cleared.json().emoji).toBe('');
-    expect(await spaceRow(space.id)).toMatchObject({ icon: null, emoji: '' });
+    expect(await spaceRow(t, space.id)).toMatchObject({ icon: null, emoji: '' });
 
     await patch({ icon: 'https://example.test/other.png' });
     const noIcon = await patch({ icon: null });
     expect(noIcon.statusCode).toBe(200);
     expect(noIcon.json().urls.icon).toBeUndefined();
-    expect(await spaceRow(space.id)).toMatchObject({ icon: null });
+    expect(await spaceRow(t, space.id)).toMatchObject({ icon: null });
   });
 
   it('rejects bad input and changes nothing', async () => {
     const { organization, admin, create } = await setup();
     const space = await create({ title: 'Stable', emoji: '📘' });
-    const before = await snapshot(organization.id);
+    const before = await snapshot(t, organization.id);
     for (const [body, message] of [
       [{ title: 'x'.repeat(51) }, /^title: /],
       [{ title: null }, /^title: /],
@@ -353,13 +250,13 @@ describe('PATCH /v1/spaces/{spaceId}', () => {
       payload: '{"title": ',
     });
     expectError(malformed, 400, 'body: is not valid JSON');
-    expect(await snapshot(organization.id)).toEqual(before);
+    expect(await snapshot(t, organization.id)).toEqual(before);
   });
 
   it('needs admin on the space, and the space not deleted', async () => {
     const { organization, admin, member, create } = await setup();
     const space = await create({ title: 'Stable' });
-    const before = await snapshot(organization.id);
+    const before = await snapshot(t, organization.id);
     for (const role of ['create', 'review', 'edit', 'comment', 'read'] as const) {
       const user = await member(role);
       expectError(await t.call('PATCH', `/v1/spaces/${space.id}`, { token: user.token, body: { title: 'Nope' } }), 403, /^You are not allowed to /);
@@ -371,13 +268,13 @@ describe('PATCH /v1/spaces/{spaceId}', () => {
     await expectOfficialError(official(stranger).spaces.updateSpaceById(space.id, { title: 'Nope' }), 404);
     expectError(await t.call('PATCH', `/v1/spaces/${space.id}`, { body: { title: 'Nope' } }), 401);
     expectError(await t.call('PATCH', '/v1/spaces/spc_missing', { token: admin.token, body: { title: 'Nope' } }), 404, 'Space "spc_missing" was not found');
-    expect(await snapshot(organization.id)).toEqual(before);
+    expect(await snapshot(t, organization.id)).toEqual(before);
 
     expect((await t.call('DELETE', `/v1/spaces/${space.id}`, { token: admin.token })).statusCode).toBe(205);
-    const deleted = await snapshot(organization.id);
+    const deleted = await snapshot(t, organization.id);
     expectError(await t.call('PATCH', `/v1/spaces/${space.id}`, { token: admin.token, body: { title: 'Nope' } }), 409, /is deleted/);
     await expectOfficialError(official(admin).spaces.updateSpaceById(space.id, { title: 'Nope' }), 409);
-    expect(await snapshot(organization.id)).toEqual(deleted);
+    expect(await snapshot(t, organization.id)).toEqual(deleted);
   });
 });
 
@@ -391,12 +288,12 @@ describe('DELETE /v1/spaces/{spaceId}', () => {
     const response = await t.call('DELETE', `/v1/spaces/${space.id}`, { token: admin.token });
     expect(response.statusCode).toBe(205);
     expect(response.body).toBe('');
-    const row = await spaceRow(space.id);
+    const row = await spaceRow(t, space.id);
     expect(row!.deletedAt).toBeInstanceOf(Date);
     expect(row).toMatchObject({ parentId: parent.id, title: 'Doomed' });
 
     const listed = (await t.call('GET', `/v1/orgs/${organizationId}/spaces`, { token: admin.token })).json();
-    expect(ids(listed)).toEqual([kept.id]);
+    expect(itemIds(listed)).toEqual([kept.id]);
     expect(listed.count).toBe(1);
     const inCollection = (await t.call('GET', `/v1/collections/${parent.id}/spaces`, { token: admin.token })).json();
     expect(inCollection).toEqual({ count: 0, items: [] });
@@ -404,7 +301,7 @@ describe('DELETE /v1/spaces/{spaceId}', () => {
     const shown = await official(admin).spaces.getSpaceById(space.id);
     expectMatchesSchema('GET', SPACE, 200, shown.data);
     expect(shown.data).toMatchObject({ id: space.id, title: 'Doomed', deletedAt: row!.deletedAt!.toISOString(), parent: parent.id });
-    expect(await spaceRow(kept.id)).toMatchObject({ deletedAt: null });
+    expect(await spaceRow(t, kept.id)).toMatchObject({ deletedAt: null });
   });
 
   it('goes through the official client, takes the time from the server clock, and keeps it on a second delete', async () => {
@@ -414,17 +311,17 @@ describe('DELETE /v1/spaces/{spaceId}', () => {
     const response = await official(admin).spaces.deleteSpaceById(space.id);
     expect(response.status).toBe(205);
     travel(2 * DAY);
-    const deletedAt = (await spaceRow(space.id))!.deletedAt!;
+    const deletedAt = (await spaceRow(t, space.id))!.deletedAt!;
     expect(deletedAt.getTime()).toBeLessThan(Date.now() - DAY);
     // Deleting again does not restart the retention period.
     expect((await t.call('DELETE', `/v1/spaces/${space.id}`, { token: admin.token })).statusCode).toBe(205);
-    expect((await spaceRow(space.id))!.deletedAt).toEqual(deletedAt);
+    expect((await spaceRow(t, space.id))!.deletedAt).toEqual(deletedAt);
   });
 
   it('needs admin on the space and changes nothing otherwise', async () => {
     const { organization, member, create } = await setup();
     const space = await create();
-    const before = await snapshot(organization.id);
+    const before = await snapshot(t, organization.id);
     for (const role of ['create', 'review', 'edit', 'comment', 'read'] as const) {
       const user = await member(role);
       expectError(await t.call('DELETE', `/v1/spaces/${space.id}`, { token: user.token }), 403);
@@ -433,7 +330,7 @@ describe('DELETE /v1/spaces/{spaceId}', () => {
     expectError(await t.call('DELETE', `/v1/spaces/${space.id}`, { token: stranger.token }), 404);
     await expectOfficialError(official(stranger).spaces.deleteSpaceById(space.id), 404);
     expectError(await t.call('DELETE', `/v1/spaces/${space.id}`), 401);
-    expect(await snapshot(organization.id)).toEqual(before);
+    expect(await snapshot(t, organization.id)).toEqual(before);
   });
 });
 
@@ -451,9 +348,9 @@ describe('POST /v1/spaces/{spaceId}/restore', () => {
     expectMatchesSchema('POST', '/v1/spaces/{spaceId}/restore', 200, data);
     expect(data).toMatchObject({ id: space.id, title: 'Back', parent: parent.id });
     expect(data.deletedAt).toBeUndefined();
-    expect(await spaceRow(space.id)).toMatchObject({ deletedAt: null, parentId: parent.id });
+    expect(await spaceRow(t, space.id)).toMatchObject({ deletedAt: null, parentId: parent.id });
     const listed = (await t.call('GET', `/v1/collections/${parent.id}/spaces`, { token: admin.token })).json();
-    expect(ids(listed)).toEqual([other.id, later.id, space.id]);
+    expect(itemIds(listed)).toEqual([other.id, later.id, space.id]);
     expect((await t.call('GET', `/v1/orgs/${organizationId}/spaces`, { token: admin.token })).json().count).toBe(3);
   });
 
@@ -464,18 +361,18 @@ describe('POST /v1/spaces/{spaceId}/restore', () => {
     await expectOfficialError(official(admin).spaces.restoreSpace(space.id), 409);
     expect((await t.call('DELETE', `/v1/spaces/${space.id}`, { token: admin.token })).statusCode).toBe(205);
     travel(8 * DAY);
-    const before = await snapshot(organization.id);
+    const before = await snapshot(t, organization.id);
     expectError(await t.call('POST', `/v1/spaces/${space.id}/restore`, { token: admin.token }), 409, /more than 7 days ago/);
     await expectOfficialError(official(admin).spaces.restoreSpace(space.id), 409);
-    expect(await snapshot(organization.id)).toEqual(before);
-    expect((await spaceRow(space.id))!.deletedAt).not.toBeNull();
+    expect(await snapshot(t, organization.id)).toEqual(before);
+    expect((await spaceRow(t, space.id))!.deletedAt).not.toBeNull();
   });
 
   it('needs admin on the space', async () => {
     const { organization, admin, member, create } = await setup();
     const space = await create();
     expect((await t.call('DELETE', `/v1/spaces/${space.id}`, { token: admin.token })).statusCode).toBe(205);
-    const before = await snapshot(organization.id);
+    const before = await snapshot(t, organization.id);
     for (const role of ['create', 'review', 'edit', 'comment', 'read'] as const) {
       const user = await member(role);
       expectError(await t.call('POST', `/v1/spaces/${space.id}/restore`, { token: user.token }), 403);
@@ -483,7 +380,7 @@ describe('POST /v1/spaces/{spaceId}/restore', () => {
     const stranger = await buildUser(t.database);
     expectError(await t.call('POST', `/v1/spaces/${space.id}/restore`, { token: stranger.token }), 404);
     expectError(await t.call('POST', `/v1/spaces/${space.id}/restore`), 401);
-    expect(await snapshot(organization.id)).toEqual(before);
+    expect(await snapshot(t, organization.id)).toEqual(before);
   });
 });
 
@@ -550,12 +447,12 @@ describe('purge of deleted spaces', () => {
     });
     try {
       expect(await purgedAtStart).toBeGreaterThanOrEqual(1);
-      expect(await spaceRow(first.id)).toBeNull();
+      expect(await spaceRow(t, first.id)).toBeNull();
       const second = await deletedAgo(9 * DAY);
       expect(await job.runOnce()).toBeGreaterThanOrEqual(1);
-      expect(await spaceRow(second.id)).toBeNull();
-      expect(await spaceRow(kept.id)).not.toBeNull();
-      expect(await spaceRow(active.id)).toMatchObject({ deletedAt: null });
+      expect(await spaceRow(t, second.id)).toBeNull();
+      expect(await spaceRow(t, kept.id)).not.toBeNull();
+      expect(await spaceRow(t, active.id)).toMatchObject({ deletedAt: null });
       expect(errors).toEqual([]);
     } finally {
       job.stop();
@@ -611,7 +508,7 @@ describe('POST /v1/spaces/{spaceId}/duplicate', () => {
     expect(data.deletedAt).toBeUndefined();
 
     const listed = (await t.call('GET', `/v1/collections/${parent.id}/spaces`, { token: admin.token })).json();
-    expect(ids(listed)).toEqual([before.id, original.id, data.id, after.id]);
+    expect(itemIds(listed)).toEqual([before.id, original.id, data.id, after.id]);
     const values = await t.database.db.spaceCustomFieldValue.findMany({ where: { spaceId: data.id }, orderBy: { customFieldId: 'asc' } });
     expect(values.map((value) => [value.customFieldId, value.value]).sort()).toEqual([
       [owner.id, 'alice'],
@@ -644,16 +541,16 @@ describe('POST /v1/spaces/{spaceId}/duplicate', () => {
     expect(response.headers.location).toBe(copy.urls.location);
     expect(copy.title).toBe(`Copy of ${'x'.repeat(42)}`);
     expect(copy.parent).toBeUndefined();
-    expect(await siblings(organization.id, null)).toEqual([first.id, copy.id, last.id]);
+    expect(await siblings(t, organization.id, null)).toEqual([first.id, copy.id, last.id]);
     const again = (await t.call('POST', `/v1/spaces/${first.id}/duplicate`, { token: admin.token })).json();
-    expect(await siblings(organization.id, null)).toEqual([first.id, again.id, copy.id, last.id]);
-    expect(await spaceRow(copy.id)).toMatchObject({ organizationId: organization.id, parentId: null, deletedAt: null });
+    expect(await siblings(t, organization.id, null)).toEqual([first.id, again.id, copy.id, last.id]);
+    expect(await spaceRow(t, copy.id)).toMatchObject({ organizationId: organization.id, parentId: null, deletedAt: null });
   });
 
   it('needs create where the space is, and the space not deleted', async () => {
     const { organization, admin, member, create } = await setup();
     const space = await create();
-    const before = await snapshot(organization.id);
+    const before = await snapshot(t, organization.id);
     for (const role of ['review', 'edit', 'comment', 'read'] as const) {
       const user = await member(role);
       expectError(await t.call('POST', `/v1/spaces/${space.id}/duplicate`, { token: user.token }), 403);
@@ -661,17 +558,17 @@ describe('POST /v1/spaces/{spaceId}/duplicate', () => {
     const stranger = await buildUser(t.database);
     expectError(await t.call('POST', `/v1/spaces/${space.id}/duplicate`, { token: stranger.token }), 404);
     expectError(await t.call('POST', `/v1/spaces/${space.id}/duplicate`), 401);
-    expect(await snapshot(organization.id)).toEqual(before);
+    expect(await snapshot(t, organization.id)).toEqual(before);
 
     const creator = await member('create');
     const copy = await t.call('POST', `/v1/spaces/${space.id}/duplicate`, { token: creator.token });
     expect(copy.statusCode, copy.body).toBe(201);
 
     expect((await t.call('DELETE', `/v1/spaces/${space.id}`, { token: admin.token })).statusCode).toBe(205);
-    const deleted = await snapshot(organization.id);
+    const deleted = await snapshot(t, organization.id);
     expectError(await t.call('POST', `/v1/spaces/${space.id}/duplicate`, { token: admin.token }), 409);
     await expectOfficialError(official(admin).spaces.duplicateSpace(space.id), 409);
-    expect(await snapshot(organization.id)).toEqual(deleted);
+    expect(await snapshot(t, organization.id)).toEqual(deleted);
   });
 });
 
@@ -683,7 +580,7 @@ describe('POST /v1/spaces/{spaceId}/move', () => {
     const b = await create({ title: 'B', parent: parent.id });
     const c = await create({ title: 'C', parent: parent.id });
     const api = official(admin);
-    const order = async () => ids((await api.collections.listSpacesInCollectionById(parent.id)).data);
+    const order = async () => itemIds((await api.collections.listSpacesInCollectionById(parent.id)).data);
 
     const { data } = await api.spaces.moveSpace(c.id, { position: { before: { type: 'space', space: a.id } } });
     expectMatchesSchema('POST', '/v1/spaces/{spaceId}/move', 200, data);
@@ -695,9 +592,9 @@ describe('POST /v1/spaces/{spaceId}/move', () => {
     expect(await order()).toEqual([c.id, b.id, a.id]);
     expect(await order()).toEqual([c.id, b.id, a.id]);
     // Only the moved row is written.
-    const untouched = await spaceRow(c.id);
+    const untouched = await spaceRow(t, c.id);
     await api.spaces.moveSpace(b.id, { position: { before: { type: 'space', space: c.id } } });
-    expect(await spaceRow(c.id)).toEqual(untouched);
+    expect(await spaceRow(t, c.id)).toEqual(untouched);
     expect(await order()).toEqual([b.id, c.id, a.id]);
   });
 
@@ -719,9 +616,9 @@ describe('POST /v1/spaces/{spaceId}/move', () => {
       if (round % 2 === 0) model.splice(1, 0, moving);
       else model.splice(model.length - 1, 0, moving);
       const listed = (await t.call('GET', `/v1/collections/${parent.id}/spaces`, { token: admin.token })).json();
-      expect(ids(listed), `round ${round}`).toEqual(model);
+      expect(itemIds(listed), `round ${round}`).toEqual(model);
     }
-    const paged = await listAll(`/v1/collections/${parent.id}/spaces`, admin.token, 3);
+    const paged = await listAll(t, `/v1/collections/${parent.id}/spaces`, admin.token, 3);
     expect(paged.seen).toEqual(model);
   });
 
@@ -731,20 +628,20 @@ describe('POST /v1/spaces/{spaceId}/move', () => {
     const s1 = await create({ title: 'S1' });
     const c2 = await collection({ title: 'C2' });
     const moving = await create({ title: 'Moving' });
-    expect(await siblings(organizationId, null)).toEqual([c1.id, s1.id, c2.id, moving.id]);
+    expect(await siblings(t, organizationId, null)).toEqual([c1.id, s1.id, c2.id, moving.id]);
     const api = official(admin);
     await api.spaces.moveSpace(moving.id, { position: { after: { type: 'collection', collection: c1.id } } });
-    expect(await siblings(organizationId, null)).toEqual([c1.id, moving.id, s1.id, c2.id]);
+    expect(await siblings(t, organizationId, null)).toEqual([c1.id, moving.id, s1.id, c2.id]);
     await api.spaces.moveSpace(moving.id, { position: { before: { type: 'collection', collection: c1.id } } });
-    expect(await siblings(organizationId, null)).toEqual([moving.id, c1.id, s1.id, c2.id]);
+    expect(await siblings(t, organizationId, null)).toEqual([moving.id, c1.id, s1.id, c2.id]);
     await api.spaces.moveSpace(moving.id, {
       position: { after: { type: 'space', space: s1.id }, before: { type: 'collection', collection: c2.id } },
     });
-    expect(await siblings(organizationId, null)).toEqual([c1.id, s1.id, moving.id, c2.id]);
+    expect(await siblings(t, organizationId, null)).toEqual([c1.id, s1.id, moving.id, c2.id]);
     const nested = await collection({ title: 'Nested', parent: c2.id });
     await api.spaces.moveSpace(moving.id, { parent: c2.id, position: { before: { type: 'collection', collection: nested.id } } });
-    expect(await siblings(organizationId, c2.id)).toEqual([moving.id, nested.id]);
-    expect(await siblings(organizationId, null)).toEqual([c1.id, s1.id, c2.id]);
+    expect(await siblings(t, organizationId, c2.id)).toEqual([moving.id, nested.id]);
+    expect(await siblings(t, organizationId, null)).toEqual([c1.id, s1.id, c2.id]);
   });
 
   it('moves into a collection (at the end) and back to the top level', async () => {
@@ -757,15 +654,15 @@ describe('POST /v1/spaces/{spaceId}/move', () => {
 
     const { data } = await api.spaces.moveSpace(space.id, { parent: target.id });
     expect(data.parent).toBe(target.id);
-    expect(await spaceRow(space.id)).toMatchObject({ parentId: target.id });
-    expect(ids((await api.collections.listSpacesInCollectionById(target.id)).data)).toEqual([resident.id, space.id]);
+    expect(await spaceRow(t, space.id)).toMatchObject({ parentId: target.id });
+    expect(itemIds((await api.collections.listSpacesInCollectionById(target.id)).data)).toEqual([resident.id, space.id]);
 
     const back = await api.spaces.moveSpace(space.id, { parent: null, position: { before: { type: 'space', space: other.id } } });
     expectMatchesSchema('POST', '/v1/spaces/{spaceId}/move', 200, back.data);
     expect(back.data.parent).toBeUndefined();
-    expect(await spaceRow(space.id)).toMatchObject({ parentId: null });
-    expect(await siblings(organizationId, null)).toEqual([target.id, space.id, other.id]);
-    expect(ids((await api.collections.listSpacesInCollectionById(target.id)).data)).toEqual([resident.id]);
+    expect(await spaceRow(t, space.id)).toMatchObject({ parentId: null });
+    expect(await siblings(t, organizationId, null)).toEqual([target.id, space.id, other.id]);
+    expect(itemIds((await api.collections.listSpacesInCollectionById(target.id)).data)).toEqual([resident.id]);
   });
 
   it('rejects unknown or foreign siblings and parents and empty bodies, changing nothing', async () => {
@@ -780,7 +677,7 @@ describe('POST /v1/spaces/{spaceId}/move', () => {
     const sibling = await create();
     const deleted = await create();
     await remove(deleted.id);
-    const before = await snapshot(organizationId, elsewhere.id);
+    const before = await snapshot(t, organizationId, elsewhere.id);
 
     const cases: Array<[unknown, RegExp | string]> = [
       [{}, /parent: set parent, position or both/],
@@ -803,17 +700,17 @@ describe('POST /v1/spaces/{spaceId}/move', () => {
       expectError(await t.call('POST', `/v1/spaces/${moving.id}/move`, { token: admin.token, body }), 400, message);
     }
     await expectOfficialError(official(admin).spaces.moveSpace(moving.id, { parent: 'col_missing' }), 400);
-    expect(await snapshot(organizationId, elsewhere.id)).toEqual(before);
+    expect(await snapshot(t, organizationId, elsewhere.id)).toEqual(before);
 
     expectError(await t.call('POST', `/v1/spaces/${deleted.id}/move`, { token: admin.token, body: { parent: parent.id } }), 409);
-    expect(await snapshot(organizationId, elsewhere.id)).toEqual(before);
+    expect(await snapshot(t, organizationId, elsewhere.id)).toEqual(before);
   });
 
   it('needs admin on the space and create where it goes', async () => {
     const { organizationId, admin, member, create, collection, patchCollection } = await content();
     const target = await collection();
     const space = await create();
-    const before = await snapshot(organizationId);
+    const before = await snapshot(t, organizationId);
     for (const role of ['create', 'review', 'edit', 'comment', 'read'] as const) {
       const user = await member(role);
       expectError(await t.call('POST', `/v1/spaces/${space.id}/move`, { token: user.token, body: { parent: target.id } }), 403);
@@ -821,7 +718,7 @@ describe('POST /v1/spaces/{spaceId}/move', () => {
     const stranger = await buildUser(t.database);
     expectError(await t.call('POST', `/v1/spaces/${space.id}/move`, { token: stranger.token, body: { parent: null } }), 404);
     expectError(await t.call('POST', `/v1/spaces/${space.id}/move`, { body: { parent: null } }), 401);
-    expect(await snapshot(organizationId)).toEqual(before);
+    expect(await snapshot(t, organizationId)).toEqual(before);
 
     // Admin of the spaces of a delegated collection: may reorder them, not take them out.
     const editor = await member('edit');
@@ -834,16 +731,16 @@ describe('POST /v1/spaces/{spaceId}/move', () => {
       body: { position: { before: { type: 'space', space: first.id } } },
     });
     expect(reordered.statusCode, reordered.body).toBe(200);
-    expect(await siblings(organizationId, delegated.id)).toEqual([second.id, first.id]);
-    const unchanged = await snapshot(organizationId);
+    expect(await siblings(t, organizationId, delegated.id)).toEqual([second.id, first.id]);
+    const unchanged = await snapshot(t, organizationId);
     expectError(await t.call('POST', `/v1/spaces/${second.id}/move`, { token: editor.token, body: { parent: null } }), 403);
     expectError(await t.call('POST', `/v1/spaces/${second.id}/move`, { token: editor.token, body: { parent: target.id } }), 403);
-    expect(await snapshot(organizationId)).toEqual(unchanged);
+    expect(await snapshot(t, organizationId)).toEqual(unchanged);
     // …unless it may create where they go.
     await patchCollection(target.id, { defaultLevel: 'create' });
     const moved = await t.call('POST', `/v1/spaces/${second.id}/move`, { token: editor.token, body: { parent: target.id } });
     expect(moved.statusCode, moved.body).toBe(200);
-    expect(await spaceRow(second.id)).toMatchObject({ parentId: target.id });
+    expect(await spaceRow(t, second.id)).toMatchObject({ parentId: target.id });
   });
 });
 
@@ -866,14 +763,14 @@ describe('POST /v1/spaces/{spaceId}/transfer', () => {
     expectMatchesSchema('POST', '/v1/spaces/{spaceId}/transfer', 200, moved);
     expect(moved).toMatchObject({ id: space.id, title: 'Travelling', organization: target.id });
     expect(moved.parent).toBeUndefined();
-    expect(await spaceRow(space.id)).toMatchObject({ organizationId: target.id, parentId: null, deletedAt: null });
-    expect(await siblings(target.id, null)).toEqual([existing.id, space.id]);
+    expect(await spaceRow(t, space.id)).toMatchObject({ organizationId: target.id, parentId: null, deletedAt: null });
+    expect(await siblings(t, target.id, null)).toEqual([existing.id, space.id]);
     expect(await t.database.db.spaceCustomFieldValue.count({ where: { spaceId: space.id } })).toBe(0);
     expect(await t.database.db.spaceCustomFieldValue.findMany({ where: { spaceId: staying.id } })).toMatchObject([
       { customFieldId: field.id, value: 'bob' },
     ]);
-    expect(ids((await t.call('GET', `/v1/orgs/${target.id}/spaces`, { token: admin.token })).json())).toEqual([space.id]);
-    expect(ids((await t.call('GET', `/v1/orgs/${organizationId}/spaces`, { token: admin.token })).json())).toEqual([staying.id]);
+    expect(itemIds((await t.call('GET', `/v1/orgs/${target.id}/spaces`, { token: admin.token })).json())).toEqual([space.id]);
+    expect(itemIds((await t.call('GET', `/v1/orgs/${organizationId}/spaces`, { token: admin.token })).json())).toEqual([staying.id]);
     expect((await t.call('GET', `/v1/spaces/${space.id}/custom-fields`, { token: admin.token })).json()).toEqual([]);
   });
 
@@ -886,7 +783,7 @@ describe('POST /v1/spaces/{spaceId}/transfer', () => {
     await addMember(t.database, notAdministered.id, admin, 'edit');
     const foreign = await buildOrganization(t.database);
     const all = [organizationId, administered.id, notAdministered.id, foreign.id];
-    const before = await snapshot(...all);
+    const before = await snapshot(t, ...all);
 
     expectError(await t.call('POST', `/v1/spaces/${space.id}/transfer`, { token: admin.token, body: { organization: notAdministered.id } }), 403);
     for (const [body, message] of [
@@ -906,12 +803,12 @@ describe('POST /v1/spaces/{spaceId}/transfer', () => {
     const stranger = await buildUser(t.database);
     expectError(await t.call('POST', `/v1/spaces/${space.id}/transfer`, { token: stranger.token, body: { organization: administered.id } }), 404);
     expectError(await t.call('POST', `/v1/spaces/${space.id}/transfer`, { body: { organization: administered.id } }), 401);
-    expect(await snapshot(...all)).toEqual(before);
+    expect(await snapshot(t, ...all)).toEqual(before);
 
     await remove(space.id);
-    const deleted = await snapshot(...all);
+    const deleted = await snapshot(t, ...all);
     expectError(await t.call('POST', `/v1/spaces/${space.id}/transfer`, { token: admin.token, body: { organization: administered.id } }), 409);
-    expect(await snapshot(...all)).toEqual(deleted);
+    expect(await snapshot(t, ...all)).toEqual(deleted);
   });
 });
 
@@ -938,7 +835,7 @@ describe('GET /v1/orgs/{organizationId}/spaces', () => {
     expectMatchesSchema('GET', ORG_SPACES, 200, data);
     expect(data.count).toBe(5);
     expect(data.next).toBeUndefined();
-    expect(ids(data)).toEqual(made);
+    expect(itemIds(data)).toEqual(made);
     expect(data.items[0]).toEqual((await t.call('GET', `/v1/spaces/${made[0]}`, { token: admin.token })).json());
   });
 
@@ -946,7 +843,7 @@ describe('GET /v1/orgs/{organizationId}/spaces', () => {
     const { organizationId, admin, made } = await fiveSpaces();
     const url = `/v1/orgs/${organizationId}/spaces`;
     for (const [limit, rounds] of [[1, 5], [2, 3], [4, 2], [5, 1], [1000, 1]] as const) {
-      const all = await listAll(url, admin.token, limit);
+      const all = await listAll(t, url, admin.token, limit);
       expect(all.seen, `limit=${limit}`).toEqual(made);
       expect(all.rounds, `limit=${limit}`).toBe(rounds);
       expect(new Set(all.counts)).toEqual(new Set([5]));
@@ -958,7 +855,7 @@ describe('GET /v1/orgs/{organizationId}/spaces', () => {
       const { data } = await api.orgs.listSpacesInOrganizationById(organizationId, { limit: 2, ...(page ? { page } : {}) });
       expectMatchesSchema('GET', ORG_SPACES, 200, data);
       expect(data.count).toBe(5);
-      seen.push(...ids(data));
+      seen.push(...itemIds(data));
       page = data.next?.page;
     } while (page);
     expect(seen).toEqual(made);
@@ -1015,7 +912,7 @@ describe('GET /v1/orgs/{organizationId}/spaces', () => {
       const user = await member(role);
       const listed = await t.call('GET', `/v1/orgs/${organizationId}/spaces`, { token: user.token });
       expect(listed.statusCode, role).toBe(200);
-      expect(ids(listed.json()), role).toEqual(made);
+      expect(itemIds(listed.json()), role).toEqual(made);
     }
     const guest = await member(null);
     expect((await t.call('GET', `/v1/orgs/${organizationId}/spaces`, { token: guest.token })).json()).toEqual({ count: 0, items: [] });
@@ -1044,9 +941,9 @@ describe('GET /v1/collections/{collectionId}/spaces', () => {
     const first = await api.collections.listSpacesInCollectionById(parent.id, { limit: 2 });
     expectMatchesSchema('GET', '/v1/collections/{collectionId}/spaces', 200, first.data);
     expect(first.data.count).toBe(3);
-    expect(ids(first.data)).toEqual([c.id, a.id]);
+    expect(itemIds(first.data)).toEqual([c.id, a.id]);
     const second = await api.collections.listSpacesInCollectionById(parent.id, { limit: 2, page: first.data.next!.page });
-    expect(ids(second.data)).toEqual([b.id]);
+    expect(itemIds(second.data)).toEqual([b.id]);
     expect(second.data.next).toBeUndefined();
     expectError(await t.call('GET', `/v1/collections/${parent.id}/spaces?limit=1001`, { token: admin.token }), 400);
   });
@@ -1060,7 +957,7 @@ describe('permissions on spaces', () => {
     const space = await create({ title: 'Subject' });
     const deleted = await create({ title: 'Deleted' });
     await remove(deleted.id);
-    const before = await snapshot(organizationId, target.id);
+    const before = await snapshot(t, organizationId, target.id);
     const expected: Record<Exclude<Role, 'admin'>, Json> = {
       create: { view: true, admin: false, edit: true, comment: true, review: true, merge: true },
       review: { view: true, admin: false, edit: true, comment: true, review: true, merge: true },
@@ -1097,7 +994,7 @@ describe('permissions on spaces', () => {
     ] as const) {
       expectError(await t.call(method, url, { token: guest.token, body }), 404);
     }
-    expect(await snapshot(organizationId, target.id)).toEqual(before);
+    expect(await snapshot(t, organizationId, target.id)).toEqual(before);
     const adminView = await t.call('GET', `/v1/spaces/${space.id}`, { token: admin.token });
     expect(adminView.json().permissions).toMatchObject({ view: true, admin: true, edit: true, review: true });
   });
@@ -1123,19 +1020,19 @@ describe('permissions on spaces', () => {
     expect(resetByAdmin.statusCode).toBe(200);
 
     expect((await t.call('DELETE', `/v1/spaces/${inside.id}`, { token: editor.token })).statusCode).toBe(205);
-    expect((await spaceRow(inside.id))!.deletedAt).not.toBeNull();
+    expect((await spaceRow(t, inside.id))!.deletedAt).not.toBeNull();
     const restored = await t.call('POST', `/v1/spaces/${inside.id}/restore`, { token: editor.token });
     expect(restored.statusCode, restored.body).toBe(200);
     const copy = await t.call('POST', `/v1/spaces/${inside.id}/duplicate`, { token: editor.token });
     expect(copy.statusCode, copy.body).toBe(201);
     const transferred = await t.call('POST', `/v1/spaces/${other.id}/transfer`, { token: editor.token, body: { organization: target.id } });
     expect(transferred.statusCode, transferred.body).toBe(200);
-    expect(await spaceRow(other.id)).toMatchObject({ organizationId: target.id });
+    expect(await spaceRow(t, other.id)).toMatchObject({ organizationId: target.id });
 
     // Outside that collection the editor is an editor.
-    const before = await snapshot(organizationId);
+    const before = await snapshot(t, organizationId);
     expectError(await t.call('PATCH', `/v1/spaces/${outside.id}`, { token: editor.token, body: { title: 'No' } }), 403);
     expectError(await t.call('DELETE', `/v1/spaces/${outside.id}`, { token: editor.token }), 403);
-    expect(await snapshot(organizationId)).toEqual(before);
+    expect(await snapshot(t, organizationId)).toEqual(before);
   });
 });

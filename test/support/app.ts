@@ -26,7 +26,7 @@ export interface TestApp {
   /** A REST or GraphQL call through Fastify's HTTP injection. */
   call(method: string, url: string, options?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<LightMyRequestResponse>;
   graphql<T = any>(token: string, query: string, variables?: Record<string, unknown>): Promise<{ status: number; data: T; errors?: Array<{ message: string; extensions?: { code?: number } }> }>;
-  /** Starts listening on a loopback port (for clients that use fetch) and returns the base URL. */
+  /** Starts listening on a loopback port (for clients that use fetch), if not yet, and returns the base URL. */
   listen(): Promise<string>;
   /** SQL statements run by this app's database connection so far. */
   statements(): number;
@@ -63,7 +63,7 @@ export async function createTestApp(): Promise<TestApp> {
       return { status: response.statusCode, data: body.data, errors: body.errors };
     },
     async listen() {
-      await app.listen({ port: 0, host: '127.0.0.1' });
+      if (!app.server.listening) await app.listen({ port: 0, host: '127.0.0.1' });
       return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
     },
     statements: () => database.statementCount(),

@@ -10,7 +10,8 @@ import {
 
 /** Test data through the same provisioning functions as the CLI. Every call makes new, unique rows. */
 
-const unique = () => randomUUID().slice(0, 8);
+/** A short random suffix for names, emails and domains nobody else in the run uses. */
+export const unique = () => randomUUID().slice(0, 8);
 
 export interface TestUser {
   id: string;
@@ -22,6 +23,12 @@ export async function buildUser(database: Database, name = 'user'): Promise<Test
   const email = `${name}-${unique()}@example.test`;
   const user = await ensureUser(database.db, email, `${name[0]!.toUpperCase()}${name.slice(1)} ${unique()}`);
   return { id: user.id, email, token: await issueApiToken(database.db, user.id, 'test') };
+}
+
+/** A user with a chosen email address (buildUser always uses example.test) and display name. */
+export async function buildUserWithEmail(database: Database, email: string, displayName?: string): Promise<TestUser> {
+  const user = await ensureUser(database.db, email, displayName);
+  return { id: user.id, email: user.email, token: await issueApiToken(database.db, user.id, 'test') };
 }
 
 export async function buildOrganization(database: Database, title = 'Test organization') {
@@ -40,4 +47,30 @@ export async function buildTeam(database: Database) {
   const member = async (role: Role | null, name = role ?? 'guest') =>
     addMember(database, organization.id, await buildUser(database, name), role);
   return { organization, admin, member };
+}
+
+/**
+ * Members of an organization with chosen names and known join dates, for
+ * listings sorted or searched by them: `joined(user)` dates a membership one
+ * day after the previous one (the first on 2020-01-01); `named(role, displayName)`
+ * adds a member named `<displayName> <unique>`, with email
+ * `<local>-<unique>@<domain>`, and dates it likewise.
+ */
+export function memberRoster(database: Database, organizationId: string) {
+  let day = 0;
+  const joined = async (user: TestUser) => {
+    day += 1;
+    await database.db.member.update({
+      where: { organizationId_userId: { organizationId, userId: user.id } },
+      data: { joinedAt: new Date(Date.UTC(2020, 0, day)) },
+    });
+  };
+  const named = async (role: Role | null, displayName: string, local = 'person', domain = 'example.test') => {
+    const id = unique();
+    const user = await buildUserWithEmail(database, `${local}-${id}@${domain}`, `${displayName} ${id}`);
+    const member = await addMember(database, organizationId, user, role);
+    await joined(member);
+    return member;
+  };
+  return { joined, named };
 }

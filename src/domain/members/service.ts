@@ -1,3 +1,4 @@
+import { SignJWT } from 'jose';
 import type { RequestContext } from '../../context.ts';
 import type { SpaceRecord } from '../../db/index.ts';
 import { conflict, forbidden, notFound } from '../../errors.ts';
@@ -171,17 +172,33 @@ export async function removeMember(ctx: RequestContext, organizationId: string, 
   });
 }
 
-/** Records the viewer's activity in the organization. */
+/**
+ * Records the viewer's activity in the organization, and returns its visitor
+ * claims: a JWT (one hour) that the organization's visitor-auth sites accept,
+ * whose claims adaptive content conditions can read.
+ */
 export async function ping(ctx: RequestContext, organizationId: string): Promise<{ docsVisitorClaims?: string }> {
   const viewer = requireViewer(ctx);
-  await visibleOrganization(ctx, organizationId);
+  const { org, access } = await visibleOrganization(ctx, organizationId);
   await inTransaction(ctx, (tx) =>
     tx.db.member.update({
       where: { organizationId_userId: { organizationId, userId: viewer.id } },
       data: { lastSeenAt: ctx.clock.now() },
     }),
   );
-  return {};
+  const now = Math.floor(ctx.clock.now().getTime() / 1000);
+  const docsVisitorClaims = await new SignJWT({
+    email: viewer.email,
+    name: viewer.displayName,
+    role: access.role ?? 'guest',
+    organization: organizationId,
+  })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(viewer.id)
+    .setIssuedAt(now)
+    .setExpirationTime(now + 3600)
+    .sign(new TextEncoder().encode(org.visitorClaimsSecret));
+  return { docsVisitorClaims };
 }
 
 /** Marks a member as signed in through the organization's SSO. */

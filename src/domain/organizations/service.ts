@@ -120,8 +120,8 @@ export async function updateOrganization(ctx: RequestContext, organizationId: st
   const input = parseInput(UpdateOrganizationInput, body);
   authorize(access.role === 'admin', 'update this organization');
   if (input.defaultContent) {
-    // Sites are the only default content; until the organization has one, nothing can be chosen.
-    throw invalid(`defaultContent.site: site "${input.defaultContent.site}" does not exist in this organization`);
+    const site = await ctx.db.site.findFirst({ where: { id: input.defaultContent.site, organizationId }, select: { id: true } });
+    if (!site) throw invalid(`defaultContent.site: site "${input.defaultContent.site}" does not exist in this organization`);
   }
   await inTransaction(ctx, async (tx) => {
     await tx.db.organization.update({
@@ -130,7 +130,7 @@ export async function updateOrganization(ctx: RequestContext, organizationId: st
         title: input.title,
         hostname: input.hostname,
         defaultRole: input.defaultRole,
-        defaultContentSiteId: input.defaultContent === null ? null : undefined,
+        defaultContentSiteId: input.defaultContent === null ? null : input.defaultContent?.site,
         logo: input.logo,
         sso: input.sso,
         ai: input.ai,

@@ -10,7 +10,8 @@ type SectionGroupRecord = Prisma.SiteSectionGroupModel;
 type SiteSpaceRecord = Prisma.SiteSpaceModel;
 type ShareLinkRecord = Prisma.ShareLinkModel;
 
-export type SiteJSON = Wire<Api.Site>;
+/** The official Site, plus `organization` (its id) as spaces and collections carry it. */
+export type SiteJSON = Wire<Api.Site> & { organization: string };
 export type SiteSpaceJSON = Wire<Api.SiteSpace> & { section?: string };
 export type SiteSectionJSON = Omit<Wire<Api.SiteSection>, 'siteSpaces'> & {
   description?: string;
@@ -40,6 +41,7 @@ export function presentSite(
     type: site.type as SiteJSON['type'],
     appliedType: site.type as SiteJSON['type'],
     title: site.title,
+    organization: site.organizationId,
     ...(site.hostname ? { hostname: site.hostname } : {}),
     ...(site.basename ? { basename: site.basename } : {}),
     ...(site.proxyOrigin ? { proxy: { origin: site.proxyOrigin, target: published } } : {}),
@@ -161,7 +163,10 @@ export function defaultCustomizations(site: SiteRecord) {
       links: 'default',
       font: 'Inter',
       monospaceFont: 'IBMPlexMono',
-      codeTheme: { light: 'default-light', dark: 'default-dark' },
+      codeTheme: {
+        default: { light: 'default-light', dark: 'default-dark' },
+        openapi: { light: 'default-light', dark: 'default-dark' },
+      },
       background: 'plain',
       icons: 'regular',
       sidebar: { background: 'default', list: 'default' },

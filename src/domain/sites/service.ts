@@ -116,6 +116,7 @@ const sitesOfSpace: ChildListing<SiteRecord & { siteSpaces: Array<{ spaceId: str
 export async function listSpaceSites(ctx: RequestContext, space: { id: string; organization: string }, query: unknown) {
   const { access } = await visibleOrganization(ctx, space.organization);
   const params = parseInput(ListSitesQuery.pick({ page: true, limit: true, first: true, after: true, last: true, before: true }), query, 'query');
+  if (!sitePermissions(access).view) return emptyPage<SiteJSON>();
   const page = await listChildren(ctx, sitesOfSpace, space.id, null, pageRequestOf(params));
   return mapPage(page, (site) => presentSiteRecord(ctx, site, access));
 }
@@ -229,7 +230,10 @@ export async function updateSite(ctx: RequestContext, organizationId: string, si
 
 export async function deleteSite(ctx: RequestContext, organizationId: string, siteId: string): Promise<void> {
   await manageableSite(ctx, organizationId, siteId, 'delete this site');
-  await inTransaction(ctx, (tx) => tx.db.site.delete({ where: { id: siteId } }));
+  await inTransaction(ctx, async (tx) => {
+    await tx.db.organization.updateMany({ where: { defaultContentSiteId: siteId }, data: { defaultContentSiteId: null } });
+    await tx.db.site.delete({ where: { id: siteId } });
+  });
 }
 
 /** Publishing makes the site reachable by the audience its visibility names. */

@@ -1,0 +1,118 @@
+import { jwtVerify } from 'jose';
+import type { RequestContext } from '../../context.ts';
+import { notFound } from '../../errors.ts';
+import { type Claims, conditionHolds } from '../../lib/conditions.ts';
+import { parseInput } from '../../lib/validation.ts';
+import { sitePermissions } from '../access.ts';
+import { loader } from '../loaders.ts';
+import { organizationAccess, organizationRecords } from '../organizations/service.ts';
+import { PublishedSiteQuery } from './inputs.ts';
+import { defaultCustomizations } from './presenter.ts';
+import {
+  type SiteRecord,
+  presentSectionGroupRecord,
+  presentSectionRecord,
+  presentSiteRecord,
+  presentSiteSpaceRecord,
+  siteRecords,
+} from './records.ts';
+
+/**
+ * Who is reading a site's published content. Members of the organization see
+ * every site, published or not (a preview). Anyone else is a visitor: the site
+ * must be published, and a share-link site needs an active share key, a
+ * visitor-auth site a valid visitor token. `claims` are the visitor attributes
+ * conditions are evaluated with; null for a member without a visitor token,
+ * who sees the whole structure.
+ */
+export interface Audience {
+  site: SiteRecord;
+  member: boolean;
+  claims: Claims | null;
+}
+
+/**
+ * Verifies a visitor token: a JWT (HS256) signed with the site's key (a custom
+ * authentication backend) or with the organization's key (`docsVisitorClaims` of ping).
+ */
+async function visitorClaims(site: SiteRecord, organizationSecret: string, token: string): Promise<Claims | null> {
+  for (const secret of [site.visitorAuthSecret, organizationSecret]) {
+    try {
+      const { payload } = await jwtVerify(token, new TextEncoder().encode(secret), { algorithms: ['HS256'] });
+      return payload as Claims;
+    } catch {
+      // Try the next key.
+    }
+  }
+  return null;
+}
+
+export async function siteAudience(ctx: RequestContext, siteId: string, query: unknown): Promise<Audience> {
+  const { shareKey, visitorToken } = parseInput(PublishedSiteQuery, query, 'query');
+  const site = await loader(ctx, siteRecords).load(siteId);
+  if (!site) throw notFound('Site', siteId);
+  const [access, organization] = await Promise.all([
+    organizationAccess(ctx, site.organizationId),
+    loader(ctx, organizationRecords).load(site.organizationId),
+  ]);
+  const claims = visitorToken ? await visitorClaims(site, organization!.visitorClaimsSecret, visitorToken) : null;
+  if (sitePermissions(access).view) return { site, member: true, claims };
+
+  // A visitor: anything it may not see does not exist for it.
+  if (!site.published) throw notFound('Site', siteId);
+  if (site.visibility === 'share-link') {
+    const link = shareKey
+      ? await ctx.db.shareLink.findFirst({ where: { siteId, key: shareKey, active: true }, select: { id: true } })
+      : null;
+    if (!link) throw notFound('Site', siteId);
+  }
+  if (site.visibility === 'visitor-auth' && !claims) throw notFound('Site', siteId);
+  return { site, member: false, claims: claims ?? {} };
+}
+
+/** Whether an entry with this condition is shown to the audience. */
+export function shownTo(audience: Audience) {
+  return (entry: { condition: string | null }) => audience.claims === null || conditionHolds(entry.condition, audience.claims);
+}
+
+/** `GET /v1/orgs/{organizationId}/sites/{siteId}/published`: the site, its structure as the audience sees it, and its customizations. */
+export async function getPublishedSite(ctx: RequestContext, organizationId: string | null, siteId: string, query: unknown) {
+  const audience = await siteAudience(ctx, siteId, query);
+  const { site } = audience;
+  if (organizationId !== null && site.organizationId !== organizationId) throw notFound('Site', siteId);
+  const shown = shownTo(audience);
+  const [sections, groups, rootSiteSpaces, access] = await Promise.all([
+    ctx.db.siteSection.findMany({ where: { siteId }, orderBy: [{ position: 'asc' }, { id: 'asc' }] }),
+    ctx.db.siteSectionGroup.findMany({ where: { siteId }, orderBy: [{ position: 'asc' }, { id: 'asc' }] }),
+    ctx.db.siteSpace.findMany({ where: { siteId, sectionId: null }, orderBy: [{ position: 'asc' }, { id: 'asc' }] }),
+    organizationAccess(ctx, site.organizationId),
+  ]);
+
+  let structure;
+  if (sections.length > 0) {
+    const topLevel = [
+      ...sections.filter((section) => section.sectionGroupId === null).map((section) => ({ kind: 'section' as const, position: section.position, id: section.id, section })),
+      ...groups.map((group) => ({ kind: 'group' as const, position: group.position, id: group.id, group })),
+    ].sort((a, b) => (a.position === b.position ? (a.id < b.id ? -1 : 1) : a.position < b.position ? -1 : 1));
+    const entries = await Promise.all(
+      topLevel.map(async (entry) => {
+        if (entry.kind === 'section') {
+          return shown(entry.section) ? presentSectionRecord(ctx, entry.section, shown) : null;
+        }
+        const group = await presentSectionGroupRecord(ctx, entry.group, shown, shown);
+        return group.sections.length > 0 ? group : null;
+      }),
+    );
+    structure = { type: 'sections' as const, structure: entries.filter((entry) => entry !== null) };
+  } else {
+    const siteSpaces = await Promise.all(rootSiteSpaces.filter(shown).map((siteSpace) => presentSiteSpaceRecord(ctx, siteSpace)));
+    structure = { type: 'siteSpaces' as const, structure: siteSpaces };
+  }
+  return {
+    object: 'published-content-site' as const,
+    site: await presentSiteRecord(ctx, site, access),
+    structure,
+    customizations: { site: defaultCustomizations(site), siteSpaces: {} },
+    scripts: [],
+  };
+}

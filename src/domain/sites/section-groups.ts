@@ -1,0 +1,197 @@
+import type { RequestContext } from '../../context.ts';
+import { conflict, invalid, notFound } from '../../errors.ts';
+import { newId } from '../../lib/ids.ts';
+import { type Ordering, type Page, pageRequestOf } from '../../lib/pagination.ts';
+import { parseInput } from '../../lib/validation.ts';
+import { loader } from '../loaders.ts';
+import { type ChildListing, countsBy, listChildren, mapPage } from '../shared/pages.ts';
+import { inTransaction, serializeOn } from '../transaction.ts';
+import {
+  AddSectionToGroupInput,
+  CreateSectionGroupInput,
+  ListStructureQuery,
+  MoveSectionGroupInput,
+  UpdateSectionGroupInput,
+} from './inputs.ts';
+import { bySiblingOrder, endOf, keysBetween, positionAmong } from './positions.ts';
+import type { SiteSectionGroupJSON } from './presenter.ts';
+import {
+  type SectionGroupRecord,
+  manageableSite,
+  presentSectionGroupRecord,
+  sectionGroupRecords,
+  visibleSite,
+} from './records.ts';
+import { topLevelEntries } from './sections.ts';
+
+const inOrder: Ordering<SectionGroupRecord> = {
+  name: 'site-section-groups',
+  keys: [
+    { field: 'position', direction: 'asc', type: 'string', value: (row) => row.position },
+    { field: 'id', direction: 'asc', type: 'string', value: (row) => row.id },
+  ],
+};
+
+export const groupsOfSite: ChildListing<SectionGroupRecord, null> = {
+  name: 'site-section-groups',
+  records: sectionGroupRecords,
+  ordering: () => inOrder,
+  parentOf: (row) => row.siteId,
+  findMany: (ctx, siteIds, _filter, args) =>
+    ctx.db.siteSectionGroup.findMany({ ...args, where: { AND: [{ siteId: { in: siteIds } }, args.where] } }),
+  count: async (ctx, siteIds) =>
+    countsBy(
+      await ctx.db.siteSectionGroup.groupBy({ by: ['siteId'], where: { siteId: { in: siteIds } }, _count: { _all: true } }),
+      'siteId',
+    ),
+};
+
+export async function listSectionGroups(
+  ctx: RequestContext,
+  organizationId: string,
+  siteId: string,
+  query: unknown,
+): Promise<Page<SiteSectionGroupJSON>> {
+  await visibleSite(ctx, organizationId, siteId);
+  const params = parseInput(ListStructureQuery, query, 'query');
+  const page = await listChildren(ctx, groupsOfSite, siteId, null, pageRequestOf(params));
+  return mapPage(page, (group) => presentSectionGroupRecord(ctx, group));
+}
+
+async function groupOfSite(ctx: RequestContext, siteId: string, groupId: string) {
+  const group = await loader(ctx, sectionGroupRecords).load(groupId);
+  if (!group || group.siteId !== siteId) throw notFound('Site section group', groupId);
+  return group;
+}
+
+export async function getSectionGroup(ctx: RequestContext, groupId: string): Promise<SiteSectionGroupJSON> {
+  const group = await loader(ctx, sectionGroupRecords).load(groupId);
+  if (!group) throw notFound('Site section group', groupId);
+  const site = await ctx.db.site.findUniqueOrThrow({ where: { id: group.siteId }, select: { organizationId: true } });
+  await visibleSite(ctx, site.organizationId, group.siteId);
+  return presentSectionGroupRecord(ctx, group);
+}
+
+/** Puts sections, in order, at the end of a group. A section belongs to at most one group. */
+async function addSections(tx: RequestContext, siteId: string, group: { id: string; position: string }, sectionIds: string[], field: string) {
+  const sections = await tx.db.siteSection.findMany({ where: { id: { in: sectionIds } } });
+  const inGroup = await tx.db.siteSection.findMany({ where: { sectionGroupId: group.id }, select: { id: true, position: true } });
+  for (const [index, sectionId] of sectionIds.entries()) {
+    const section = sections.find((candidate) => candidate.id === sectionId);
+    const name = field === 'sections' ? `sections.${index}` : field;
+    if (!section || section.siteId !== siteId) throw invalid(`${name}: section "${sectionId}" is not a section of this site`);
+    if (section.sectionGroupId === group.id) throw conflict(`${name}: section "${sectionId}" is already in this group`);
+    if (section.sectionGroupId) {
+      throw conflict(`${name}: section "${sectionId}" already belongs to group "${section.sectionGroupId}"`);
+    }
+    const position = endOf(inGroup);
+    inGroup.push({ id: sectionId, position });
+    await tx.db.siteSection.update({
+      where: { id: sectionId },
+      data: { sectionGroupId: group.id, position, topPosition: group.position },
+    });
+  }
+}
+
+export async function createSectionGroup(ctx: RequestContext, organizationId: string, siteId: string, body: unknown) {
+  await visibleSite(ctx, organizationId, siteId);
+  const input = parseInput(CreateSectionGroupInput, body);
+  await manageableSite(ctx, organizationId, siteId, "change this site's sections");
+  const sectionIds = input.sections ?? [];
+  if (new Set(sectionIds).size !== sectionIds.length) throw invalid('sections: must not repeat a section');
+  const id = newId('siteSectionGroup');
+  await inTransaction(ctx, async (tx) => {
+    await serializeOn(tx.db, tx.provider, `site:${siteId}`);
+    const position = endOf(await topLevelEntries(tx, siteId));
+    await tx.db.siteSectionGroup.create({ data: { id, siteId, title: input.title, icon: input.icon ?? null, position } });
+    await addSections(tx, siteId, { id, position }, sectionIds, 'sections');
+  });
+  return getSectionGroup(ctx, id);
+}
+
+export async function updateSectionGroup(ctx: RequestContext, organizationId: string, siteId: string, groupId: string, body: unknown) {
+  await visibleSite(ctx, organizationId, siteId);
+  await groupOfSite(ctx, siteId, groupId);
+  const input = parseInput(UpdateSectionGroupInput, body);
+  await manageableSite(ctx, organizationId, siteId, "change this site's sections");
+  await inTransaction(ctx, (tx) =>
+    tx.db.siteSectionGroup.update({ where: { id: groupId }, data: { title: input.title, icon: input.icon } }),
+  );
+  return getSectionGroup(ctx, groupId);
+}
+
+/** Deletes a group; its sections stay, at the top level where the group was. */
+export async function deleteSectionGroup(ctx: RequestContext, organizationId: string, siteId: string, groupId: string) {
+  await visibleSite(ctx, organizationId, siteId);
+  await groupOfSite(ctx, siteId, groupId);
+  await manageableSite(ctx, organizationId, siteId, "change this site's sections");
+  await inTransaction(ctx, async (tx) => {
+    await serializeOn(tx.db, tx.provider, `site:${siteId}`);
+    const group = await tx.db.siteSectionGroup.findUniqueOrThrow({ where: { id: groupId } });
+    const members = (await tx.db.siteSection.findMany({ where: { sectionGroupId: groupId } })).sort(bySiblingOrder);
+    const topLevel = (await topLevelEntries(tx, siteId)).sort(bySiblingOrder);
+    const index = topLevel.findIndex((entry) => entry.id === groupId);
+    const keys = keysBetween(group.position, topLevel[index + 1]?.position ?? null, members.length);
+    for (const [i, section] of members.entries()) {
+      await tx.db.siteSection.update({
+        where: { id: section.id },
+        data: { sectionGroupId: null, position: keys[i]!, topPosition: keys[i]! },
+      });
+    }
+    await tx.db.siteSectionGroup.delete({ where: { id: groupId } });
+  });
+}
+
+export async function addSectionToGroup(ctx: RequestContext, organizationId: string, siteId: string, groupId: string, body: unknown) {
+  await visibleSite(ctx, organizationId, siteId);
+  await groupOfSite(ctx, siteId, groupId);
+  const input = parseInput(AddSectionToGroupInput, body);
+  await manageableSite(ctx, organizationId, siteId, "change this site's sections");
+  await inTransaction(ctx, async (tx) => {
+    await serializeOn(tx.db, tx.provider, `site:${siteId}`);
+    const group = await tx.db.siteSectionGroup.findUniqueOrThrow({ where: { id: groupId } });
+    await addSections(tx, siteId, group, [input.sectionId], 'sectionId');
+  });
+  return getSectionGroup(ctx, groupId);
+}
+
+/** Takes a section out of its group: it goes to the top level right after the group. */
+export async function removeSectionFromGroup(
+  ctx: RequestContext,
+  organizationId: string,
+  siteId: string,
+  groupId: string,
+  sectionId: string,
+) {
+  await visibleSite(ctx, organizationId, siteId);
+  await groupOfSite(ctx, siteId, groupId);
+  await manageableSite(ctx, organizationId, siteId, "change this site's sections");
+  await inTransaction(ctx, async (tx) => {
+    await serializeOn(tx.db, tx.provider, `site:${siteId}`);
+    const section = await tx.db.siteSection.findFirst({ where: { id: sectionId, sectionGroupId: groupId } });
+    if (!section) throw notFound('Site section in this group', sectionId);
+    const position = positionAmong(await topLevelEntries(tx, siteId), sectionId, { after: groupId });
+    await tx.db.siteSection.update({
+      where: { id: sectionId },
+      data: { sectionGroupId: null, position, topPosition: position },
+    });
+  });
+}
+
+/** Moves a group among the top-level entries; its sections follow it in site order. */
+export async function moveSectionGroup(ctx: RequestContext, organizationId: string, siteId: string, groupId: string, body: unknown) {
+  await visibleSite(ctx, organizationId, siteId);
+  await groupOfSite(ctx, siteId, groupId);
+  const input = parseInput(MoveSectionGroupInput, body);
+  await manageableSite(ctx, organizationId, siteId, "change this site's sections");
+  await inTransaction(ctx, async (tx) => {
+    await serializeOn(tx.db, tx.provider, `site:${siteId}`);
+    const position = positionAmong(await topLevelEntries(tx, siteId), groupId, {
+      before: input.position?.before?.id,
+      after: input.position?.after?.id,
+    });
+    await tx.db.siteSectionGroup.update({ where: { id: groupId }, data: { position } });
+    await tx.db.siteSection.updateMany({ where: { sectionGroupId: groupId }, data: { topPosition: position } });
+  });
+  return getSectionGroup(ctx, groupId);
+}

@@ -1,0 +1,208 @@
+import type { RequestContext } from '../../context.ts';
+import { conflict, invalid, notFound } from '../../errors.ts';
+import { newId } from '../../lib/ids.ts';
+import { type Ordering, type Page, pageRequestOf } from '../../lib/pagination.ts';
+import { parseInput } from '../../lib/validation.ts';
+import { loader } from '../loaders.ts';
+import { type ChildListing, countsBy, listChildren, mapPage } from '../shared/pages.ts';
+import { spaceRecords } from '../spaces/service.ts';
+import { inTransaction, serializeOn } from '../transaction.ts';
+import { checkedCondition } from './conditions.ts';
+import { CreateSiteSpaceInput, ListSiteSpacesQuery, MoveSiteSpaceInput, UpdateSiteSpaceInput } from './inputs.ts';
+import { endOf, positionAmong } from './positions.ts';
+import type { SiteSpaceJSON } from './presenter.ts';
+import { shownTo, siteAudience } from './published.ts';
+import {
+  type SiteSpaceRecord,
+  manageableSite,
+  presentSiteSpaceRecord,
+  siteSpaceRecords,
+  siteSpacesOfSection,
+  uniquePath,
+  visibleSite,
+} from './records.ts';
+
+/** Across sections, positions do not compare: the site-wide listing goes by creation. */
+const byCreation: Ordering<SiteSpaceRecord> = {
+  name: 'site-spaces',
+  keys: [
+    { field: 'createdAt', direction: 'asc', type: 'date', value: (row) => row.createdAt },
+    { field: 'id', direction: 'asc', type: 'string', value: (row) => row.id },
+  ],
+};
+
+interface SiteSpaceFilter {
+  default?: boolean | undefined;
+}
+
+export const siteSpacesOfSite: ChildListing<SiteSpaceRecord, SiteSpaceFilter> = {
+  name: 'site-site-spaces',
+  records: siteSpaceRecords,
+  ordering: () => byCreation,
+  parentOf: (row) => row.siteId,
+  findMany: (ctx, siteIds, filter, args) =>
+    ctx.db.siteSpace.findMany({
+      ...args,
+      where: {
+        AND: [{ siteId: { in: siteIds }, ...(filter.default !== undefined ? { isDefault: filter.default } : {}) }, args.where],
+      },
+    }),
+  count: async (ctx, siteIds, filter) =>
+    countsBy(
+      await ctx.db.siteSpace.groupBy({
+        by: ['siteId'],
+        where: { siteId: { in: siteIds }, ...(filter.default !== undefined ? { isDefault: filter.default } : {}) },
+        _count: { _all: true },
+      }),
+      'siteId',
+    ),
+};
+
+/** Site spaces of a site; `default` keeps only (or leaves out) the default ones. Visitors see those shown to them. */
+export async function listSiteSpaces(
+  ctx: RequestContext,
+  organizationId: string,
+  siteId: string,
+  query: unknown,
+): Promise<Page<SiteSpaceJSON>> {
+  const params = parseInput(ListSiteSpacesQuery, query, 'query');
+  const audience = await siteAudience(ctx, siteId, { shareKey: params.shareKey });
+  if (audience.site.organizationId !== organizationId) throw notFound('Site', siteId);
+  const page = await listChildren(ctx, siteSpacesOfSite, siteId, { default: params.default }, pageRequestOf(params));
+  const shown = audience.member ? () => true : shownTo(audience);
+  const kept = page.items.map((item) => shown(item));
+  return mapPage(
+    { ...page, items: page.items.filter((_, index) => kept[index]), cursors: page.cursors.filter((_, index) => kept[index]) },
+    (siteSpace) => presentSiteSpaceRecord(ctx, siteSpace),
+  );
+}
+
+async function siteSpaceOfSite(ctx: RequestContext, siteId: string, siteSpaceId: string) {
+  const siteSpace = await loader(ctx, siteSpaceRecords).load(siteSpaceId);
+  if (!siteSpace || siteSpace.siteId !== siteId) throw notFound('Site space', siteSpaceId);
+  return siteSpace;
+}
+
+export async function getSiteSpace(ctx: RequestContext, siteSpaceId: string): Promise<SiteSpaceJSON> {
+  const siteSpace = await loader(ctx, siteSpaceRecords).load(siteSpaceId);
+  if (!siteSpace) throw notFound('Site space', siteSpaceId);
+  const site = await ctx.db.site.findUniqueOrThrow({ where: { id: siteSpace.siteId }, select: { organizationId: true } });
+  await visibleSite(ctx, site.organizationId, siteSpace.siteId);
+  return presentSiteSpaceRecord(ctx, siteSpace);
+}
+
+/** The site spaces of a section (GraphQL `SiteSection.siteSpaces`), in order. */
+export async function sectionSiteSpaces(ctx: RequestContext, sectionId: string) {
+  const siteSpaces = await loader(ctx, siteSpacesOfSection).load(sectionId);
+  return Promise.all(siteSpaces.map((siteSpace) => presentSiteSpaceRecord(ctx, siteSpace)));
+}
+
+const container = (siteId: string, sectionId: string | null) => ({ siteId, sectionId });
+
+/**
+ * Adds a space to a site: in the given section, else in the default section, or
+ * at the root level of a site without sections. The first one of its place is the default.
+ */
+export async function addSiteSpace(ctx: RequestContext, organizationId: string, siteId: string, body: unknown) {
+  await visibleSite(ctx, organizationId, siteId);
+  const input = parseInput(CreateSiteSpaceInput, body);
+  await manageableSite(ctx, organizationId, siteId, 'add spaces to this site');
+  const space = await loader(ctx, spaceRecords).load(input.spaceId);
+  if (!space || space.organizationId !== organizationId || space.deletedAt) {
+    throw invalid(`spaceId: space "${input.spaceId}" does not exist in this organization`);
+  }
+  const id = newId('siteSpace');
+  await inTransaction(ctx, async (tx) => {
+    await serializeOn(tx.db, tx.provider, `site:${siteId}`);
+    let sectionId: string | null = null;
+    if (input.sectionId !== undefined) {
+      const section = await tx.db.siteSection.findFirst({ where: { id: input.sectionId, siteId } });
+      if (!section) throw invalid(`sectionId: section "${input.sectionId}" is not a section of this site`);
+      sectionId = section.id;
+    } else {
+      sectionId = (await tx.db.siteSection.findFirst({ where: { siteId, isDefault: true } }))?.id ?? null;
+    }
+    const siblings = await tx.db.siteSpace.findMany({ where: container(siteId, sectionId) });
+    if (siblings.some((siteSpace) => siteSpace.spaceId === space.id)) {
+      throw conflict(`spaceId: space "${space.id}" is already in this ${sectionId ? 'section' : 'site'}`);
+    }
+    await tx.db.siteSpace.create({
+      data: {
+        id,
+        siteId,
+        sectionId,
+        spaceId: space.id,
+        path: uniquePath(space.title, siblings.map((siteSpace) => siteSpace.path), 'space'),
+        position: endOf(siblings),
+        isDefault: !siblings.some((siteSpace) => siteSpace.isDefault),
+      },
+    });
+  });
+  return getSiteSpace(ctx, id);
+}
+
+export async function updateSiteSpace(
+  ctx: RequestContext,
+  organizationId: string,
+  siteId: string,
+  siteSpaceId: string,
+  body: unknown,
+) {
+  await visibleSite(ctx, organizationId, siteId);
+  const siteSpace = await siteSpaceOfSite(ctx, siteId, siteSpaceId);
+  const input = parseInput(UpdateSiteSpaceInput, body);
+  const { site } = await manageableSite(ctx, organizationId, siteId, "change this site's spaces");
+  const condition = checkedCondition(site, input.condition);
+  await inTransaction(ctx, async (tx) => {
+    await serializeOn(tx.db, tx.provider, `site:${siteId}`);
+    if (input.path !== undefined) {
+      const taken = await tx.db.siteSpace.findFirst({
+        where: { ...container(siteId, siteSpace.sectionId), path: input.path, id: { not: siteSpaceId } },
+      });
+      if (taken) {
+        throw conflict(`path: "${input.path}" is already the path of another site space ${siteSpace.sectionId ? 'of this section' : 'of this site'}`);
+      }
+    }
+    await tx.db.siteSpace.update({ where: { id: siteSpaceId }, data: { path: input.path, condition } });
+  });
+  return getSiteSpace(ctx, siteSpaceId);
+}
+
+/** Removes a space from a site; when it was the default of its place, the next one takes over. */
+export async function deleteSiteSpace(ctx: RequestContext, organizationId: string, siteId: string, siteSpaceId: string) {
+  await visibleSite(ctx, organizationId, siteId);
+  await siteSpaceOfSite(ctx, siteId, siteSpaceId);
+  await manageableSite(ctx, organizationId, siteId, "change this site's spaces");
+  await inTransaction(ctx, async (tx) => {
+    await serializeOn(tx.db, tx.provider, `site:${siteId}`);
+    const removed = await tx.db.siteSpace.delete({ where: { id: siteSpaceId } });
+    if (removed.isDefault) {
+      const next = await tx.db.siteSpace.findFirst({
+        where: container(siteId, removed.sectionId),
+        orderBy: [{ position: 'asc' }, { id: 'asc' }],
+      });
+      if (next) await tx.db.siteSpace.update({ where: { id: next.id }, data: { isDefault: true } });
+    }
+  });
+}
+
+/** Moves a site space among the site spaces of its section (or of the root level). */
+export async function moveSiteSpace(ctx: RequestContext, organizationId: string, siteId: string, siteSpaceId: string, body: unknown) {
+  await visibleSite(ctx, organizationId, siteId);
+  const siteSpace = await siteSpaceOfSite(ctx, siteId, siteSpaceId);
+  const input = parseInput(MoveSiteSpaceInput, body);
+  await manageableSite(ctx, organizationId, siteId, "change this site's spaces");
+  await inTransaction(ctx, async (tx) => {
+    await serializeOn(tx.db, tx.provider, `site:${siteId}`);
+    const siblings = await tx.db.siteSpace.findMany({
+      where: container(siteId, siteSpace.sectionId),
+      select: { id: true, position: true },
+    });
+    const position = positionAmong(siblings, siteSpaceId, {
+      before: input.position?.before?.siteSpace,
+      after: input.position?.after?.siteSpace,
+    });
+    await tx.db.siteSpace.update({ where: { id: siteSpaceId }, data: { position } });
+  });
+  return getSiteSpace(ctx, siteSpaceId);
+}

@@ -1,0 +1,620 @@
+import type {
+  ShareLinkJSON,
+  SiteJSON,
+  SiteSectionGroupJSON,
+  SiteSectionJSON,
+  SiteSpaceJSON,
+} from '../../domain/sites/presenter.ts';
+import { getPublishedSite } from '../../domain/sites/published.ts';
+import {
+  addSectionToGroup,
+  createSectionGroup,
+  deleteSectionGroup,
+  getSectionGroup,
+  listSectionGroups,
+  moveSectionGroup,
+  removeSectionFromGroup,
+  updateSectionGroup,
+} from '../../domain/sites/section-groups.ts';
+import {
+  createSection,
+  deleteSection,
+  getSection,
+  listSections,
+  moveSection,
+  updateSection,
+} from '../../domain/sites/sections.ts';
+import {
+  createSite,
+  deleteSite,
+  getAdaptiveSchema,
+  getSiteById,
+  listSites,
+  listSpaceSites,
+  setSitePublished,
+  updateAdaptiveSchema,
+  updateSite,
+} from '../../domain/sites/service.ts';
+import { createShareLink, deleteShareLink, listShareLinks, updateShareLink } from '../../domain/sites/share-links.ts';
+import {
+  addSiteSpace,
+  deleteSiteSpace,
+  getSiteSpace,
+  listSiteSpaces,
+  moveSiteSpace,
+  updateSiteSpace,
+} from '../../domain/sites/site-spaces.ts';
+import { builder } from '../builder.ts';
+import { connectionQuery, loadEach, toConnection } from '../connection.ts';
+import { booleanObject, urlsObject } from './common.ts';
+import { Organization } from './organization.ts';
+import { Space } from './space.ts';
+
+/** Sites, their sections, section groups, site spaces and share links; the published tree. */
+
+const SitePermissions = booleanObject('SitePermissions', [
+  'view',
+  'access',
+  'edit',
+  'create',
+  'admin',
+  'installIntegration',
+  'viewAdaptiveSchema',
+  'editAdaptiveSchema',
+] as const);
+const SiteUrls = urlsObject('SiteUrls', ['location', 'app', 'preview'], ['published']);
+const PublishedUrls = urlsObject('PublishedUrls', [], ['published']);
+
+const SiteProxy = builder.objectRef<{ origin: string; target: string }>('SiteProxy').implement({
+  fields: (t) => ({ origin: t.exposeString('origin'), target: t.exposeString('target') }),
+});
+const SiteAdaptiveContent = builder.objectRef<{ enabled: boolean }>('SiteAdaptiveContent').implement({
+  fields: (t) => ({ enabled: t.exposeBoolean('enabled') }),
+});
+const SiteAdaptiveSchema = builder
+  .objectRef<{ object: string; jsonSchema: unknown; updatedAt: string }>('SiteAdaptiveSchema')
+  .implement({
+    description: 'The JSON Schema (draft-07) of the visitor attributes that conditions read',
+    fields: (t) => ({
+      object: t.exposeString('object'),
+      jsonSchema: t.field({ type: 'JSON', resolve: (schema) => schema.jsonSchema }),
+      updatedAt: t.field({ type: 'DateTime', resolve: (schema) => schema.updatedAt }),
+    }),
+  });
+
+export const Site = builder.loadableNodeRef<SiteJSON, string>('Site', {
+  id: { resolve: (site) => site.id },
+  load: (ids, ctx) => loadEach(ids, (id) => getSiteById(ctx, id)),
+});
+export const SiteSection = builder.loadableNodeRef<SiteSectionJSON, string>('SiteSection', {
+  id: { resolve: (section) => section.id },
+  load: (ids, ctx) => loadEach(ids, (id) => getSection(ctx, id)),
+});
+export const SiteSectionGroup = builder.loadableNodeRef<SiteSectionGroupJSON, string>('SiteSectionGroup', {
+  id: { resolve: (group) => group.id },
+  load: (ids, ctx) => loadEach(ids, (id) => getSectionGroup(ctx, id)),
+});
+export const SiteSpace = builder.loadableNodeRef<SiteSpaceJSON, string>('SiteSpace', {
+  id: { resolve: (siteSpace) => siteSpace.id },
+  load: (ids, ctx) => loadEach(ids, (id) => getSiteSpace(ctx, id)),
+});
+
+const ShareLink = builder.objectRef<ShareLinkJSON>('ShareLink').implement({
+  description: 'A secret address of a share-link site: its published URL carries the shareKey',
+  fields: (t) => ({
+    object: t.exposeString('object'),
+    id: t.exposeID('id'),
+    createdAt: t.field({ type: 'DateTime', resolve: (link) => link.createdAt }),
+    name: t.exposeString('name', { nullable: true }),
+    active: t.exposeBoolean('active', { nullable: true }),
+    urls: t.field({ type: PublishedUrls, resolve: (link) => link.urls }),
+  }),
+});
+
+const orgAndSite = (site: SiteJSON) => [site.organization, site.id] as const;
+
+Site.implement({
+  description: 'A published docs site. Its site spaces are the `siteSpaces` connection (REST: the number `siteSpaces`, here `siteSpaces.totalCount`)',
+  fields: (t) => ({
+    object: t.exposeString('object'),
+    type: t.exposeString('type'),
+    appliedType: t.exposeString('appliedType'),
+    title: t.exposeString('title'),
+    hostname: t.exposeString('hostname', { nullable: true }),
+    basename: t.exposeString('basename', { nullable: true }),
+    proxy: t.field({ type: SiteProxy, nullable: true, resolve: (site) => site.proxy ?? null }),
+    visibility: t.exposeString('visibility'),
+    defaultLevel: t.string({ nullable: true, resolve: (site) => (site.defaultLevel as string | null) ?? null }),
+    permissions: t.field({ type: SitePermissions, resolve: (site) => site.permissions }),
+    published: t.exposeBoolean('published'),
+    createdAt: t.field({ type: 'DateTime', resolve: (site) => site.createdAt }),
+    adaptiveContent: t.field({ type: SiteAdaptiveContent, nullable: true, resolve: (site) => site.adaptiveContent ?? null }),
+    features: t.field({ type: 'JSON', resolve: (site) => site.features }),
+    urls: t.field({ type: SiteUrls, resolve: (site) => site.urls }),
+    organization: t.field({ type: Organization, resolve: (site) => site.organization }),
+    adaptiveSchema: t.field({
+      type: SiteAdaptiveSchema,
+      resolve: (site, _args, ctx) => getAdaptiveSchema(ctx, ...orgAndSite(site)),
+    }),
+    sections: t.connection({
+      type: SiteSection,
+      description: 'Sections in site order',
+      resolve: async (site, args, ctx) => toConnection(await listSections(ctx, ...orgAndSite(site), connectionQuery(args))),
+    }),
+    sectionGroups: t.connection({
+      type: SiteSectionGroup,
+      resolve: async (site, args, ctx) =>
+        toConnection(await listSectionGroups(ctx, ...orgAndSite(site), connectionQuery(args))),
+    }),
+    siteSpaces: t.connection({
+      type: SiteSpace,
+      args: { default: t.arg.boolean({ description: 'true: only default site spaces; false: only the others' }) },
+      resolve: async (site, args, ctx) => toConnection(await listSiteSpaces(ctx, ...orgAndSite(site), connectionQuery(args))),
+    }),
+    shareLinks: t.connection({
+      type: ShareLink,
+      description: 'Share links (admins)',
+      resolve: async (site, args, ctx) => toConnection(await listShareLinks(ctx, ...orgAndSite(site), connectionQuery(args))),
+    }),
+  }),
+});
+
+SiteSection.implement({
+  fields: (t) => ({
+    object: t.exposeString('object'),
+    title: t.exposeString('title'),
+    description: t.exposeString('description', { nullable: true }),
+    default: t.exposeBoolean('default', { nullable: true }),
+    draft: t.exposeBoolean('draft'),
+    path: t.exposeString('path'),
+    condition: t.exposeString('condition', { nullable: true }),
+    icon: t.exposeString('icon', { nullable: true }),
+    sectionGroup: t.field({
+      type: SiteSectionGroup,
+      nullable: true,
+      resolve: (section) => section.sectionGroup ?? null,
+    }),
+    siteSpaces: t.field({
+      type: [SiteSpace],
+      description: 'Its site spaces, in order (in a published tree, those shown to the visitor)',
+      resolve: (section) => section.siteSpaces,
+    }),
+    urls: t.field({ type: PublishedUrls, resolve: (section) => section.urls }),
+  }),
+});
+
+SiteSectionGroup.implement({
+  fields: (t) => ({
+    object: t.exposeString('object'),
+    title: t.exposeString('title'),
+    icon: t.exposeString('icon', { nullable: true }),
+    draft: t.exposeBoolean('draft'),
+    sections: t.field({ type: [SiteSection], description: 'Its sections, in order', resolve: (group) => group.sections }),
+  }),
+});
+
+SiteSpace.implement({
+  fields: (t) => ({
+    object: t.exposeString('object'),
+    path: t.exposeString('path'),
+    title: t.exposeString('title'),
+    default: t.exposeBoolean('default', { nullable: true }),
+    condition: t.exposeString('condition', { nullable: true }),
+    draft: t.exposeBoolean('draft'),
+    hasAdvancedCustomizationFeature: t.exposeBoolean('hasAdvancedCustomizationFeature', { nullable: true }),
+    section: t.field({ type: SiteSection, nullable: true, resolve: (siteSpace) => siteSpace.section ?? null }),
+    space: t.field({ type: Space, resolve: (siteSpace) => siteSpace.space }),
+    urls: t.field({ type: PublishedUrls, resolve: (siteSpace) => siteSpace.urls }),
+  }),
+});
+
+builder.objectField(Organization, 'sites', (t) =>
+  t.connection({
+    type: Site,
+    args: {
+      published: t.arg.boolean(),
+      title: t.arg.string({ description: 'Case-insensitive part of the title' }),
+      space: t.arg.id({ description: 'Only sites showing this space' }),
+    },
+    resolve: async (org, args, ctx) => toConnection(await listSites(ctx, org.id, connectionQuery(args))),
+  }),
+);
+
+builder.objectField(Space, 'sites', (t) =>
+  t.connection({
+    type: Site,
+    description: 'Sites showing this space',
+    resolve: async (space, args, ctx) => toConnection(await listSpaceSites(ctx, space, connectionQuery(args))),
+  }),
+);
+
+type PublishedSite = Awaited<ReturnType<typeof getPublishedSite>>;
+type PublishedEntry = PublishedSite['structure']['structure'][number];
+
+const PublishedSiteEntry = builder.unionType('PublishedSiteEntry', {
+  types: [SiteSection, SiteSectionGroup, SiteSpace],
+  resolveType: (entry: PublishedEntry) =>
+    entry.object === 'site-section' ? 'SiteSection' : entry.object === 'site-section-group' ? 'SiteSectionGroup' : 'SiteSpace',
+});
+
+const PublishedSiteStructure = builder.objectRef<PublishedSite['structure']>('PublishedSiteStructure').implement({
+  description: '`sections` (sections and groups) or, for a site without sections, `siteSpaces`',
+  fields: (t) => ({
+    type: t.exposeString('type'),
+    structure: t.field({ type: [PublishedSiteEntry], resolve: (structure) => structure.structure as never }),
+  }),
+});
+
+const PublishedContentSite = builder.objectRef<PublishedSite>('PublishedContentSite').implement({
+  fields: (t) => ({
+    object: t.exposeString('object'),
+    site: t.field({ type: Site, resolve: (published) => published.site }),
+    structure: t.field({ type: PublishedSiteStructure, resolve: (published) => published.structure }),
+    customizations: t.field({ type: 'JSON', resolve: (published) => published.customizations }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  site: t.field({
+    type: Site,
+    nullable: true,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, { id }, ctx) => getSiteById(ctx, id),
+  }),
+  publishedSite: t.field({
+    type: PublishedContentSite,
+    nullable: true,
+    description:
+      'A site as its audience sees it: a share key opens share-link sites, a visitor token visitor-auth ones; conditions are evaluated on the token claims',
+    args: {
+      siteId: t.arg.id({ required: true }),
+      shareKey: t.arg.string(),
+      visitorToken: t.arg.string(),
+    },
+    resolve: (_root, { siteId, ...query }, ctx) => getPublishedSite(ctx, null, siteId, connectionQuery(query)),
+  }),
+}));
+
+// Mutations: one per REST write, with the REST body as input fields.
+
+type InputBuilder = PothosSchemaTypes.InputFieldBuilder<typeof builder.$inferSchemaTypes, 'InputObject'>;
+const ids = (t: InputBuilder) => ({ organizationId: t.id({ required: true }), siteId: t.id({ required: true }) });
+
+const SiteAdaptiveContentInput = builder.inputType('SiteAdaptiveContentInput', {
+  fields: (t) => ({ enabled: t.boolean({ required: true }) }),
+});
+
+const SitePositionInput = builder.inputType('SitePositionInput', {
+  description: 'Place the entry before and/or after sibling entries, given by id; the end when empty',
+  fields: (t) => ({ before: t.id(), after: t.id() }),
+});
+
+const pointer = (type: string, key: string, position?: { before?: string | null; after?: string | null } | null) =>
+  position
+    ? {
+        position: Object.fromEntries(
+          (['before', 'after'] as const)
+            .filter((side) => position[side] != null)
+            .map((side) => [side, { type, [key]: position[side] }]),
+        ),
+      }
+    : {};
+
+type FieldBuilder<Shape> = PothosSchemaTypes.ObjectFieldBuilder<typeof builder.$inferSchemaTypes, Shape>;
+const payload = {
+  site: { outputFields: (t: FieldBuilder<{ site: SiteJSON }>) => ({ site: t.field({ type: Site, resolve: (p) => p.site }) }) },
+  section: {
+    outputFields: (t: FieldBuilder<{ section: SiteSectionJSON }>) => ({
+      section: t.field({ type: SiteSection, resolve: (p) => p.section }),
+    }),
+  },
+  group: {
+    outputFields: (t: FieldBuilder<{ sectionGroup: SiteSectionGroupJSON }>) => ({
+      sectionGroup: t.field({ type: SiteSectionGroup, resolve: (p) => p.sectionGroup }),
+    }),
+  },
+  siteSpace: {
+    outputFields: (t: FieldBuilder<{ siteSpace: SiteSpaceJSON }>) => ({
+      siteSpace: t.field({ type: SiteSpace, resolve: (p) => p.siteSpace }),
+    }),
+  },
+  shareLink: {
+    outputFields: (t: FieldBuilder<{ shareLink: ShareLinkJSON }>) => ({
+      shareLink: t.field({ type: ShareLink, resolve: (p) => p.shareLink }),
+    }),
+  },
+  deleted: { outputFields: (t: FieldBuilder<{ deletedId: string }>) => ({ deletedId: t.exposeID('deletedId') }) },
+};
+
+builder.relayMutationField(
+  'createSite',
+  {
+    inputFields: (t) => ({
+      organizationId: t.id({ required: true }),
+      type: t.string(),
+      title: t.string(),
+      visibility: t.string(),
+      spaces: t.idList({ description: 'Spaces to show at the root level' }),
+      newSpace: t.string({ description: '"empty" or "sample": create a new space for the site instead' }),
+    }),
+  },
+  {
+    resolve: async (_root, { input: { organizationId, newSpace, spaces, ...body } }, ctx) => ({
+      site: await createSite(ctx, organizationId, { ...body, ...(newSpace != null ? { spaces: newSpace } : spaces != null ? { spaces } : {}) }),
+    }),
+  },
+  payload.site,
+);
+
+builder.relayMutationField(
+  'updateSite',
+  {
+    inputFields: (t) => ({
+      ...ids(t),
+      title: t.string(),
+      visibility: t.string(),
+      hostname: t.string(),
+      basename: t.string(),
+      adaptiveContent: t.field({ type: SiteAdaptiveContentInput }),
+      defaultSiteSpace: t.id(),
+      defaultSiteSection: t.id(),
+      proxy: t.string({ description: 'host/path; null removes the proxy' }),
+    }),
+  },
+  {
+    resolve: async (_root, { input: { organizationId, siteId, ...body } }, ctx) => ({
+      site: await updateSite(ctx, organizationId, siteId, body),
+    }),
+  },
+  payload.site,
+);
+
+builder.relayMutationField(
+  'deleteSite',
+  { inputFields: ids },
+  {
+    resolve: async (_root, { input: { organizationId, siteId } }, ctx) => {
+      await deleteSite(ctx, organizationId, siteId);
+      return { deletedId: siteId };
+    },
+  },
+  payload.deleted,
+);
+
+for (const [name, published] of [['publishSite', true], ['unpublishSite', false]] as const) {
+  builder.relayMutationField(
+    name,
+    { inputFields: ids },
+    {
+      resolve: async (_root, { input: { organizationId, siteId } }, ctx) => ({
+        site: await setSitePublished(ctx, organizationId, siteId, published),
+      }),
+    },
+    payload.site,
+  );
+}
+
+builder.relayMutationField(
+  'updateSiteAdaptiveSchema',
+  { inputFields: (t) => ({ ...ids(t), jsonSchema: t.field({ type: 'JSON', required: true }) }) },
+  {
+    resolve: async (_root, { input: { organizationId, siteId, jsonSchema } }, ctx) => ({
+      adaptiveSchema: await updateAdaptiveSchema(ctx, organizationId, siteId, { jsonSchema }),
+    }),
+  },
+  {
+    outputFields: (t) => ({ adaptiveSchema: t.field({ type: SiteAdaptiveSchema, resolve: (p) => p.adaptiveSchema }) }),
+  },
+);
+
+builder.relayMutationField(
+  'createShareLink',
+  { inputFields: (t) => ({ ...ids(t), name: t.string({ required: true }) }) },
+  {
+    resolve: async (_root, { input: { organizationId, siteId, ...body } }, ctx) => ({
+      shareLink: await createShareLink(ctx, organizationId, siteId, body),
+    }),
+  },
+  payload.shareLink,
+);
+
+builder.relayMutationField(
+  'updateShareLink',
+  { inputFields: (t) => ({ ...ids(t), shareLinkId: t.id({ required: true }), name: t.string(), active: t.boolean() }) },
+  {
+    resolve: async (_root, { input: { organizationId, siteId, shareLinkId, ...body } }, ctx) => ({
+      shareLink: await updateShareLink(ctx, organizationId, siteId, shareLinkId, body),
+    }),
+  },
+  payload.shareLink,
+);
+
+builder.relayMutationField(
+  'deleteShareLink',
+  { inputFields: (t) => ({ ...ids(t), shareLinkId: t.id({ required: true }) }) },
+  {
+    resolve: async (_root, { input: { organizationId, siteId, shareLinkId } }, ctx) => {
+      await deleteShareLink(ctx, organizationId, siteId, shareLinkId);
+      return { deletedId: shareLinkId };
+    },
+  },
+  payload.deleted,
+);
+
+builder.relayMutationField(
+  'createSiteSection',
+  { inputFields: (t) => ({ ...ids(t), spaceId: t.id({ required: true }), title: t.string() }) },
+  {
+    resolve: async (_root, { input: { organizationId, siteId, ...body } }, ctx) => ({
+      section: await createSection(ctx, organizationId, siteId, body),
+    }),
+  },
+  payload.section,
+);
+
+builder.relayMutationField(
+  'updateSiteSection',
+  {
+    inputFields: (t) => ({
+      ...ids(t),
+      sectionId: t.id({ required: true }),
+      title: t.string(),
+      path: t.string(),
+      defaultSiteSpace: t.id(),
+      condition: t.string({ description: 'null removes it; absent keeps it' }),
+      icon: t.string(),
+      description: t.string(),
+    }),
+  },
+  {
+    resolve: async (_root, { input: { organizationId, siteId, sectionId, ...body } }, ctx) => ({
+      section: await updateSection(ctx, organizationId, siteId, sectionId, body),
+    }),
+  },
+  payload.section,
+);
+
+builder.relayMutationField(
+  'deleteSiteSection',
+  { inputFields: (t) => ({ ...ids(t), sectionId: t.id({ required: true }) }) },
+  {
+    resolve: async (_root, { input: { organizationId, siteId, sectionId } }, ctx) => {
+      await deleteSection(ctx, organizationId, siteId, sectionId);
+      return { deletedId: sectionId };
+    },
+  },
+  payload.deleted,
+);
+
+builder.relayMutationField(
+  'moveSiteSection',
+  { inputFields: (t) => ({ ...ids(t), sectionId: t.id({ required: true }), position: t.field({ type: SitePositionInput }) }) },
+  {
+    resolve: async (_root, { input: { organizationId, siteId, sectionId, position } }, ctx) => ({
+      section: await moveSection(ctx, organizationId, siteId, sectionId, pointer('site-section', 'siteSection', position)),
+    }),
+  },
+  payload.section,
+);
+
+builder.relayMutationField(
+  'createSiteSectionGroup',
+  { inputFields: (t) => ({ ...ids(t), title: t.string({ required: true }), icon: t.string(), sections: t.idList() }) },
+  {
+    resolve: async (_root, { input: { organizationId, siteId, ...body } }, ctx) => ({
+      sectionGroup: await createSectionGroup(ctx, organizationId, siteId, body),
+    }),
+  },
+  payload.group,
+);
+
+builder.relayMutationField(
+  'updateSiteSectionGroup',
+  { inputFields: (t) => ({ ...ids(t), sectionGroupId: t.id({ required: true }), title: t.string(), icon: t.string() }) },
+  {
+    resolve: async (_root, { input: { organizationId, siteId, sectionGroupId, ...body } }, ctx) => ({
+      sectionGroup: await updateSectionGroup(ctx, organizationId, siteId, sectionGroupId, body),
+    }),
+  },
+  payload.group,
+);
+
+builder.relayMutationField(
+  'deleteSiteSectionGroup',
+  { inputFields: (t) => ({ ...ids(t), sectionGroupId: t.id({ required: true }) }) },
+  {
+    resolve: async (_root, { input: { organizationId, siteId, sectionGroupId } }, ctx) => {
+      await deleteSectionGroup(ctx, organizationId, siteId, sectionGroupId);
+      return { deletedId: sectionGroupId };
+    },
+  },
+  payload.deleted,
+);
+
+builder.relayMutationField(
+  'addSectionToGroup',
+  { inputFields: (t) => ({ ...ids(t), sectionGroupId: t.id({ required: true }), sectionId: t.id({ required: true }) }) },
+  {
+    resolve: async (_root, { input: { organizationId, siteId, sectionGroupId, sectionId } }, ctx) => ({
+      sectionGroup: await addSectionToGroup(ctx, organizationId, siteId, sectionGroupId, { sectionId }),
+    }),
+  },
+  payload.group,
+);
+
+builder.relayMutationField(
+  'removeSectionFromGroup',
+  { inputFields: (t) => ({ ...ids(t), sectionGroupId: t.id({ required: true }), sectionId: t.id({ required: true }) }) },
+  {
+    resolve: async (_root, { input: { organizationId, siteId, sectionGroupId, sectionId } }, ctx) => {
+      await removeSectionFromGroup(ctx, organizationId, siteId, sectionGroupId, sectionId);
+      return { sectionGroup: await getSectionGroup(ctx, sectionGroupId) };
+    },
+  },
+  payload.group,
+);
+
+builder.relayMutationField(
+  'moveSiteSectionGroup',
+  {
+    inputFields: (t) => ({ ...ids(t), sectionGroupId: t.id({ required: true }), position: t.field({ type: SitePositionInput }) }),
+  },
+  {
+    resolve: async (_root, { input: { organizationId, siteId, sectionGroupId, position } }, ctx) => ({
+      sectionGroup: await moveSectionGroup(ctx, organizationId, siteId, sectionGroupId, pointer('site-section', 'id', position)),
+    }),
+  },
+  payload.group,
+);
+
+builder.relayMutationField(
+  'addSiteSpace',
+  { inputFields: (t) => ({ ...ids(t), spaceId: t.id({ required: true }), sectionId: t.id() }) },
+  {
+    resolve: async (_root, { input: { organizationId, siteId, ...body } }, ctx) => ({
+      siteSpace: await addSiteSpace(ctx, organizationId, siteId, connectionQuery(body)),
+    }),
+  },
+  payload.siteSpace,
+);
+
+builder.relayMutationField(
+  'updateSiteSpace',
+  {
+    inputFields: (t) => ({
+      ...ids(t),
+      siteSpaceId: t.id({ required: true }),
+      path: t.string(),
+      condition: t.string({ description: 'null removes it; absent keeps it' }),
+    }),
+  },
+  {
+    resolve: async (_root, { input: { organizationId, siteId, siteSpaceId, ...body } }, ctx) => ({
+      siteSpace: await updateSiteSpace(ctx, organizationId, siteId, siteSpaceId, body),
+    }),
+  },
+  payload.siteSpace,
+);
+
+builder.relayMutationField(
+  'deleteSiteSpace',
+  { inputFields: (t) => ({ ...ids(t), siteSpaceId: t.id({ required: true }) }) },
+  {
+    resolve: async (_root, { input: { organizationId, siteId, siteSpaceId } }, ctx) => {
+      await deleteSiteSpace(ctx, organizationId, siteId, siteSpaceId);
+      return { deletedId: siteSpaceId };
+    },
+  },
+  payload.deleted,
+);
+
+builder.relayMutationField(
+  'moveSiteSpace',
+  { inputFields: (t) => ({ ...ids(t), siteSpaceId: t.id({ required: true }), position: t.field({ type: SitePositionInput }) }) },
+  {
+    resolve: async (_root, { input: { organizationId, siteId, siteSpaceId, position } }, ctx) => ({
+      siteSpace: await moveSiteSpace(ctx, organizationId, siteId, siteSpaceId, pointer('site-space', 'siteSpace', position)),
+    }),
+  },
+  payload.siteSpace,
+);
