@@ -1,5 +1,6 @@
 // Demo data for `docs-gateway seed --demo` and the first `npm start`: three
-// organizations with members, nested collections, spaces and custom fields.
+// organizations with members, nested collections, spaces, custom fields and
+// published sites with sections, a section group and adaptive content.
 // Everything after the users is created through the domain services, as an admin would.
 import type { PublicUrls } from '../../src/config.ts';
 import { type RequestContext, createContext } from '../../src/context.ts';
@@ -7,7 +8,11 @@ import type { Database, UserRecord } from '../../src/db/index.ts';
 import { createCollection, updateCollection } from '../../src/domain/collections/service.ts';
 import { createCustomField } from '../../src/domain/custom-fields/service.ts';
 import { updateOrganization } from '../../src/domain/organizations/service.ts';
-import { createSpace, updateSpaceCustomFields } from '../../src/domain/spaces/service.ts';
+import { createSectionGroup } from '../../src/domain/sites/section-groups.ts';
+import { createSection, updateSection } from '../../src/domain/sites/sections.ts';
+import { createSite, setSitePublished, updateAdaptiveSchema } from '../../src/domain/sites/service.ts';
+import { addSiteSpace, updateSiteSpace } from '../../src/domain/sites/site-spaces.ts';
+import { createSpace, listOrganizationSpaces, updateSpaceCustomFields } from '../../src/domain/spaces/service.ts';
 import { createOrganization, ensureMembership, ensureUser } from '../../src/domain/users/provisioning.ts';
 import { systemClock } from '../../src/lib/clock.ts';
 
@@ -90,6 +95,47 @@ async function createDemoSpace(ctx: RequestContext, organizationId: string, seed
     const values = Object.fromEntries(Object.entries(seed.values).map(([name, value]) => [name, { value }]));
     await updateSpaceCustomFields(ctx, space.id, { values });
   }
+  return space;
+}
+
+/**
+ * Acme's sites: a public developer portal with sections, a section group and
+ * adaptive content, and a handbook for signed-in visitors only.
+ */
+async function createAcmeSites(ctx: RequestContext, organizationId: string) {
+  const spaces = new Map((await listOrganizationSpaces(ctx, organizationId, { limit: 100 })).items.map((space) => [space.title, space.id]));
+  const id = (title: string) => spaces.get(title)!;
+
+  const portal = await createSite(ctx, organizationId, { title: 'Acme Developer Portal', type: 'premium', visibility: 'public' });
+  await updateAdaptiveSchema(ctx, organizationId, portal.id, {
+    jsonSchema: {
+      type: 'object',
+      properties: {
+        plan: { type: 'string', description: 'Subscription plan', enum: ['free', 'pro', 'enterprise'] },
+        betaTester: { type: 'boolean', description: 'Enrolled in the beta program' },
+      },
+      additionalProperties: false,
+    },
+  });
+  const guides = await createSection(ctx, organizationId, portal.id, { spaceId: id('Getting started'), title: 'Guides' });
+  await addSiteSpace(ctx, organizationId, portal.id, { spaceId: id('Installation'), sectionId: guides.id });
+  const troubleshooting = await addSiteSpace(ctx, organizationId, portal.id, { spaceId: id('Troubleshooting'), sectionId: guides.id });
+  await updateSiteSpace(ctx, organizationId, portal.id, troubleshooting.id, { condition: 'visitor.claims.plan !== "free"' });
+  const rest = await createSection(ctx, organizationId, portal.id, { spaceId: id('REST API'), title: 'REST API' });
+  const graphql = await createSection(ctx, organizationId, portal.id, { spaceId: id('GraphQL API'), title: 'GraphQL API' });
+  await updateSection(ctx, organizationId, portal.id, graphql.id, { condition: 'visitor.claims.betaTester', icon: 'flask' });
+  await createSectionGroup(ctx, organizationId, portal.id, { title: 'API Reference', icon: 'code', sections: [rest.id, graphql.id] });
+  const changelog = await createSection(ctx, organizationId, portal.id, { spaceId: id('Changelog'), title: 'Changelog' });
+  await addSiteSpace(ctx, organizationId, portal.id, { spaceId: id('Release notes'), sectionId: changelog.id });
+  await setSitePublished(ctx, organizationId, portal.id, true);
+
+  const handbook = await createSite(ctx, organizationId, {
+    title: 'Acme Handbook',
+    visibility: 'visitor-auth',
+    spaces: [id('Onboarding'), id('Engineering practices'), id('Security policies')],
+  });
+  await setSitePublished(ctx, organizationId, handbook.id, true);
+  await createSite(ctx, organizationId, { title: 'Partner Preview', visibility: 'share-link', spaces: [id('REST API')] });
 }
 
 /** Loads the demo data unless it is already there. Returns false when nothing was done. */
@@ -132,6 +178,7 @@ export async function seedDemo(database: Database, urls: PublicUrls): Promise<bo
   await createCustomField(alice, acmeOrg.id, { name: 'review-cycle-days', type: 'number', title: 'Review cycle (days)' });
   for (const collection of acme.collections) await createTree(alice, acmeOrg.id, collection);
   for (const space of acme.spaces) await createDemoSpace(alice, acmeOrg.id, space);
+  await createAcmeSites(alice, acmeOrg.id);
 
   const globex = await createOrganization(db, { title: 'Globex Engineering', hostname: 'globex', emailDomains: ['globex.test'] });
   await ensureMembership(db, globex.id, people.erin.id, 'admin');
@@ -145,6 +192,13 @@ export async function seedDemo(database: Database, urls: PublicUrls): Promise<bo
     ],
   });
   await createDemoSpace(erin, globex.id, { title: 'Team directory', emoji: '📇' });
+  const platform = await listOrganizationSpaces(erin, globex.id, { limit: 10 });
+  const platformSite = await createSite(erin, globex.id, {
+    title: 'Globex Platform',
+    visibility: 'unlisted',
+    spaces: platform.items.filter((space) => space.title !== 'Team directory').map((space) => space.id),
+  });
+  await setSitePublished(erin, globex.id, platformSite.id, true);
 
   const initech = await createOrganization(db, { title: 'Initech Community', hostname: 'initech' });
   await ensureMembership(db, initech.id, people.frank.id, 'admin');
