@@ -18,6 +18,7 @@ import type { SiteSectionGroupJSON } from './presenter.ts';
 import {
   type SectionGroupRecord,
   manageableSite,
+  siteRecords,
   presentSectionGroupRecord,
   sectionGroupRecords,
   visibleSite,
@@ -67,8 +68,8 @@ async function groupOfSite(ctx: RequestContext, siteId: string, groupId: string)
 export async function getSectionGroup(ctx: RequestContext, groupId: string): Promise<SiteSectionGroupJSON> {
   const group = await loader(ctx, sectionGroupRecords).load(groupId);
   if (!group) throw notFound('Site section group', groupId);
-  const site = await ctx.db.site.findUniqueOrThrow({ where: { id: group.siteId }, select: { organizationId: true } });
-  await visibleSite(ctx, site.organizationId, group.siteId);
+  const site = await loader(ctx, siteRecords).load(group.siteId);
+  await visibleSite(ctx, site!.organizationId, group.siteId);
   return presentSectionGroupRecord(ctx, group);
 }
 

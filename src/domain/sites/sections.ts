@@ -15,6 +15,7 @@ import { shownTo, siteAudience } from './published.ts';
 import {
   type SectionRecord,
   manageableSite,
+  siteRecords,
   presentSectionRecord,
   sectionRecords,
   uniquePath,
@@ -76,8 +77,8 @@ async function sectionOfSite(ctx: RequestContext, siteId: string, sectionId: str
 export async function getSection(ctx: RequestContext, sectionId: string): Promise<SiteSectionJSON> {
   const section = await loader(ctx, sectionRecords).load(sectionId);
   if (!section) throw notFound('Site section', sectionId);
-  const site = await ctx.db.site.findUniqueOrThrow({ where: { id: section.siteId }, select: { organizationId: true } });
-  await visibleSite(ctx, site.organizationId, section.siteId);
+  const site = await loader(ctx, siteRecords).load(section.siteId);
+  await visibleSite(ctx, site!.organizationId, section.siteId);
   return presentSectionRecord(ctx, section);
 }
 

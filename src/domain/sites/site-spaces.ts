@@ -15,6 +15,7 @@ import { shownTo, siteAudience } from './published.ts';
 import {
   type SiteSpaceRecord,
   manageableSite,
+  siteRecords,
   presentSiteSpaceRecord,
   siteSpaceRecords,
   siteSpacesOfSection,
@@ -86,8 +87,8 @@ async function siteSpaceOfSite(ctx: RequestContext, siteId: string, siteSpaceId:
 export async function getSiteSpace(ctx: RequestContext, siteSpaceId: string): Promise<SiteSpaceJSON> {
   const siteSpace = await loader(ctx, siteSpaceRecords).load(siteSpaceId);
   if (!siteSpace) throw notFound('Site space', siteSpaceId);
-  const site = await ctx.db.site.findUniqueOrThrow({ where: { id: siteSpace.siteId }, select: { organizationId: true } });
-  await visibleSite(ctx, site.organizationId, siteSpace.siteId);
+  const site = await loader(ctx, siteRecords).load(siteSpace.siteId);
+  await visibleSite(ctx, site!.organizationId, siteSpace.siteId);
   return presentSiteSpaceRecord(ctx, siteSpace);
 }
 
