@@ -124,6 +124,41 @@ async function loadPages<Row, Filter>(
   return keys.map((key) => pages.get(key)!);
 }
 
+/**
+ * A page of the children a viewer may see when visibility is decided in code
+ * (site structure shown to a visitor by conditions): every row after the token
+ * is read and filtered, so pages are full, `count` counts what is shown, and
+ * the next token follows the last row returned. For small child sets only.
+ */
+export async function listVisibleChildren<Row, Filter>(
+  ctx: RequestContext,
+  listing: ChildListing<Row, Filter>,
+  parentId: string,
+  filter: Filter,
+  request: PageRequest,
+  keep: (row: Row) => boolean,
+): Promise<Page<Row>> {
+  const ordering = listing.ordering(filter);
+  const all = (await listing.findMany(ctx, [parentId], filter, { where: {}, orderBy: orderByOf(ordering) })).filter(keep);
+  const cursors = all.map((row) => encodeCursor(ordering, row));
+  const backward = Boolean(request.backward || request.before);
+  const token = backward ? request.before : request.after;
+  if (token) decodeCursor(ordering, token, request.tokenParam ?? 'page');
+  const at = token ? cursors.indexOf(token) : -1;
+  // A token of a row the viewer cannot see (or no longer exists) starts over from the edge.
+  const start = backward ? 0 : at + 1;
+  const end = backward ? (at >= 0 ? at : all.length) : all.length;
+  const window = backward ? all.slice(Math.max(start, end - request.limit), end) : all.slice(start, start + request.limit);
+  const from = all.indexOf(window[0]!);
+  return {
+    items: window,
+    cursors: window.map((_, index) => cursors[from + index]!),
+    hasNextPage: backward ? end < all.length : start + request.limit < all.length,
+    hasPreviousPage: backward ? end - request.limit > 0 : start > 0,
+    count: async () => all.length,
+  };
+}
+
 function countChildren<Row, Filter>(
   ctx: RequestContext,
   listing: ChildListing<Row, Filter>,

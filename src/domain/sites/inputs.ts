@@ -84,10 +84,9 @@ export const MoveSectionInput = z.strictObject({
 });
 
 /** Section groups sit among the top-level sections: their pointers name a section or a group by `id`. */
+const topLevelPointer = z.strictObject({ type: z.enum(['site-section', 'site-section-group']), id });
 export const MoveSectionGroupInput = z.strictObject({
-  position: z
-    .strictObject({ before: pointer('site-section', 'id').optional(), after: pointer('site-section', 'id').optional() })
-    .optional(),
+  position: z.strictObject({ before: topLevelPointer.optional(), after: topLevelPointer.optional() }).optional(),
 });
 
 export const MoveSiteSpaceInput = z.strictObject({

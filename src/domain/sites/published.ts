@@ -35,10 +35,10 @@ export interface Audience {
  * Verifies a visitor token: a JWT (HS256) signed with the site's key (a custom
  * authentication backend) or with the organization's key (`docsVisitorClaims` of ping).
  */
-async function visitorClaims(site: SiteRecord, organizationSecret: string, token: string): Promise<Claims | null> {
+async function visitorClaims(site: SiteRecord, organizationSecret: string, token: string, now: Date): Promise<Claims | null> {
   for (const secret of [site.visitorAuthSecret, organizationSecret]) {
     try {
-      const { payload } = await jwtVerify(token, new TextEncoder().encode(secret), { algorithms: ['HS256'] });
+      const { payload } = await jwtVerify(token, new TextEncoder().encode(secret), { algorithms: ['HS256'], currentDate: now });
       return payload as Claims;
     } catch {
       // Try the next key.
@@ -55,7 +55,7 @@ export async function siteAudience(ctx: RequestContext, siteId: string, query: u
     organizationAccess(ctx, site.organizationId),
     loader(ctx, organizationRecords).load(site.organizationId),
   ]);
-  const claims = visitorToken ? await visitorClaims(site, organization!.visitorClaimsSecret, visitorToken) : null;
+  const claims = visitorToken ? await visitorClaims(site, organization!.visitorClaimsSecret, visitorToken, ctx.clock.now()) : null;
   if (sitePermissions(access).view) return { site, member: true, claims };
 
   // A visitor: anything it may not see does not exist for it.

@@ -4,7 +4,7 @@ import { newId } from '../../lib/ids.ts';
 import { type Ordering, type Page, pageRequestOf } from '../../lib/pagination.ts';
 import { parseInput } from '../../lib/validation.ts';
 import { loader } from '../loaders.ts';
-import { type ChildListing, countsBy, listChildren, mapPage } from '../shared/pages.ts';
+import { type ChildListing, countsBy, listChildren, listVisibleChildren, mapPage } from '../shared/pages.ts';
 import { spaceRecords } from '../spaces/service.ts';
 import { inTransaction, serializeOn } from '../transaction.ts';
 import { checkedCondition } from './conditions.ts';
@@ -60,12 +60,10 @@ export async function listSections(
   const audience = await siteAudience(ctx, siteId, { shareKey: params.shareKey });
   if (audience.site.organizationId !== organizationId) throw notFound('Site', siteId);
   const shown = shownTo(audience);
-  const page = await listChildren(ctx, sectionsOfSite, siteId, null, pageRequestOf(params));
-  const kept = page.items.map((section) => shown(section));
-  return mapPage(
-    { ...page, items: page.items.filter((_, index) => kept[index]), cursors: page.cursors.filter((_, index) => kept[index]) },
-    (section) => presentSectionRecord(ctx, section, shown),
-  );
+  const page = audience.member
+    ? await listChildren(ctx, sectionsOfSite, siteId, null, pageRequestOf(params))
+    : await listVisibleChildren(ctx, sectionsOfSite, siteId, null, pageRequestOf(params), shown);
+  return mapPage(page, (section) => presentSectionRecord(ctx, section, shown));
 }
 
 async function sectionOfSite(ctx: RequestContext, siteId: string, sectionId: string) {

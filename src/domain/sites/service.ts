@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Ajv } from 'ajv';
+import { z } from 'zod';
 import type { RequestContext } from '../../context.ts';
 import { invalid, notFound } from '../../errors.ts';
 import { newId } from '../../lib/ids.ts';
@@ -255,10 +256,17 @@ const draft07 = new Ajv({ strict: false });
 export async function updateAdaptiveSchema(ctx: RequestContext, organizationId: string, siteId: string, body: unknown) {
   await visibleSite(ctx, organizationId, siteId);
   const { jsonSchema } = parseInput(UpdateAdaptiveSchemaInput, body);
-  if (!draft07.validateSchema(jsonSchema)) {
+  let valid: boolean;
+  try {
+    valid = draft07.validateSchema(jsonSchema) as boolean;
+  } catch (error) {
+    // ajv throws for a $schema naming a meta-schema it does not know.
+    throw invalid(`jsonSchema.$schema: ${(error as Error).message}; use http://json-schema.org/draft-07/schema#`);
+  }
+  if (!valid) {
     throw invalid(`jsonSchema: is not a valid JSON Schema (draft-07): ${draft07.errorsText(draft07.errors, { dataVar: 'jsonSchema' })}`);
   }
-  const schema = parseInput(adaptiveJsonSchema, jsonSchema, 'jsonSchema');
+  const schema = parseInput(z.object({ jsonSchema: adaptiveJsonSchema }), { jsonSchema }).jsonSchema;
   await manageableSite(ctx, organizationId, siteId, "change this site's adaptive schema");
   await inTransaction(ctx, (tx) =>
     tx.db.site.update({

@@ -4,7 +4,7 @@ import { newId } from '../../lib/ids.ts';
 import { type Ordering, type Page, pageRequestOf } from '../../lib/pagination.ts';
 import { parseInput } from '../../lib/validation.ts';
 import { loader } from '../loaders.ts';
-import { type ChildListing, countsBy, listChildren, mapPage } from '../shared/pages.ts';
+import { type ChildListing, countsBy, listChildren, listVisibleChildren, mapPage } from '../shared/pages.ts';
 import { spaceRecords } from '../spaces/service.ts';
 import { inTransaction, serializeOn } from '../transaction.ts';
 import { checkedCondition } from './conditions.ts';
@@ -69,13 +69,22 @@ export async function listSiteSpaces(
   const params = parseInput(ListSiteSpacesQuery, query, 'query');
   const audience = await siteAudience(ctx, siteId, { shareKey: params.shareKey });
   if (audience.site.organizationId !== organizationId) throw notFound('Site', siteId);
-  const page = await listChildren(ctx, siteSpacesOfSite, siteId, { default: params.default }, pageRequestOf(params));
-  const shown = audience.member ? () => true : shownTo(audience);
-  const kept = page.items.map((item) => shown(item));
-  return mapPage(
-    { ...page, items: page.items.filter((_, index) => kept[index]), cursors: page.cursors.filter((_, index) => kept[index]) },
-    (siteSpace) => presentSiteSpaceRecord(ctx, siteSpace),
+  const filter = { default: params.default };
+  if (audience.member) {
+    const page = await listChildren(ctx, siteSpacesOfSite, siteId, filter, pageRequestOf(params));
+    return mapPage(page, (siteSpace) => presentSiteSpaceRecord(ctx, siteSpace));
+  }
+  // A visitor sees the site spaces shown to it, in sections shown to it.
+  const shown = shownTo(audience);
+  const hiddenSections = new Set(
+    (await ctx.db.siteSection.findMany({ where: { siteId }, select: { id: true, condition: true } }))
+      .filter((section) => !shown(section))
+      .map((section) => section.id),
   );
+  const keep = (siteSpace: SiteSpaceRecord) =>
+    shown(siteSpace) && !(siteSpace.sectionId && hiddenSections.has(siteSpace.sectionId));
+  const page = await listVisibleChildren(ctx, siteSpacesOfSite, siteId, filter, pageRequestOf(params), keep);
+  return mapPage(page, (siteSpace) => presentSiteSpaceRecord(ctx, siteSpace));
 }
 
 async function siteSpaceOfSite(ctx: RequestContext, siteId: string, siteSpaceId: string) {
