@@ -19,6 +19,11 @@ export interface RequestContext {
   loaders: LoaderRegistry;
   clock: Clock;
   urls: PublicUrls;
+  /**
+   * Sites whose published content this request opened as a visitor (with a share
+   * key or visitor token): the rest of the request may read their structure.
+   */
+  siteVisits: Map<string, { claims: Record<string, unknown> }>;
 }
 
 export interface ContextOptions {
@@ -29,7 +34,7 @@ export interface ContextOptions {
 }
 
 export function createContext({ database, viewer, clock, urls }: ContextOptions): RequestContext {
-  return { db: database.db, provider: database.provider, viewer, loaders: new Map(), clock, urls };
+  return { db: database.db, provider: database.provider, viewer, loaders: new Map(), clock, urls, siteVisits: new Map() };
 }
 
 /** The same context acting inside a transaction: reads and writes go through `tx`, with fresh loaders. */

@@ -57,6 +57,9 @@ export async function siteAudience(ctx: RequestContext, siteId: string, query: u
   ]);
   const claims = visitorToken ? await visitorClaims(site, organization!.visitorClaimsSecret, visitorToken, ctx.clock.now()) : null;
   if (sitePermissions(access).view) return { site, member: true, claims };
+  // Opened earlier in this request (the published tree, then its nested connections).
+  const visit = ctx.siteVisits.get(siteId);
+  if (visit && !shareKey && !visitorToken) return { site, member: false, claims: visit.claims };
 
   // A visitor: anything it may not see does not exist for it.
   if (!site.published) throw notFound('Site', siteId);
@@ -67,6 +70,7 @@ export async function siteAudience(ctx: RequestContext, siteId: string, query: u
     if (!link) throw notFound('Site', siteId);
   }
   if (site.visibility === 'visitor-auth' && !claims) throw notFound('Site', siteId);
+  ctx.siteVisits.set(siteId, { claims: claims ?? {} });
   return { site, member: false, claims: claims ?? {} };
 }
 
@@ -108,9 +112,15 @@ export async function getPublishedSite(ctx: RequestContext, organizationId: stri
     const siteSpaces = await Promise.all(rootSiteSpaces.filter(shown).map((siteSpace) => presentSiteSpaceRecord(ctx, siteSpace)));
     structure = { type: 'siteSpaces' as const, structure: siteSpaces };
   }
+  let shownSiteSpaces: number | undefined;
+  if (!audience.member) {
+    const hidden = new Set(sections.filter((section) => !shown(section)).map((section) => section.id));
+    const siteSpaces = await ctx.db.siteSpace.findMany({ where: { siteId }, select: { sectionId: true, condition: true } });
+    shownSiteSpaces = siteSpaces.filter((entry) => shown(entry) && !(entry.sectionId && hidden.has(entry.sectionId))).length;
+  }
   return {
     object: 'published-content-site' as const,
-    site: await presentSiteRecord(ctx, site, access),
+    site: await presentSiteRecord(ctx, site, access, shownSiteSpaces),
     structure,
     customizations: { site: defaultCustomizations(site), siteSpaces: {} },
     scripts: [],

@@ -1,10 +1,10 @@
 import slugify from 'slugify';
 import type { RequestContext } from '../../context.ts';
 import type { Prisma } from '../../db/index.ts';
-import { notFound } from '../../errors.ts';
+import { isDomainError, notFound } from '../../errors.ts';
 import { type OrganizationAccess, authorize, sitePermissions } from '../access.ts';
 import { defineLoader, defineRecordLoader, loader } from '../loaders.ts';
-import { visibleOrganization } from '../organizations/service.ts';
+import { organizationAccess } from '../organizations/service.ts';
 import { countsBy } from '../shared/pages.ts';
 import { presentSpaceRecord, spaceRecords } from '../spaces/service.ts';
 import {
@@ -70,12 +70,35 @@ export const siteSpaceCounts = defineLoader<string, number>(async (ctx, siteIds)
   return siteIds.map((id) => counts.get(id) ?? 0);
 });
 
-/** A site of this organization that the viewer can see (non-guest members); anything else is a 404. */
-export async function visibleSite(ctx: RequestContext, organizationId: string, siteId: string) {
-  const { access } = await visibleOrganization(ctx, organizationId);
+/**
+ * A site of this organization that the viewer can see (non-guest members, and
+ * with `visitors`, someone who opened its published content in this request);
+ * anything else is a 404.
+ */
+export async function visibleSite(
+  ctx: RequestContext,
+  organizationId: string,
+  siteId: string,
+  options: { visitors?: boolean } = {},
+) {
+  const access = await organizationAccess(ctx, organizationId);
+  const visiting = options.visitors === true && ctx.siteVisits.has(siteId);
+  // The path names the organization: outside it, that is what is not found.
+  if (!access.member && !visiting) throw notFound('Organization', organizationId);
   const site = await loader(ctx, siteRecords).load(siteId);
-  if (!site || site.organizationId !== organizationId || !sitePermissions(access).view) throw notFound('Site', siteId);
+  const allowed = sitePermissions(access).view || visiting;
+  if (!site || site.organizationId !== organizationId || !allowed) throw notFound('Site', siteId);
   return { site, access };
+}
+
+/** Runs `load` and answers a 404 naming `what` for whatever it could not find (so that it names nothing else). */
+export async function asNotFound<T>(what: string, id: string, load: () => Promise<T>): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    if (isDomainError(error) && error.status === 404) throw notFound(what, id);
+    throw error;
+  }
 }
 
 /** A site the viewer may configure (organization admins). */
@@ -85,8 +108,14 @@ export async function manageableSite(ctx: RequestContext, organizationId: string
   return found;
 }
 
-export async function presentSiteRecord(ctx: RequestContext, site: SiteRecord, access: OrganizationAccess): Promise<SiteJSON> {
-  const siteSpaces = await loader(ctx, siteSpaceCounts).load(site.id);
+/** `siteSpaces` is the number of site spaces, or for a visitor the number it is shown. */
+export async function presentSiteRecord(
+  ctx: RequestContext,
+  site: SiteRecord,
+  access: OrganizationAccess,
+  shownSiteSpaces?: number,
+): Promise<SiteJSON> {
+  const siteSpaces = shownSiteSpaces ?? (await loader(ctx, siteSpaceCounts).load(site.id));
   return presentSite(site, { permissions: sitePermissions(access), siteSpaces, urls: ctx.urls });
 }
 

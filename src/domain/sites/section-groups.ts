@@ -17,12 +17,14 @@ import { bySiblingOrder, endOf, keysBetween, positionAmong } from './positions.t
 import type { SiteSectionGroupJSON } from './presenter.ts';
 import {
   type SectionGroupRecord,
+  asNotFound,
   manageableSite,
   siteRecords,
   presentSectionGroupRecord,
   sectionGroupRecords,
   visibleSite,
 } from './records.ts';
+import { shownTo, siteAudience } from './published.ts';
 import { topLevelEntries } from './sections.ts';
 
 const inOrder: Ordering<SectionGroupRecord> = {
@@ -53,10 +55,12 @@ export async function listSectionGroups(
   siteId: string,
   query: unknown,
 ): Promise<Page<SiteSectionGroupJSON>> {
-  await visibleSite(ctx, organizationId, siteId);
   const params = parseInput(ListStructureQuery, query, 'query');
+  const audience = await siteAudience(ctx, siteId, { shareKey: params.shareKey });
+  if (audience.site.organizationId !== organizationId) throw notFound('Site', siteId);
+  const shown = shownTo(audience);
   const page = await listChildren(ctx, groupsOfSite, siteId, null, pageRequestOf(params));
-  return mapPage(page, (group) => presentSectionGroupRecord(ctx, group));
+  return mapPage(page, (group) => presentSectionGroupRecord(ctx, group, shown, shown));
 }
 
 async function groupOfSite(ctx: RequestContext, siteId: string, groupId: string) {
@@ -69,7 +73,7 @@ export async function getSectionGroup(ctx: RequestContext, groupId: string): Pro
   const group = await loader(ctx, sectionGroupRecords).load(groupId);
   if (!group) throw notFound('Site section group', groupId);
   const site = await loader(ctx, siteRecords).load(group.siteId);
-  await visibleSite(ctx, site!.organizationId, group.siteId);
+  await asNotFound('Site section group', group.id, () => visibleSite(ctx, site!.organizationId, group.siteId, { visitors: true }));
   return presentSectionGroupRecord(ctx, group);
 }
 

@@ -14,6 +14,7 @@ import type { SiteSectionJSON } from './presenter.ts';
 import { shownTo, siteAudience } from './published.ts';
 import {
   type SectionRecord,
+  asNotFound,
   manageableSite,
   siteRecords,
   presentSectionRecord,
@@ -76,7 +77,7 @@ export async function getSection(ctx: RequestContext, sectionId: string): Promis
   const section = await loader(ctx, sectionRecords).load(sectionId);
   if (!section) throw notFound('Site section', sectionId);
   const site = await loader(ctx, siteRecords).load(section.siteId);
-  await visibleSite(ctx, site!.organizationId, section.siteId);
+  await asNotFound('Site section', section.id, () => visibleSite(ctx, site!.organizationId, section.siteId, { visitors: true }));
   return presentSectionRecord(ctx, section);
 }
 

@@ -24,6 +24,7 @@ import {
 import { type SiteJSON, presentAdaptiveSchema } from './presenter.ts';
 import {
   type SiteRecord,
+  asNotFound,
   manageableSite,
   presentSiteRecord,
   sectionRecords,
@@ -123,7 +124,7 @@ export async function listSpaceSites(ctx: RequestContext, space: { id: string; o
 }
 
 export async function getSite(ctx: RequestContext, organizationId: string, siteId: string): Promise<SiteJSON> {
-  const { site, access } = await visibleSite(ctx, organizationId, siteId);
+  const { site, access } = await visibleSite(ctx, organizationId, siteId, { visitors: true });
   return presentSiteRecord(ctx, site, access);
 }
 
@@ -131,7 +132,8 @@ export async function getSite(ctx: RequestContext, organizationId: string, siteI
 export async function getSiteById(ctx: RequestContext, siteId: string): Promise<SiteJSON> {
   const site = await loader(ctx, siteRecords).load(siteId);
   if (!site) throw notFound('Site', siteId);
-  return getSite(ctx, site.organizationId, siteId);
+  // Given only the site, a 404 names only the site.
+  return asNotFound('Site', siteId, () => getSite(ctx, site.organizationId, siteId));
 }
 
 export async function createSite(ctx: RequestContext, organizationId: string, body: unknown): Promise<SiteJSON> {

@@ -14,6 +14,7 @@ import type { SiteSpaceJSON } from './presenter.ts';
 import { shownTo, siteAudience } from './published.ts';
 import {
   type SiteSpaceRecord,
+  asNotFound,
   manageableSite,
   siteRecords,
   presentSiteSpaceRecord,
@@ -97,7 +98,7 @@ export async function getSiteSpace(ctx: RequestContext, siteSpaceId: string): Pr
   const siteSpace = await loader(ctx, siteSpaceRecords).load(siteSpaceId);
   if (!siteSpace) throw notFound('Site space', siteSpaceId);
   const site = await loader(ctx, siteRecords).load(siteSpace.siteId);
-  await visibleSite(ctx, site!.organizationId, siteSpace.siteId);
+  await asNotFound('Site space', siteSpace.id, () => visibleSite(ctx, site!.organizationId, siteSpace.siteId, { visitors: true }));
   return presentSiteSpaceRecord(ctx, siteSpace);
 }
 

@@ -44,6 +44,9 @@ import {
   moveSiteSpace,
   updateSiteSpace,
 } from '../../domain/sites/site-spaces.ts';
+import { NEW_SPACE_VALUES } from '../../domain/sites/inputs.ts';
+import { getOrganization } from '../../domain/organizations/service.ts';
+import { invalid, nullIfHidden } from '../../errors.ts';
 import { builder } from '../builder.ts';
 import { connectionQuery, loadEach, toConnection } from '../connection.ts';
 import { booleanObject, urlsObject } from './common.ts';
@@ -131,7 +134,12 @@ Site.implement({
     adaptiveContent: t.field({ type: SiteAdaptiveContent, nullable: true, resolve: (site) => site.adaptiveContent ?? null }),
     features: t.field({ type: 'JSON', resolve: (site) => site.features }),
     urls: t.field({ type: SiteUrls, resolve: (site) => site.urls }),
-    organization: t.field({ type: Organization, resolve: (site) => site.organization }),
+    organization: t.field({
+      type: Organization,
+      nullable: true,
+      description: 'Null for visitors of its published content who are not members',
+      resolve: (site, _args, ctx) => nullIfHidden(getOrganization(ctx, site.organization)),
+    }),
     adaptiveSchema: t.field({
       type: SiteAdaptiveSchema,
       resolve: (site, _args, ctx) => getAdaptiveSchema(ctx, ...orgAndSite(site)),
@@ -153,7 +161,8 @@ Site.implement({
     }),
     shareLinks: t.connection({
       type: ShareLink,
-      description: 'Share links (admins)',
+      nullable: true,
+      description: 'Share links (admins; an error and null for others)',
       resolve: async (site, args, ctx) => toConnection(await listShareLinks(ctx, ...orgAndSite(site), connectionQuery(args))),
     }),
   }),
@@ -190,6 +199,7 @@ SiteSectionGroup.implement({
     icon: t.exposeString('icon', { nullable: true }),
     draft: t.exposeBoolean('draft'),
     sections: t.field({ type: [SiteSection], description: 'Its sections, in order', resolve: (group) => group.sections }),
+    children: t.field({ type: [SiteSection], description: 'The same as `sections` (REST has both)', resolve: (group) => group.children }),
   }),
 });
 
@@ -251,6 +261,7 @@ const PublishedContentSite = builder.objectRef<PublishedSite>('PublishedContentS
     site: t.field({ type: Site, resolve: (published) => published.site }),
     structure: t.field({ type: PublishedSiteStructure, resolve: (published) => published.structure }),
     customizations: t.field({ type: 'JSON', resolve: (published) => published.customizations }),
+    scripts: t.field({ type: 'JSON', resolve: (published) => published.scripts }),
   }),
 });
 
@@ -279,6 +290,8 @@ builder.queryFields((t) => ({
 
 type InputBuilder = PothosSchemaTypes.InputFieldBuilder<typeof builder.$inferSchemaTypes, 'InputObject'>;
 const ids = (t: InputBuilder) => ({ organizationId: t.id({ required: true }), siteId: t.id({ required: true }) });
+
+const NewSiteSpace = builder.enumType('NewSiteSpace', { values: NEW_SPACE_VALUES });
 
 const SiteAdaptiveContentInput = builder.inputType('SiteAdaptiveContentInput', {
   fields: (t) => ({ enabled: t.boolean({ required: true }) }),
@@ -335,13 +348,17 @@ builder.relayMutationField(
       title: t.string(),
       visibility: t.string(),
       spaces: t.idList({ description: 'Spaces to show at the root level' }),
-      newSpace: t.string({ description: '"empty" or "sample": create a new space for the site instead' }),
+      newSpace: t.field({ type: NewSiteSpace, description: 'Create a new space for the site instead of showing existing ones' }),
     }),
   },
   {
-    resolve: async (_root, { input: { organizationId, newSpace, spaces, ...body } }, ctx) => ({
-      site: await createSite(ctx, organizationId, { ...body, ...(newSpace != null ? { spaces: newSpace } : spaces != null ? { spaces } : {}) }),
-    }),
+    resolve: async (_root, { input: { organizationId, newSpace, spaces, ...body } }, ctx) => {
+      // REST's `spaces` is either; GraphQL splits it into two inputs.
+      if (newSpace != null && spaces != null) throw invalid('newSpace: cannot be combined with spaces');
+      return {
+        site: await createSite(ctx, organizationId, { ...body, ...(newSpace != null ? { spaces: newSpace } : spaces != null ? { spaces } : {}) }),
+      };
+    },
   },
   payload.site,
 );

@@ -14,6 +14,8 @@ import {
   updateSpaceCustomFields,
 } from '../../domain/spaces/service.ts';
 import { asRole } from '../../domain/access.ts';
+import { getOrganization } from '../../domain/organizations/service.ts';
+import { nullIfHidden } from '../../errors.ts';
 import { builder } from '../builder.ts';
 import { connectionQuery, loadEach, toConnection } from '../connection.ts';
 import { Collection } from './collection.ts';
@@ -61,7 +63,12 @@ Space.implement({
     editMode: t.exposeString('editMode', { nullable: true }),
     mergeRules: t.field({ type: 'JSON', resolve: (space) => space.mergeRules }),
     urls: t.field({ type: SpaceUrls, resolve: (space) => space.urls }),
-    organization: t.field({ type: Organization, resolve: (space) => space.organization }),
+    organization: t.field({
+      type: Organization,
+      nullable: true,
+      description: 'Null for visitors of a published site who are not members',
+      resolve: (space, _args, ctx) => nullIfHidden(getOrganization(ctx, space.organization)),
+    }),
     parent: t.field({ type: Collection, nullable: true, resolve: (space) => space.parent ?? null }),
     language: t.exposeString('language', { nullable: true }),
     revision: t.exposeString('revision'),
