@@ -1,0 +1,170 @@
+// The benchmark's data set, built the same way on SQLite and PostgreSQL and
+// reused between runs (test/bench/data/ and the docs_gateway_bench database):
+// - "tree": 1 organization × 10 sites × 10 sections × 10 site spaces (1,000 spaces),
+//   built through the domain services like an admin would;
+// - "large": 100,000 spaces in nested collections and 10,000 members, written in
+//   bulk with the domain's ids, ordering keys and search normalization (creating
+//   them one request at a time would take hours).
+import { generateNKeysBetween } from 'fractional-indexing';
+import { createContext } from '../../src/context.ts';
+import { type Database, openDatabase, runMigrations } from '../../src/db/index.ts';
+import { createSection } from '../../src/domain/sites/sections.ts';
+import { createSite, setSitePublished } from '../../src/domain/sites/service.ts';
+import { addSiteSpace } from '../../src/domain/sites/site-spaces.ts';
+import { createSpace } from '../../src/domain/spaces/service.ts';
+import {
+  createOrganization,
+  ensureMembership,
+  ensureUser,
+  issueApiToken,
+} from '../../src/domain/users/provisioning.ts';
+import { systemClock } from '../../src/lib/clock.ts';
+import { newId } from '../../src/lib/ids.ts';
+import { userSearchText } from '../../src/lib/search.ts';
+
+export const BENCH_URLS = { api: 'http://127.0.0.1', app: 'http://127.0.0.1/app' };
+
+export interface DataSet {
+  url: string;
+  token: string;
+  treeOrganizationId: string;
+  largeOrganizationId: string;
+  /** A space of the tree organization (S1, S2). */
+  spaceId: string;
+  /** A site space and two siblings of it, for moves (S5). */
+  move: { siteId: string; siteSpaceId: string; before: string; after: string };
+}
+
+export interface Sizes {
+  sites: number;
+  largeSpaces: number;
+  largeMembers: number;
+}
+
+export const FULL: Sizes = { sites: 10, largeSpaces: 100_000, largeMembers: 10_000 };
+
+async function buildTree(database: Database, size: number, log: (m: string) => void) {
+  const organization = await createOrganization(database.db, { title: 'Bench tree', hostname: 'bench-tree' });
+  const admin = await ensureUser(database.db, 'bench@bench.test', 'Bench admin');
+  await ensureMembership(database.db, organization.id, admin.id, 'admin');
+  const ctx = createContext({ database, viewer: { user: admin }, clock: systemClock, urls: BENCH_URLS });
+  for (let s = 0; s < size; s++) {
+    const site = await createSite(ctx, organization.id, { title: `Site ${s}`, visibility: 'public' });
+    for (let c = 0; c < size; c++) {
+      const spaces = [];
+      for (let p = 0; p < size; p++) {
+        spaces.push(await createSpace(ctx, organization.id, { title: `Space ${s}.${c}.${p}`, emoji: '📘' }));
+      }
+      const section = await createSection(ctx, organization.id, site.id, { spaceId: spaces[0]!.id, title: `Section ${c}` });
+      for (const space of spaces.slice(1)) {
+        await addSiteSpace(ctx, organization.id, site.id, { spaceId: space.id, sectionId: section.id });
+      }
+    }
+    await setSitePublished(ctx, organization.id, site.id, true);
+    log(`  tree: site ${s + 1}/${size}`);
+  }
+}
+
+async function buildLarge(database: Database, sizes: Sizes, log: (m: string) => void) {
+  const { db } = database;
+  const organization = await createOrganization(db, { title: 'Bench large', hostname: 'bench-large' });
+  const admin = await ensureUser(db, 'bench@bench.test', 'Bench admin');
+  await ensureMembership(db, organization.id, admin.id, 'admin');
+  // 100 collections with 10 sub-collections each; spaces spread over the sub-collections.
+  const tops = generateNKeysBetween(null, null, 100);
+  const leaves: string[] = [];
+  for (const [index, position] of tops.entries()) {
+    const id = newId('collection');
+    const subKeys = generateNKeysBetween(null, null, 10);
+    await db.collection.createMany({
+      data: [
+        { id, organizationId: organization.id, title: `Area ${index}`, position },
+        ...subKeys.map((subPosition, sub) => {
+          const subId = newId('collection');
+          leaves.push(subId);
+          return { id: subId, organizationId: organization.id, parentId: id, title: `Area ${index}.${sub}`, position: subPosition };
+        }),
+      ],
+    });
+  }
+  const perLeaf = Math.ceil(sizes.largeSpaces / leaves.length);
+  const start = Date.now() - sizes.largeSpaces * 1000;
+  let created = 0;
+  for (const leaf of leaves) {
+    if (created >= sizes.largeSpaces) break;
+    const count = Math.min(perLeaf, sizes.largeSpaces - created);
+    const keys = generateNKeysBetween(null, null, count);
+    await db.space.createMany({
+      data: keys.map((position, index) => ({
+        id: newId('space'),
+        organizationId: organization.id,
+        parentId: leaf,
+        title: `Space ${created + index}`,
+        emoji: '📄',
+        mergeRules: { type: 'inherit' },
+        revisionId: newId('revision'),
+        position,
+        createdAt: new Date(start + (created + index) * 1000),
+      })),
+    });
+    created += count;
+    if (created % 20_000 < perLeaf) log(`  large: ${created} spaces`);
+  }
+  for (let offset = 0; offset < sizes.largeMembers; offset += 1000) {
+    const users = Array.from({ length: Math.min(1000, sizes.largeMembers - offset) }, (_, index) => {
+      const email = `member${offset + index}@bench.test`;
+      const displayName = `Member ${offset + index}`;
+      return { id: newId('user'), email, displayName, searchText: userSearchText({ displayName, email }) };
+    });
+    await db.user.createMany({ data: users });
+    await db.member.createMany({
+      data: users.map((user, index) => ({
+        organizationId: organization.id,
+        userId: user.id,
+        role: index % 10 === 0 ? 'edit' : 'read',
+        joinedAt: new Date(start + (offset + index) * 1000),
+      })),
+    });
+  }
+  log(`  large: ${sizes.largeMembers} members`);
+}
+
+/** Opens (building on first use) the data set at `url`, and issues a token for its admin. */
+export async function prepareDataSet(url: string, sizes: Sizes, log: (m: string) => void): Promise<DataSet> {
+  await runMigrations(url);
+  const database = openDatabase(url);
+  try {
+    const { db } = database;
+    if (!(await db.organization.findUnique({ where: { hostname: 'bench-tree' } }))) {
+      log(`building the tree data set on ${database.provider}`);
+      await buildTree(database, sizes.sites, log);
+    }
+    if (!(await db.organization.findUnique({ where: { hostname: 'bench-large' } }))) {
+      log(`building the large data set on ${database.provider}`);
+      await buildLarge(database, sizes, log);
+    }
+    const tree = await db.organization.findUniqueOrThrow({ where: { hostname: 'bench-tree' } });
+    const large = await db.organization.findUniqueOrThrow({ where: { hostname: 'bench-large' } });
+    const admin = await db.user.findUniqueOrThrow({ where: { email: 'bench@bench.test' } });
+    const siteSpaces = await db.siteSpace.findMany({
+      where: { site: { organizationId: tree.id } },
+      orderBy: [{ sectionId: 'asc' }, { position: 'asc' }],
+      take: 3,
+    });
+    return {
+      url,
+      token: await issueApiToken(db, admin.id, 'bench'),
+      treeOrganizationId: tree.id,
+      largeOrganizationId: large.id,
+      spaceId: siteSpaces[0]!.spaceId,
+      move: {
+        siteId: siteSpaces[0]!.siteId,
+        siteSpaceId: siteSpaces[1]!.id,
+        before: siteSpaces[0]!.id,
+        after: siteSpaces[2]!.id,
+      },
+    };
+  } finally {
+    await database.close();
+  }
+}

@@ -1,0 +1,66 @@
+// Load comes from a separate process (the autocannon CLI), so the client's CPU
+// is never the server's, and its JSON report is read back.
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { BENCH_DIR } from './processes.ts';
+
+const AUTOCANNON = path.join(BENCH_DIR, 'node_modules', 'autocannon', 'autocannon.js');
+
+export interface Request {
+  method?: 'GET' | 'POST' | 'PATCH';
+  path: string;
+  headers?: Record<string, string>;
+  /** JSON body; `[<id>]` in it is replaced by a fresh id per request (autocannon's idReplacement). */
+  body?: unknown;
+}
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  latencyP50: number;
+  latencyP99: number;
+  /** Responses that were not 2xx, and socket errors/timeouts. */
+  failures: number;
+  bytesPerRequest: number;
+}
+
+export async function runLoad(baseUrl: string, request: Request, options: { seconds: number; connections: number }): Promise<LoadResult> {
+  const args = [
+    AUTOCANNON,
+    '--json',
+    '--connections', String(options.connections),
+    '--duration', String(options.seconds),
+    '--timeout', '30',
+    '--method', request.method ?? 'GET',
+  ];
+  for (const [name, value] of Object.entries(request.headers ?? {})) args.push('--headers', `${name}=${value}`);
+  if (request.body !== undefined) {
+    args.push('--headers', 'content-type=application/json', '--body', JSON.stringify(request.body));
+    if (JSON.stringify(request.body).includes('[<id>]')) args.push('--idReplacement');
+  }
+  args.push(baseUrl + request.path);
+  const { stdout } = await promisify(execFile)(process.execPath, args, { maxBuffer: 16 * 1024 * 1024, timeout: (options.seconds + 60) * 1000 });
+  const report = JSON.parse(stdout) as {
+    requests: { average: number; total: number };
+    latency: { p50: number; p99: number };
+    throughput: { total: number };
+    non2xx: number;
+    errors: number;
+    timeouts: number;
+    '2xx': number;
+  };
+  const ok = report['2xx'];
+  return {
+    requestsPerSecond: ok / options.seconds,
+    latencyP50: report.latency.p50,
+    latencyP99: report.latency.p99,
+    failures: report.non2xx + report.errors + report.timeouts,
+    bytesPerRequest: report.requests.total ? Math.round(report.throughput.total / report.requests.total) : 0,
+  };
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
