@@ -35,12 +35,21 @@ export function sqliteFilePath(url: string): string {
   return url.slice('file:'.length).split('?')[0]!;
 }
 
-export function openDatabase(url: string): Database {
+export interface OpenOptions {
+  /** Sees every SQL statement with its arguments (the benchmark explains the listings' plans). */
+  onStatement?: (sql: string, args: unknown[]) => void;
+}
+
+export function openDatabase(url: string, options: OpenOptions = {}): Database {
   const provider = providerOf(url);
   let statements = 0;
   const counting = countStatements(
     provider === 'sqlite' ? sqliteAdapter(url) : new PrismaPg({ connectionString: url, max: 10 }),
-    () => statements++,
+    (query) => {
+      statements++;
+      if (process.env.DEBUG_SQL) console.log(query.sql);
+      options.onStatement?.(query.sql, query.args);
+    },
   );
   const db =
     provider === 'sqlite'
@@ -62,15 +71,18 @@ function sqliteAdapter(url: string): SqlDriverAdapterFactory {
 }
 
 /** Wraps an adapter factory so that every SQL statement it runs is counted. */
-function countStatements(factory: SqlDriverAdapterFactory, onStatement: () => void): SqlDriverAdapterFactory {
+function countStatements(
+  factory: SqlDriverAdapterFactory,
+  onStatement: (query: { sql: string; args: unknown[] }) => void,
+): SqlDriverAdapterFactory {
   const wrap = <T extends object>(target: T): T =>
     new Proxy(target, {
       get(object, key, receiver) {
         const value = Reflect.get(object, key, receiver);
         if (key === 'queryRaw' || key === 'executeRaw' || key === 'executeScript') {
           return (...args: unknown[]) => {
-            onStatement();
-            if (process.env.DEBUG_SQL) console.log((args[0] as { sql?: string })?.sql ?? args[0]);
+            const query = args[0] as { sql?: string; args?: unknown[] } | string;
+            onStatement(typeof query === 'string' ? { sql: query, args: [] } : { sql: query.sql ?? '', args: query.args ?? [] });
             return (value as (...a: unknown[]) => unknown).apply(object, args);
           };
         }

@@ -47,6 +47,8 @@ export interface StartOptions {
   cwd?: string;
   /** Answers true once the system serves requests. */
   ready(url: string): Promise<boolean>;
+  /** For systems that take their port as an argument rather than from PORT. */
+  portArgument?: string;
   timeoutMs?: number;
 }
 
@@ -57,7 +59,8 @@ export async function startSystem(options: StartOptions): Promise<RunningSystem>
   const logFile = path.join(BENCH_DIR, 'data', `${options.name}.log`);
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
   const log = fs.openSync(logFile, 'w');
-  const child = spawn(process.execPath, ['--import', POLYFILL, ...options.args], {
+  const args = options.portArgument ? [...options.args, options.portArgument, String(port)] : options.args;
+  const child = spawn(process.execPath, ['--import', POLYFILL, ...args], {
     cwd: options.cwd ?? REPO_DIR,
     env: { ...process.env, NODE_ENV: 'production', ...options.env, PORT: String(port) },
     stdio: ['ignore', log, log],

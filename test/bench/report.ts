@@ -1,0 +1,75 @@
+// The Markdown report of a run: every measurement, then the issue's targets as
+// ratios within this run, each marked met or not.
+import type { Measurement, Results } from './run.ts';
+
+const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '–');
+
+export function renderMarkdown(results: Results): string {
+  const find = (scenario: string, system: string) =>
+    results.measurements.find((m) => m.scenario.startsWith(scenario) && m.system === system);
+  const rps = (scenario: string, system: string) => find(scenario, system)?.requestsPerSecond ?? Number.NaN;
+  const lines: string[] = [];
+  const { machine } = results;
+  lines.push(
+    `Run ${results.date}${results.quick ? ' (quick)' : ''} on ${machine.cores} × ${machine.cpus}, ${machine.memoryGiB} GiB, Node ${machine.node}; ` +
+      `${results.plan.rounds} round(s) of ${results.plan.seconds} s per system after a ${results.plan.warmup} s warm-up, ${results.plan.connections} connections; ` +
+      `large organization: ${results.sizes.largeSpaces.toLocaleString('en')} spaces, ${results.sizes.largeMembers.toLocaleString('en')} members.`,
+    '',
+    '| Scenario | System | Database | req/s (median) | p50 ms | p99 ms | KB/response | Rounds |',
+    '|---|---|---|---:|---:|---:|---:|---|',
+  );
+  for (const m of results.measurements) {
+    lines.push(
+      `| ${m.scenario} | ${m.system} | ${m.database} | ${fixed(m.requestsPerSecond)} | ${m.latencyP50} | ${m.latencyP99} | ${fixed(m.bytesPerRequest / 1024)} | ${m.rounds.join(', ')}${m.failures ? ` (${m.failures} failed)` : ''} |`,
+    );
+  }
+
+  lines.push('', '| SQL statements per request (warm / cold) | SQLite | PostgreSQL |', '|---|---:|---:|');
+  const names = Object.keys(results.statements.sqlite ?? {});
+  for (const name of names) {
+    const cell = (database: string) => {
+      const count = results.statements[database]?.[name];
+      return count ? `${count.warm} / ${count.cold}` : '–';
+    };
+    lines.push(`| ${name} | ${cell('sqlite')} | ${cell('postgresql')} |`);
+  }
+
+  lines.push('', '| Process | RSS idle MB | Peak RSS under S3 MB |', '|---|---:|---:|');
+  for (const [name, memory] of Object.entries(results.memory)) lines.push(`| ${name} | ${fixed(memory.idleMB)} | ${fixed(memory.peakUnderTreeMB)} |`);
+
+  for (const [database, w] of Object.entries(results.waterfall)) {
+    lines.push('', `REST waterfall on ${database}: ${w.calls} calls (6 at a time), ${w.waterfallMs} ms; the same tree in one GraphQL query: ${w.treeQueryMs} ms (${fixed(w.treeBytes / 1024)} KB).`);
+  }
+  if (results.soak) {
+    const samples = results.soak.samples;
+    lines.push('', `Soak (${results.soak.seconds} s of S3 on PostgreSQL), RSS MB every 30 s: ${samples.map((s) => s.rssMB).join(', ')}; req/s: ${samples.map((s) => s.requestsPerSecond).join(', ')}.`);
+  }
+
+  const targets: Array<[string, number, number, string]> = [];
+  const ratio = (a: number, b: number) => a / b;
+  const pgTree = rps('S3', 'docs-gateway-postgresql');
+  targets.push(['S3 tree vs PostGraphile (PostgreSQL)', ratio(pgTree, rps('S3', 'postgraphile')), 1, '≥ 1.0×']);
+  targets.push(['S3 tree vs Mesh over REST', ratio(pgTree, rps('S3', 'mesh')), 50, '≥ 50×']);
+  const w = results.waterfall.postgresql;
+  if (w) targets.push(['S3 wall time vs REST waterfall', w.waterfallMs / w.treeQueryMs, 20, '≥ 20× lower']);
+  targets.push(['S1 REST space vs PostGraphile lookup', ratio(rps('S1', 'docs-gateway-postgresql'), rps('S2', 'postgraphile')), 1, '≥ 1.0×']);
+  targets.push(['S2 GraphQL space vs PostGraphile lookup', ratio(rps('S2', 'docs-gateway-postgresql'), rps('S2', 'postgraphile')), 1, '≥ 1.0×']);
+  for (const database of ['sqlite', 'postgresql']) {
+    const deep = results.measurements.find((m: Measurement) => m.scenario.startsWith('S4 listing page') && !m.scenario.endsWith(' 1') && m.database === database);
+    const first = results.measurements.find((m: Measurement) => m.scenario === 'S4 listing page 1' && m.database === database);
+    if (deep && first) targets.push([`S4 deep page vs page 1 (${database})`, deep.requestsPerSecond / first.requestsPerSecond, 0.9, '≈ 1× (≥ 0.9)']);
+  }
+  const peak = results.memory['docs-gateway-postgresql']?.peakUnderTreeMB ?? Number.NaN;
+  lines.push('', '| Target | This run | Goal | Met |', '|---|---:|---|---|');
+  for (const [name, value, goal, text] of targets) {
+    lines.push(`| ${name} | ${fixed(value, 2)}× | ${text} | ${Number.isFinite(value) ? (value >= goal ? 'yes' : '**no**') : '–'} |`);
+  }
+  for (const database of ['sqlite', 'postgresql']) {
+    const counts = results.statements[database];
+    if (!counts) continue;
+    lines.push(`| S1 / S2 statements (${database}) | ${counts.S1?.warm} / ${counts.S2?.warm} | ≤ 2 | ${(counts.S1?.warm ?? 99) <= 2 && (counts.S2?.warm ?? 99) <= 2 ? 'yes' : '**no**'} |`);
+    lines.push(`| S3 statements (${database}) | ${counts.S3?.warm} | ≤ 6 (query depth) | ${(counts.S3?.warm ?? 99) <= 6 ? 'yes' : '**no**'} |`);
+  }
+  lines.push(`| Peak RSS under S3 (PostgreSQL) | ${fixed(peak)} MB | ≤ 300 MB | ${peak <= 300 ? 'yes' : '**no**'} |`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,339 @@
+// `npm run bench [-- --quick] [-- --only S1,S3]`: docs-gateway side by side with
+// the systems a user would pick instead, on the same data, in one run.
+// See README "Performance" for what each scenario and peer is.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { type DataSet, FULL, type Sizes, prepareDataSet } from './dataset.ts';
+import { type LoadResult, type Request, median, runLoad } from './load.ts';
+import { BENCH_DIR, type RunningSystem, memoryOf, resetPeakMemory } from './processes.ts';
+import { renderMarkdown } from './report.ts';
+import { countStatements, explainRequest } from './statements.ts';
+import { startDocsGateway, startFastifyConstant, startFastifySqlite, startMesh, startPostGraphile } from './systems.ts';
+import { postOnce, restWaterfall } from './waterfall.ts';
+
+const { values: flags } = parseArgs({ options: { quick: { type: 'boolean' }, only: { type: 'string' } } });
+const quick = flags.quick ?? false;
+const only = flags.only?.split(',');
+const QUICK: Sizes = { sites: 10, largeSpaces: 10_000, largeMembers: 1_000 };
+const sizes = quick ? QUICK : FULL;
+const plan = quick
+  ? { rounds: 1, seconds: 2, warmup: 1, connections: 10, waterfalls: 1, soakSeconds: 0 }
+  : { rounds: 3, seconds: 5, warmup: 3, connections: 10, waterfalls: 3, soakSeconds: 300 };
+const suffix = quick ? '_quick' : '';
+const SQLITE_FILE = path.join(BENCH_DIR, 'data', `bench${suffix}.db`);
+const URLS = {
+  sqlite: `file:${SQLITE_FILE}`,
+  postgresql: `postgresql://postgres@127.0.0.1:5432/docs_gateway_bench${suffix}`,
+};
+const started = Date.now();
+const log = (message: string) => console.log(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s] ${message}`);
+
+export interface Measurement extends LoadResult {
+  scenario: string;
+  system: string;
+  database: string;
+  rounds: number[];
+}
+
+export interface Results {
+  date: string;
+  quick: boolean;
+  machine: { cpus: string; cores: number; memoryGiB: number; node: string };
+  plan: typeof plan;
+  sizes: Sizes;
+  measurements: Measurement[];
+  statements: Record<string, Record<string, { cold: number; warm: number; status: number; bytes: number }>>;
+  memory: Record<string, { idleMB: number; peakUnderTreeMB: number }>;
+  waterfall: Record<string, { calls: number; bytes: number; waterfallMs: number; treeQueryMs: number; treeBytes: number }>;
+  soak?: { seconds: number; samples: Array<{ atSeconds: number; rssMB: number; requestsPerSecond: number }> };
+  plans: Record<string, string[]>;
+}
+
+function ensurePeersInstalled() {
+  if (fs.existsSync(path.join(BENCH_DIR, 'node_modules', 'autocannon'))) return;
+  log('installing the peers (test/bench/package-lock.json)');
+  execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: BENCH_DIR, stdio: 'inherit' });
+}
+
+async function ensurePostgresDatabase(url: string) {
+  const name = new URL(url).pathname.slice(1);
+  const admin = new pg.Client({ connectionString: url.replace(/\/[^/]*$/, '/postgres') });
+  await admin.connect();
+  try {
+    const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (!exists.rowCount) await admin.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await admin.end();
+  }
+}
+
+const auth = (token: string) => ({ authorization: `Bearer ${token}` });
+const graphql = (token: string, query: string, variables: Record<string, unknown> = {}): Request => ({
+  method: 'POST',
+  path: '/graphql',
+  headers: auth(token),
+  body: { query, variables },
+});
+
+const SPACE_QUERY = 'query Space($id: ID!) { space(id: $id) { id title emoji visibility createdAt urls { app } } }';
+const TREE_QUERY = `query Tree($id: ID!) { organization(id: $id) { title sites(first: 100) { edges { node { id title
+  sections(first: 100) { edges { node { id title path siteSpaces { id path
+    space { id title emoji visibility organization { title } } } } } } } } } } }`;
+const postGraphileSpace = (id: string) => `{ spaceByRowId(rowId: "${id}") { rowId title emoji visibility createdAt } }`;
+const postGraphileTree = (organizationId: string) => `{ organizationByRowId(rowId: "${organizationId}") { title
+  sitesByOrganizationId { nodes { rowId title siteSectionsBySiteId { nodes { rowId title path
+    siteSpacesBySectionId { nodes { rowId path spaceBySpaceId { rowId title emoji visibility
+      organizationByOrganizationId { title } } } } } } } } } }`;
+const meshTree = (organizationId: string) => `{ getOrganizationById(organizationId: "${organizationId}") { title
+  siteList { id title sectionList { id title path siteSpaces { id path
+    space { id title emoji visibility organizationObject { title } } } } } } }`;
+
+/** The `page` token of page `page` (1-based) of a listing at `limit`, walked with the largest pages. */
+async function pageToken(system: RunningSystem, token: string, listing: string, page: number, limit: number): Promise<string | undefined> {
+  let skip = (page - 1) * limit;
+  let cursor: string | undefined;
+  while (skip > 0) {
+    const step = skip >= 1000 ? 1000 : limit;
+    const response = await fetch(`${system.url}${listing}?limit=${step}${cursor ? `&page=${encodeURIComponent(cursor)}` : ''}`, { headers: auth(token) });
+    const body = (await response.json()) as { next?: { page: string } };
+    cursor = body.next?.page;
+    if (!cursor) throw new Error(`${listing} has fewer than ${page} pages of ${limit}`);
+    skip -= step;
+  }
+  return cursor;
+}
+
+interface Target {
+  scenario: string;
+  system: RunningSystem;
+  database: string;
+  request: Request;
+  connections?: number;
+  /** Slow systems get longer rounds, so that a round holds several responses. */
+  minSeconds?: number;
+}
+
+async function measure(targets: Target[]): Promise<Measurement[]> {
+  const rounds = new Map<Target, LoadResult[]>(targets.map((target) => [target, []]));
+  const options = (target: Target, seconds: number) => ({
+    seconds: Math.max(seconds, target.minSeconds ?? 0),
+    connections: target.connections ?? plan.connections,
+  });
+  for (const target of targets) await runLoad(target.system.url, target.request, options(target, plan.warmup));
+  for (let round = 0; round < plan.rounds; round++) {
+    // Alternate the order so that no system always runs right after the same one.
+    const order = round % 2 ? [...targets].reverse() : targets;
+    for (const target of order) {
+      const result = await runLoad(target.system.url, target.request, options(target, plan.seconds));
+      rounds.get(target)!.push(result);
+      log(`  ${target.scenario} ${target.system.name}: ${result.requestsPerSecond.toFixed(1)} req/s, p50 ${result.latencyP50} ms${result.failures ? `, ${result.failures} failures` : ''}`);
+    }
+  }
+  return targets.map((target) => {
+    const results = rounds.get(target)!;
+    const pick = (key: keyof LoadResult) => median(results.map((result) => result[key]));
+    return {
+      scenario: target.scenario,
+      system: target.system.name,
+      database: target.database,
+      requestsPerSecond: pick('requestsPerSecond'),
+      latencyP50: pick('latencyP50'),
+      latencyP99: pick('latencyP99'),
+      failures: results.reduce((sum, result) => sum + result.failures, 0),
+      bytesPerRequest: pick('bytesPerRequest'),
+      rounds: results.map((result) => Math.round(result.requestsPerSecond * 10) / 10),
+    };
+  });
+}
+
+async function main() {
+  ensurePeersInstalled();
+  await ensurePostgresDatabase(URLS.postgresql);
+  const sets: Record<'sqlite' | 'postgresql', DataSet> = {
+    sqlite: await prepareDataSet(URLS.sqlite, sizes, log),
+    postgresql: await prepareDataSet(URLS.postgresql, sizes, log),
+  };
+  const deepPage = sizes.largeSpaces / 100;
+  const results: Results = {
+    date: new Date().toISOString(),
+    quick,
+    machine: { cpus: os.cpus()[0]?.model ?? 'unknown', cores: os.cpus().length, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version },
+    plan,
+    sizes,
+    measurements: [],
+    statements: {},
+    memory: {},
+    waterfall: {},
+    plans: {},
+  };
+
+  log('starting the systems');
+  const docs = {
+    sqlite: await startDocsGateway('docs-gateway-sqlite', URLS.sqlite),
+    postgresql: await startDocsGateway('docs-gateway-postgresql', URLS.postgresql),
+  };
+  const constant = await startFastifyConstant();
+  const rawSqlite = await startFastifySqlite(SQLITE_FILE);
+  const postgraphile = await startPostGraphile(URLS.postgresql);
+  const mesh = await startMesh(docs.postgresql, sets.postgresql.treeOrganizationId);
+  const systems = [docs.sqlite, docs.postgresql, constant, rawSqlite, postgraphile, mesh];
+  for (const system of systems) results.memory[system.name] = { idleMB: memoryOf(system.pid, 'VmRSS'), peakUnderTreeMB: Number.NaN };
+
+  try {
+    const requests = (database: 'sqlite' | 'postgresql') => {
+      const set = sets[database];
+      return {
+        S1: { path: `/v1/spaces/${set.spaceId}`, headers: auth(set.token) },
+        S2: graphql(set.token, SPACE_QUERY, { id: set.spaceId }),
+        S3: graphql(set.token, TREE_QUERY, { id: set.treeOrganizationId }),
+      } satisfies Record<string, Request>;
+    };
+    const wanted = (scenario: string) => !only || only.includes(scenario);
+
+    log('counting SQL statements per request');
+    for (const database of ['sqlite', 'postgresql'] as const) {
+      const set = sets[database];
+      const listing = `/v1/orgs/${set.largeOrganizationId}/spaces`;
+      const deepToken = await pageToken(docs[database], set.token, listing, deepPage, 100);
+      results.statements[database] = await countStatements(URLS[database], {
+        ...requests(database),
+        'S4 page 1': { path: `${listing}?limit=100`, headers: auth(set.token) },
+        [`S4 page ${deepPage}`]: { path: `${listing}?limit=100&page=${encodeURIComponent(deepToken!)}`, headers: auth(set.token) },
+      });
+      results.plans[`${database} S4 page ${deepPage}`] = await explainRequest(URLS[database], {
+        path: `${listing}?limit=100&page=${encodeURIComponent(deepToken!)}`,
+        headers: auth(set.token),
+      });
+    }
+
+    const targets: Target[] = [];
+    for (const database of ['sqlite', 'postgresql'] as const) {
+      const set = sets[database];
+      const request = requests(database);
+      targets.push({ scenario: 'S1 REST space', system: docs[database], database, request: request.S1 });
+      targets.push({ scenario: 'S2 GraphQL space', system: docs[database], database, request: request.S2 });
+      targets.push({ scenario: 'S3 site tree', system: docs[database], database, request: request.S3 });
+    }
+    const pgSet = sets.postgresql;
+    targets.push(
+      { scenario: 'S1 REST space', system: constant, database: 'none', request: { path: '/v1/spaces/x' } },
+      { scenario: 'S1 REST space', system: rawSqlite, database: 'sqlite', request: { path: `/v1/spaces/${sets.sqlite.spaceId}` } },
+      { scenario: 'S2 GraphQL space', system: postgraphile, database: 'postgresql', request: graphql('', postGraphileSpace(pgSet.spaceId)) },
+      { scenario: 'S3 site tree', system: postgraphile, database: 'postgresql', request: graphql('', postGraphileTree(pgSet.treeOrganizationId)) },
+      {
+        scenario: 'S3 site tree',
+        system: mesh,
+        database: 'postgresql',
+        request: graphql(pgSet.token, meshTree(pgSet.treeOrganizationId)),
+        connections: 4,
+        minSeconds: 15,
+      },
+    );
+    for (const scenario of ['S1 REST space', 'S2 GraphQL space', 'S3 site tree']) {
+      if (!wanted(scenario.slice(0, 2))) continue;
+      log(`${scenario}`);
+      const selected = targets.filter((target) => target.scenario === scenario);
+      if (scenario.startsWith('S3')) for (const target of selected) resetPeakMemory(target.system.pid);
+      results.measurements.push(...(await measure(selected)));
+      if (scenario.startsWith('S3')) {
+        for (const target of selected) results.memory[target.system.name]!.peakUnderTreeMB = memoryOf(target.system.pid, 'VmHWM');
+      }
+    }
+
+    if (wanted('S3')) {
+      log('S3 against the REST waterfall (wall time of one tree, one client)');
+      for (const database of ['sqlite', 'postgresql'] as const) {
+        const set = sets[database];
+        const waterfalls: number[] = [];
+        let shape = { calls: 0, bytes: 0 };
+        for (let i = 0; i < plan.waterfalls; i++) {
+          const begin = performance.now();
+          shape = await restWaterfall(docs[database].url, set.token, set.treeOrganizationId);
+          waterfalls.push(performance.now() - begin);
+        }
+        const trees: number[] = [];
+        let treeBytes = 0;
+        for (let i = 0; i < 5; i++) {
+          const begin = performance.now();
+          treeBytes = await postOnce(`${docs[database].url}/graphql`, set.token, requests(database).S3.body);
+          trees.push(performance.now() - begin);
+        }
+        results.waterfall[database] = { ...shape, waterfallMs: Math.round(median(waterfalls)), treeQueryMs: Math.round(median(trees)), treeBytes };
+        log(`  ${database}: waterfall ${shape.calls} calls ${Math.round(median(waterfalls))} ms; one tree query ${Math.round(median(trees))} ms`);
+      }
+    }
+
+    if (wanted('S4')) {
+      log('S4 listing of the large organization, page 1 and a deep page');
+      const listingTargets: Target[] = [];
+      for (const database of ['sqlite', 'postgresql'] as const) {
+        const set = sets[database];
+        const listing = `/v1/orgs/${set.largeOrganizationId}/spaces`;
+        const deepToken = await pageToken(docs[database], set.token, listing, deepPage, 100);
+        listingTargets.push(
+          { scenario: 'S4 listing page 1', system: docs[database], database, request: { path: `${listing}?limit=100`, headers: auth(set.token) } },
+          {
+            scenario: `S4 listing page ${deepPage}`,
+            system: docs[database],
+            database,
+            request: { path: `${listing}?limit=100&page=${encodeURIComponent(deepToken!)}`, headers: auth(set.token) },
+          },
+        );
+      }
+      results.measurements.push(...(await measure(listingTargets)));
+    }
+
+    if (wanted('S5')) {
+      log('S5 writes');
+      const writeTargets: Target[] = [];
+      for (const database of ['sqlite', 'postgresql'] as const) {
+        const set = sets[database];
+        const { siteId, siteSpaceId, before } = set.move;
+        const writes: Array<[string, Request]> = [
+          ['S5 create space', { method: 'POST', path: `/v1/orgs/${set.treeOrganizationId}/spaces`, headers: auth(set.token), body: { title: 'Bench [<id>]' } }],
+          ['S5 update space', { method: 'PATCH', path: `/v1/spaces/${set.spaceId}`, headers: auth(set.token), body: { title: 'Renamed [<id>]' } }],
+          [
+            'S5 move site space',
+            {
+              method: 'POST',
+              path: `/v1/orgs/${set.treeOrganizationId}/sites/${siteId}/site-spaces/${siteSpaceId}/move`,
+              headers: auth(set.token),
+              body: { position: { before } },
+            },
+          ],
+        ];
+        for (const [scenario, request] of writes) writeTargets.push({ scenario, system: docs[database], database, request, connections: 4 });
+      }
+      results.measurements.push(...(await measure(writeTargets)));
+    }
+
+    if (plan.soakSeconds && wanted('soak')) {
+      log(`soak: ${plan.soakSeconds} s of S3 on docs-gateway-postgresql`);
+      const system = docs.postgresql;
+      const samples: NonNullable<Results['soak']>['samples'] = [];
+      for (let at = 0; at < plan.soakSeconds; at += 30) {
+        const result = await runLoad(system.url, requests('postgresql').S3, { seconds: 30, connections: plan.connections });
+        samples.push({ atSeconds: at + 30, rssMB: memoryOf(system.pid, 'VmRSS'), requestsPerSecond: Math.round(result.requestsPerSecond * 10) / 10 });
+        log(`  ${at + 30} s: RSS ${samples.at(-1)!.rssMB} MB, ${samples.at(-1)!.requestsPerSecond} req/s`);
+      }
+      results.soak = { seconds: plan.soakSeconds, samples };
+    }
+  } finally {
+    for (const system of systems) await system.stop();
+  }
+
+  const resultsDir = path.join(BENCH_DIR, 'results');
+  fs.mkdirSync(resultsDir, { recursive: true });
+  const stem = path.join(resultsDir, `${results.date.slice(0, 10)}${quick ? '-quick' : ''}`);
+  fs.writeFileSync(`${stem}.json`, `${JSON.stringify(results, null, 2)}\n`);
+  const markdown = renderMarkdown(results);
+  fs.writeFileSync(`${stem}.md`, markdown);
+  console.log(`\n${markdown}`);
+  log(`results in ${path.relative(process.cwd(), stem)}.{json,md}`);
+}
+
+await main();

@@ -1,0 +1,84 @@
+// What a request costs the database, counted rather than guessed: the server
+// runs in this process (Fastify inject) over a statement-counting connection,
+// and the listings' statements are explained by the database itself.
+import Sqlite from 'better-sqlite3';
+import pg from 'pg';
+import { buildApp } from '../../src/app.ts';
+import { openDatabase } from '../../src/db/index.ts';
+import { sqliteFilePath } from '../../src/db/client.ts';
+import { BENCH_URLS } from './dataset.ts';
+import type { Request } from './load.ts';
+
+export interface StatementCount {
+  /** The first request (caches empty). */
+  cold: number;
+  /** The same request again (what the load sees). */
+  warm: number;
+  status: number;
+  bytes: number;
+}
+
+export async function countStatements(url: string, requests: Record<string, Request>): Promise<Record<string, StatementCount>> {
+  const database = openDatabase(url);
+  const app = await buildApp({ database, urls: BENCH_URLS, logLevel: 'warn' });
+  try {
+    const counts: Record<string, StatementCount> = {};
+    for (const [name, request] of Object.entries(requests)) {
+      const send = async () => {
+        const before = database.statementCount();
+        const response = await app.inject({
+          method: request.method ?? 'GET',
+          url: request.path,
+          headers: request.headers,
+          ...(request.body === undefined ? {} : { payload: request.body as object }),
+        });
+        return { statements: database.statementCount() - before, status: response.statusCode, bytes: response.rawPayload.length };
+      };
+      const cold = await send();
+      const warm = await send();
+      counts[name] = { cold: cold.statements, warm: warm.statements, status: warm.status, bytes: warm.bytes };
+    }
+    return counts;
+  } finally {
+    await app.close();
+    await database.close();
+  }
+}
+
+/** The database's own plan for every statement a request runs. */
+export async function explainRequest(url: string, request: Request): Promise<string[]> {
+  const statements: Array<{ sql: string; args: unknown[] }> = [];
+  const database = openDatabase(url, { onStatement: (sql, args) => statements.push({ sql, args }) });
+  const app = await buildApp({ database, urls: BENCH_URLS, logLevel: 'warn' });
+  try {
+    await app.inject({ method: request.method ?? 'GET', url: request.path, headers: request.headers });
+  } finally {
+    await app.close();
+    await database.close();
+  }
+  const plans: string[] = [];
+  if (database.provider === 'postgresql') {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      for (const { sql, args } of statements) {
+        const result = await client.query(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) ${sql}`, args);
+        plans.push(`${sql}\n${result.rows.map((row) => `  ${row['QUERY PLAN']}`).join('\n')}`);
+      }
+    } finally {
+      await client.end();
+    }
+  } else {
+    const sqlite = new Sqlite(sqliteFilePath(url), { readonly: true });
+    try {
+      for (const { sql, args } of statements) {
+        const values = args.map((value) => (typeof value === 'boolean' ? Number(value) : value instanceof Date ? value.toISOString() : value));
+        const rows = sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...values) as Array<{ detail: string }>;
+        plans.push(`${sql}\n${rows.map((row) => `  ${row.detail}`).join('\n')}`);
+      }
+    } finally {
+      sqlite.close();
+    }
+  }
+  return plans;
+}
