@@ -43,6 +43,41 @@ function collateBytewise(sql: string): string {
   return result;
 }
 
+/**
+ * Tables whose writes do not change any response (tokens are checked before the
+ * cache is consulted) or that are the cache's own bookkeeping.
+ */
+const NOT_CACHED = new Set(['api_tokens', 'data_generation']);
+
+/**
+ * Every write to a table bumps data_generation (src/http/response-cache.ts), by a
+ * trigger, so that no write path can forget it. SQLite rebuilds a table to alter
+ * it, dropping its triggers: every table a migration creates gets them again.
+ */
+function generationTriggers(provider: 'sqlite' | 'postgresql', tables: string[]): string {
+  const statements = tables
+    .filter((table) => !NOT_CACHED.has(table))
+    .map((table) =>
+      provider === 'postgresql'
+        ? `CREATE TRIGGER "${table}_bump_generation" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "${table}"\n` +
+          '    FOR EACH STATEMENT EXECUTE FUNCTION bump_data_generation();'
+        : ['INSERT', 'UPDATE', 'DELETE']
+            .map(
+              (event) =>
+                `CREATE TRIGGER "${table}_bump_generation_${event.toLowerCase()}" AFTER ${event} ON "${table}"\n` +
+                '  BEGIN UPDATE "data_generation" SET "version" = "version" + 1 WHERE "id" = 1; END;',
+            )
+            .join('\n'),
+    );
+  return statements.length ? `\n-- Writes invalidate cached responses\n${statements.join('\n')}\n` : '';
+}
+
+/** Tables a migration (re)creates, under their final names. */
+function createdTables(sql: string): string[] {
+  const created = [...sql.matchAll(/CREATE TABLE "([^"]+)"/g)].map((match) => match[1]!);
+  return created.map((table) => table.replace(/^new_/, ''));
+}
+
 let written = 0;
 for (const provider of ['sqlite', 'postgresql'] as const) {
   const providerDir = path.join(root, 'prisma', provider);
@@ -65,6 +100,7 @@ for (const provider of ['sqlite', 'postgresql'] as const) {
   if (previous) fs.rmSync(previous, { recursive: true });
   if (!/^\s*(CREATE|ALTER|DROP|INSERT|UPDATE|DELETE|PRAGMA)/im.test(sql)) continue;
   if (provider === 'postgresql') sql = collateBytewise(sql);
+  sql += generationTriggers(provider, createdTables(sql));
   const dir = path.join(root, 'prisma/migrations', provider, `${stamp}_${name}`);
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, 'migration.sql'), sql);

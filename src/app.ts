@@ -6,6 +6,7 @@ import { viewerForToken } from './domain/users/service.ts';
 import { DomainError, invalid, unauthenticated } from './errors.ts';
 import { graphqlPlugin } from './graphql/yoga.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
+import { registerResponseCache } from './response-cache.ts';
 import { OPENAPI_PATH, restPlugin } from './rest/plugin.ts';
 
 declare module 'fastify' {
@@ -22,6 +23,8 @@ export interface AppOptions {
   logLevel?: string;
   /** Prefills GraphiQL's Authorization header (the demo token of `npm start`). */
   graphiqlToken?: string;
+  /** Memory for cached read responses in bytes (src/response-cache.ts); 0 or absent: no cache. */
+  responseCacheBytes?: number;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -64,6 +67,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setNotFoundHandler((request, reply) =>
     reply.code(404).send({ error: { code: 404, message: `No operation ${request.method} ${request.url.split('?')[0]}` } }),
   );
+
+  registerResponseCache(app, { maxBytes: options.responseCacheBytes ?? 0 });
 
   app.get('/', async () => ({
     name: 'docs-gateway',

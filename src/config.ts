@@ -12,6 +12,7 @@ const Environment = z.object({
   APP_URL: z.url().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PURGE_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(3600),
+  RESPONSE_CACHE_MB: z.coerce.number().min(0).max(65536).default(64),
 });
 
 export interface Config {
@@ -20,6 +21,8 @@ export interface Config {
   host: string;
   logLevel: string;
   purgeIntervalMs: number;
+  /** Memory for cached read responses, in bytes; 0 turns the cache off. */
+  responseCacheBytes: number;
   urls: PublicUrls;
 }
 
@@ -46,6 +49,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: { po
     host: values.HOST,
     logLevel: values.LOG_LEVEL,
     purgeIntervalMs: values.PURGE_INTERVAL_SECONDS * 1000,
+    responseCacheBytes: Math.round(values.RESPONSE_CACHE_MB * 1024 * 1024),
     urls: { api, app: (values.APP_URL ?? `${api}/app`).replace(/\/$/, '') },
   };
 }

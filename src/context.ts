@@ -1,11 +1,19 @@
 import type { PublicUrls } from './config.ts';
-import type { Database, Db, Provider, UserRecord } from './db/index.ts';
+import type { Database, Db, MemberRecord, Provider, UserRecord } from './db/index.ts';
 import type { LoaderRegistry } from './domain/loaders.ts';
 import type { Clock } from './lib/clock.ts';
 
 /** The authenticated caller. */
 export interface Viewer {
   user: UserRecord;
+  /**
+   * Every membership of the user, read with the token at the start of the
+   * request (organization id → membership). Absent once the request writes, and
+   * inside transactions: then memberships are read from the database.
+   */
+  memberships?: ReadonlyMap<string, MemberRecord>;
+  /** The data generation when the request was authenticated (src/response-cache.ts). */
+  generation?: string;
 }
 
 /**
@@ -39,5 +47,5 @@ export function createContext({ database, viewer, clock, urls }: ContextOptions)
 
 /** The same context acting inside a transaction: reads and writes go through `tx`, with fresh loaders. */
 export function withDb(ctx: RequestContext, db: Db): RequestContext {
-  return { ...ctx, db, loaders: new Map() };
+  return { ...ctx, db, loaders: new Map(), viewer: ctx.viewer && { user: ctx.viewer.user } };
 }

@@ -52,6 +52,7 @@ program
       database,
       urls: config.urls,
       logLevel: config.logLevel,
+      responseCacheBytes: config.responseCacheBytes,
       ...(demoToken ? { graphiqlToken: demoToken } : {}),
     });
     const purgeJob = startSpacePurgeJob({

@@ -66,6 +66,13 @@ export async function graphqlPlugin(app: FastifyInstance, options: { graphiqlTok
   app.route({
     url: yoga.graphqlEndpoint,
     method: ['GET', 'POST', 'OPTIONS'],
-    handler: (req, reply) => yoga.handleNodeRequestAndResponse(req, reply, { req, reply }),
+    handler: async (req, reply) => {
+      const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
+      if (req.responseCacheKey === null) return response;
+      // A cacheable result is read whole, so that the response cache sees its text.
+      reply.status(response.status);
+      response.headers.forEach((value, name) => reply.header(name, value));
+      return reply.send(await response.text());
+    },
   });
 }

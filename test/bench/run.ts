@@ -11,7 +11,7 @@ import { type DataSet, FULL, type Sizes, prepareDataSet } from './dataset.ts';
 import { type LoadResult, type Request, median, runLoad } from './load.ts';
 import { BENCH_DIR, type RunningSystem, memoryOf, resetPeakMemory } from './processes.ts';
 import { renderMarkdown } from './report.ts';
-import { countStatements, explainRequest } from './statements.ts';
+import { type StatementCount, countStatements, explainRequest } from './statements.ts';
 import { startDocsGateway, startFastifyConstant, startFastifySqlite, startMesh, startPostGraphile } from './systems.ts';
 import { postOnce, restWaterfall } from './waterfall.ts';
 
@@ -46,7 +46,7 @@ export interface Results {
   plan: typeof plan;
   sizes: Sizes;
   measurements: Measurement[];
-  statements: Record<string, Record<string, { cold: number; warm: number; status: number; bytes: number }>>;
+  statements: Record<string, Record<string, StatementCount>>;
   memory: Record<string, { idleMB: number; peakUnderTreeMB: number }>;
   waterfall: Record<string, { calls: number; bytes: number; waterfallMs: number; treeQueryMs: number; treeBytes: number }>;
   soak?: { seconds: number; samples: Array<{ atSeconds: number; rssMB: number; requestsPerSecond: number }> };
@@ -176,11 +176,12 @@ async function main() {
     sqlite: await startDocsGateway('docs-gateway-sqlite', URLS.sqlite),
     postgresql: await startDocsGateway('docs-gateway-postgresql', URLS.postgresql),
   };
+  const uncached = await startDocsGateway('docs-gateway-postgresql-uncached', URLS.postgresql, { responseCacheMB: 0 });
   const constant = await startFastifyConstant();
   const rawSqlite = await startFastifySqlite(SQLITE_FILE);
   const postgraphile = await startPostGraphile(URLS.postgresql);
   const mesh = await startMesh(docs.postgresql, sets.postgresql.treeOrganizationId);
-  const systems = [docs.sqlite, docs.postgresql, constant, rawSqlite, postgraphile, mesh];
+  const systems = [docs.sqlite, docs.postgresql, uncached, constant, rawSqlite, postgraphile, mesh];
   for (const system of systems) results.memory[system.name] = { idleMB: memoryOf(system.pid, 'VmRSS'), peakUnderTreeMB: Number.NaN };
 
   try {
@@ -219,7 +220,11 @@ async function main() {
       targets.push({ scenario: 'S3 site tree', system: docs[database], database, request: request.S3 });
     }
     const pgSet = sets.postgresql;
+    const pgRequests = requests('postgresql');
     targets.push(
+      { scenario: 'S1 REST space', system: uncached, database: 'postgresql', request: pgRequests.S1 },
+      { scenario: 'S2 GraphQL space', system: uncached, database: 'postgresql', request: pgRequests.S2 },
+      { scenario: 'S3 site tree', system: uncached, database: 'postgresql', request: pgRequests.S3 },
       { scenario: 'S1 REST space', system: constant, database: 'none', request: { path: '/v1/spaces/x' } },
       { scenario: 'S1 REST space', system: rawSqlite, database: 'sqlite', request: { path: `/v1/spaces/${sets.sqlite.spaceId}` } },
       { scenario: 'S2 GraphQL space', system: postgraphile, database: 'postgresql', request: graphql('', postGraphileSpace(pgSet.spaceId)) },

@@ -10,17 +10,17 @@ import { BENCH_URLS } from './dataset.ts';
 import type { Request } from './load.ts';
 
 export interface StatementCount {
-  /** The first request (caches empty). */
-  cold: number;
-  /** The same request again (what the load sees). */
-  warm: number;
+  /** The request executed (response cache empty). */
+  executed: number;
+  /** The same request again, answered by the response cache. */
+  cached: number;
   status: number;
   bytes: number;
 }
 
 export async function countStatements(url: string, requests: Record<string, Request>): Promise<Record<string, StatementCount>> {
   const database = openDatabase(url);
-  const app = await buildApp({ database, urls: BENCH_URLS, logLevel: 'warn' });
+  const app = await buildApp({ database, urls: BENCH_URLS, logLevel: 'warn', responseCacheBytes: 64 * 1024 * 1024 });
   try {
     const counts: Record<string, StatementCount> = {};
     for (const [name, request] of Object.entries(requests)) {
@@ -34,9 +34,9 @@ export async function countStatements(url: string, requests: Record<string, Requ
         });
         return { statements: database.statementCount() - before, status: response.statusCode, bytes: response.rawPayload.length };
       };
-      const cold = await send();
-      const warm = await send();
-      counts[name] = { cold: cold.statements, warm: warm.statements, status: warm.status, bytes: warm.bytes };
+      const executed = await send();
+      const cached = await send();
+      counts[name] = { executed: executed.statements, cached: cached.statements, status: executed.status, bytes: executed.bytes };
     }
     return counts;
   } finally {

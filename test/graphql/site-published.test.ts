@@ -204,7 +204,9 @@ describe('publishedSite for visitors', () => {
     const { spaces } = world;
     const site = await world.site({ title: 'Plain', spaces: [spaces.guide.id, spaces.api.id] });
     await world.setSchema(site.id, { beta: 'boolean' });
-    const apiSiteSpace = (await world.rest('GET', world.url(site.id, '/site-spaces'))).items[1];
+    // The site-wide listing goes by creation time: both were created in one instant.
+    const listed: Array<{ id: string; space: { id: string } }> = (await world.rest('GET', world.url(site.id, '/site-spaces'))).items;
+    const apiSiteSpace = listed.find((siteSpace) => siteSpace.space.id === spaces.api.id)!;
     await world.rest('PATCH', world.url(site.id, `/site-spaces/${apiSiteSpace.id}`), { condition: 'visitor.claims.beta === true' });
     await world.rest('POST', world.url(site.id, '/publish'));
     const key = await world.visitorKey(site.id);

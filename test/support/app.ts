@@ -36,7 +36,9 @@ export interface TestApp {
 export async function createTestApp(): Promise<TestApp> {
   const database = openDatabase(inject('databaseUrl'));
   const clock = new TestClock();
-  const app = await buildApp({ database, urls: TEST_URLS, clock, logLevel: 'silent' });
+  // The response cache is on, as in production: every read after a write in
+  // the suite also proves that the write invalidated it.
+  const app = await buildApp({ database, urls: TEST_URLS, clock, logLevel: 'silent', responseCacheBytes: 16 * 1024 * 1024 });
   afterAll(async () => {
     await app.close();
     await database.close();

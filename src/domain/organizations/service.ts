@@ -18,6 +18,8 @@ export const organizationRecords = defineRecordLoader<OrganizationWithDomains>((
 /** The viewer's membership in each organization (null when not a member). */
 export const viewerMemberships = defineLoader<string, MemberRecord | null>(async (ctx, organizationIds) => {
   const viewer = requireViewer(ctx);
+  const known = ctx.viewer?.memberships;
+  if (known) return organizationIds.map((id) => known.get(id) ?? null);
   const rows = await ctx.db.member.findMany({
     where: { userId: viewer.id, organizationId: { in: [...organizationIds] } },
   });
