@@ -26,7 +26,8 @@ declare module 'fastify' {
 export function registerResponseCache(app: FastifyInstance, options: { maxBytes: number }) {
   app.decorateRequest('responseCacheKey', null);
   if (options.maxBytes <= 0) return;
-  const entries = new LRUCache<string, { body: string; contentType: string }>({
+  // Bodies are kept encoded: a hit writes the bytes without re-encoding them.
+  const entries = new LRUCache<string, { body: Buffer; contentType: string }>({
     maxSize: options.maxBytes,
     sizeCalculation: (entry, key) => entry.body.length + key.length,
   });
@@ -44,7 +45,8 @@ export function registerResponseCache(app: FastifyInstance, options: { maxBytes:
     if (key === null || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
     if (request.url.startsWith('/graphql') && payload.includes('"errors":[')) return payload;
     const contentType = String(reply.getHeader('content-type') ?? 'application/json');
-    if (payload.length + key.length <= options.maxBytes) entries.set(key, { body: payload, contentType });
+    const body = Buffer.from(payload);
+    if (body.length + key.length <= options.maxBytes) entries.set(key, { body, contentType });
     reply.header('x-cache', 'miss');
     return payload;
   });

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -348,12 +348,23 @@ describe('docs-gateway serve', () => {
     dir = undefined;
   });
 
-  it(
-    'migrates, serves on --port, and stops with exit code 0 on SIGTERM',
-    async () => {
+  // bin/docs-gateway.js runs the sources through tsx; `npm start` runs the
+  // bundle `npm run build` writes (less memory, faster start).
+  it.each([
+    ['bin/docs-gateway.js', () => BIN],
+    [
+      'the production bundle',
+      () => {
+        execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'pipe' });
+        return path.join(ROOT, 'dist', 'cli', 'docs-gateway.mjs');
+      },
+    ],
+  ])(
+    'migrates, serves on --port, and stops with exit code 0 on SIGTERM (%s)',
+    async (_name, entryPoint) => {
       dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-gateway-serve-'));
       const port = await freePort();
-      const child = spawn(process.execPath, [BIN, 'serve', '--port', String(port)], {
+      const child = spawn(process.execPath, [entryPoint(), 'serve', '--port', String(port)], {
         cwd: ROOT,
         env: childEnv({ DATABASE_URL: `file:${path.join(dir, 'x.db')}`, HOST: '127.0.0.1', LOG_LEVEL: 'warn', PORT: '1' }),
         stdio: ['ignore', 'pipe', 'pipe'],

@@ -11,7 +11,7 @@ export interface Request {
   method?: 'GET' | 'POST' | 'PATCH';
   path: string;
   headers?: Record<string, string>;
-  /** JSON body; `[<id>]` in it is replaced by a fresh id per request (autocannon's idReplacement). */
+  /** JSON body, the same for every request. */
   body?: unknown;
 }
 
@@ -36,7 +36,6 @@ export async function runLoad(baseUrl: string, request: Request, options: { seco
   for (const [name, value] of Object.entries(request.headers ?? {})) args.push('--headers', `${name}=${value}`);
   if (request.body !== undefined) {
     args.push('--headers', 'content-type=application/json', '--body', JSON.stringify(request.body));
-    if (JSON.stringify(request.body).includes('[<id>]')) args.push('--idReplacement');
   }
   args.push(baseUrl + request.path);
   const { stdout } = await promisify(execFile)(process.execPath, args, { maxBuffer: 16 * 1024 * 1024, timeout: (options.seconds + 60) * 1000 });

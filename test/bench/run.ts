@@ -152,6 +152,8 @@ async function measure(targets: Target[]): Promise<Measurement[]> {
 
 async function main() {
   ensurePeersInstalled();
+  log('building docs-gateway as npm start runs it');
+  execFileSync('npm', ['run', '-s', 'build'], { cwd: path.resolve(BENCH_DIR, '../..'), stdio: 'inherit' });
   await ensurePostgresDatabase(URLS.postgresql);
   const sets: Record<'sqlite' | 'postgresql', DataSet> = {
     sqlite: await prepareDataSet(URLS.sqlite, sizes, log),
@@ -176,12 +178,17 @@ async function main() {
     sqlite: await startDocsGateway('docs-gateway-sqlite', URLS.sqlite),
     postgresql: await startDocsGateway('docs-gateway-postgresql', URLS.postgresql),
   };
-  const uncached = await startDocsGateway('docs-gateway-postgresql-uncached', URLS.postgresql, { responseCacheMB: 0 });
+  // The same servers with the response cache off: what executing each request costs.
+  const uncachedDocs = {
+    sqlite: await startDocsGateway('docs-gateway-sqlite-uncached', URLS.sqlite, { responseCacheMB: 0 }),
+    postgresql: await startDocsGateway('docs-gateway-postgresql-uncached', URLS.postgresql, { responseCacheMB: 0 }),
+  };
+  const uncached = uncachedDocs.postgresql;
   const constant = await startFastifyConstant();
   const rawSqlite = await startFastifySqlite(SQLITE_FILE);
   const postgraphile = await startPostGraphile(URLS.postgresql);
   const mesh = await startMesh(docs.postgresql, sets.postgresql.treeOrganizationId);
-  const systems = [docs.sqlite, docs.postgresql, uncached, constant, rawSqlite, postgraphile, mesh];
+  const systems = [docs.sqlite, docs.postgresql, uncachedDocs.sqlite, uncached, constant, rawSqlite, postgraphile, mesh];
   for (const system of systems) results.memory[system.name] = { idleMB: memoryOf(system.pid, 'VmRSS'), peakUnderTreeMB: Number.NaN };
 
   try {
@@ -273,17 +280,17 @@ async function main() {
     }
 
     if (wanted('S4')) {
-      log('S4 listing of the large organization, page 1 and a deep page');
+      log('S4 listing of the large organization, page 1 and a deep page (response cache off)');
       const listingTargets: Target[] = [];
       for (const database of ['sqlite', 'postgresql'] as const) {
         const set = sets[database];
         const listing = `/v1/orgs/${set.largeOrganizationId}/spaces`;
         const deepToken = await pageToken(docs[database], set.token, listing, deepPage, 100);
         listingTargets.push(
-          { scenario: 'S4 listing page 1', system: docs[database], database, request: { path: `${listing}?limit=100`, headers: auth(set.token) } },
+          { scenario: 'S4 listing page 1', system: uncachedDocs[database], database, request: { path: `${listing}?limit=100`, headers: auth(set.token) } },
           {
             scenario: `S4 listing page ${deepPage}`,
-            system: docs[database],
+            system: uncachedDocs[database],
             database,
             request: { path: `${listing}?limit=100&page=${encodeURIComponent(deepToken!)}`, headers: auth(set.token) },
           },
@@ -299,15 +306,15 @@ async function main() {
         const set = sets[database];
         const { siteId, siteSpaceId, before } = set.move;
         const writes: Array<[string, Request]> = [
-          ['S5 create space', { method: 'POST', path: `/v1/orgs/${set.treeOrganizationId}/spaces`, headers: auth(set.token), body: { title: 'Bench [<id>]' } }],
-          ['S5 update space', { method: 'PATCH', path: `/v1/spaces/${set.spaceId}`, headers: auth(set.token), body: { title: 'Renamed [<id>]' } }],
+          ['S5 create space', { method: 'POST', path: `/v1/orgs/${set.treeOrganizationId}/spaces`, headers: auth(set.token), body: { title: 'Bench space' } }],
+          ['S5 update space', { method: 'PATCH', path: `/v1/spaces/${set.spaceId}`, headers: auth(set.token), body: { title: 'Renamed space' } }],
           [
             'S5 move site space',
             {
               method: 'POST',
               path: `/v1/orgs/${set.treeOrganizationId}/sites/${siteId}/site-spaces/${siteSpaceId}/move`,
               headers: auth(set.token),
-              body: { position: { before } },
+              body: { position: { before: { type: 'site-space', siteSpace: before } } },
             },
           ],
         ];

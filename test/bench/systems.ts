@@ -9,11 +9,11 @@ import { BENCH_DIR, REPO_DIR, type RunningSystem, httpOk, startSystem } from './
 const BIN = path.join(BENCH_DIR, 'node_modules', '.bin');
 const graphqlPing = { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{__typename}"}' };
 
-/** docs-gateway as `npm start` runs it; `responseCacheMB: 0` measures every request executed. */
+/** docs-gateway as `npm start` runs it (the bundle); `responseCacheMB: 0` measures every request executed. */
 export function startDocsGateway(name: string, databaseUrl: string, options: { responseCacheMB?: number } = {}): Promise<RunningSystem> {
   return startSystem({
     name,
-    args: [path.join(REPO_DIR, 'bin', 'docs-gateway.js'), 'serve'],
+    args: [path.join(REPO_DIR, 'dist', 'cli', 'docs-gateway.mjs'), 'serve'],
     env: {
       DATABASE_URL: databaseUrl,
       LOG_LEVEL: 'warn',
