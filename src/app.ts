@@ -51,7 +51,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (!requiresToken(request)) return;
     const token = bearerToken(request.headers.authorization);
     if (!token) throw unauthenticated();
-    const viewer = await viewerForToken(database.db, token);
+    const viewer = await viewerForToken(database, token);
     if (!viewer) throw unauthenticated('The API token is not valid');
     request.ctx = createContext({ database, viewer, clock, urls });
   });

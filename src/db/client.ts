@@ -3,6 +3,8 @@ import path from 'node:path';
 import { PrismaBetterSQLite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { SqlDriverAdapter, SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import BetterSqlite3 from 'better-sqlite3';
+import pg from 'pg';
 import { PrismaClient as PostgresClient } from './generated/postgresql/client.ts';
 import { PrismaClient as SqliteClient } from './generated/sqlite/client.ts';
 
@@ -21,6 +23,12 @@ export interface Database {
   url: string;
   /** SQL statements sent to the database since start; read by tests and the benchmark. */
   statementCount(): number;
+  /**
+   * One read on the driver itself, without the Prisma client's per-query work:
+   * for the statement every request runs (authentication). Placeholders are
+   * `$1`, `$2`… in order; values come back as the driver gives them.
+   */
+  readRows<T>(sql: string, params: unknown[]): Promise<T[]>;
   close(): Promise<void>;
 }
 
@@ -43,14 +51,15 @@ export interface OpenOptions {
 export function openDatabase(url: string, options: OpenOptions = {}): Database {
   const provider = providerOf(url);
   let statements = 0;
-  const counting = countStatements(
-    provider === 'sqlite' ? sqliteAdapter(url) : new PrismaPg({ connectionString: url, max: 10 }),
-    (query) => {
-      statements++;
-      if (process.env.DEBUG_SQL) console.log(query.sql);
-      options.onStatement?.(query.sql, query.args);
-    },
-  );
+  const seen = (sql: string, args: unknown[]) => {
+    statements++;
+    if (process.env.DEBUG_SQL) console.log(sql);
+    options.onStatement?.(sql, args);
+  };
+  // PostgreSQL: one pool for Prisma and the direct reads.
+  const pool = provider === 'postgresql' ? new pg.Pool({ connectionString: url, max: 10 }) : undefined;
+  const counting = countStatements(pool ? new PrismaPg(pool) : sqliteAdapter(url), (query) => seen(query.sql, query.args));
+  const direct = pool ? poolReader(pool) : sqliteReader(url);
   const db =
     provider === 'sqlite'
       ? (new SqliteClient({ adapter: counting }) as unknown as Db)
@@ -60,7 +69,44 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
     provider,
     url,
     statementCount: () => statements,
-    close: () => db.$disconnect(),
+    readRows: async <T>(sql: string, params: unknown[]) => {
+      seen(sql, params);
+      return direct ? ((await direct.read(sql, params)) as T[]) : db.$queryRawUnsafe<T[]>(sql, ...params);
+    },
+    close: async () => {
+      await db.$disconnect();
+      direct?.close();
+      await pool?.end().catch(() => {});
+    },
+  };
+}
+
+interface DirectReader {
+  read(sql: string, params: unknown[]): Promise<unknown[]> | unknown[];
+  close(): void;
+}
+
+function poolReader(pool: pg.Pool): DirectReader {
+  return { read: async (sql, params) => (await pool.query(sql, params)).rows, close: () => {} };
+}
+
+/** A read-only connection of its own (WAL: it never waits on the writer), with its statements prepared once. */
+function sqliteReader(url: string): DirectReader | undefined {
+  const file = sqliteFilePath(url);
+  if (file === ':memory:') return undefined;
+  let connection: BetterSqlite3.Database | undefined;
+  const prepared = new Map<string, BetterSqlite3.Statement>();
+  return {
+    read(sql, params) {
+      connection ??= new BetterSqlite3(file, { readonly: true, timeout: 5000 });
+      let statement = prepared.get(sql);
+      if (!statement) {
+        statement = connection.prepare(sql.replace(/\$\d+/g, '?'));
+        prepared.set(sql, statement);
+      }
+      return statement.all(...params);
+    },
+    close: () => connection?.close(),
   };
 }
 

@@ -140,14 +140,21 @@ export function orderByOf<Row>(ordering: Ordering<Row>, backward = false): Array
 const flip = (direction: 'asc' | 'desc', backward: boolean) =>
   backward ? (direction === 'asc' ? 'desc' : 'asc') : direction;
 
-/** Prisma `where` selecting the rows strictly after (or before) the given sort values. */
+/**
+ * Prisma `where` selecting the rows strictly after (or before) the given sort
+ * values. The leading bound on the first key is implied by the alternatives,
+ * but it is what lets SQLite and PostgreSQL seek the index to the page instead
+ * of scanning every row before it (see the benchmark's S4 query plans).
+ */
 export function keysetWhere<Row>(ordering: Ordering<Row>, values: SortValue[], backward = false) {
   const alternatives = ordering.keys.map((key, index) => {
     const equalPrefix = ordering.keys.slice(0, index).map((previous, i) => nest(previous.field, values[i]));
     const operator = flip(key.direction, backward) === 'asc' ? 'gt' : 'lt';
     return { AND: [...equalPrefix, nest(key.field, { [operator]: values[index] })] };
   });
-  return { OR: alternatives };
+  const first = ordering.keys[0]!;
+  const bound = nest(first.field, { [flip(first.direction, backward) === 'asc' ? 'gte' : 'lte']: values[0] });
+  return { AND: [bound, { OR: alternatives }] };
 }
 
 /** The REST shape of a page: `{ next?: { page }, count, items }`. */

@@ -258,24 +258,31 @@ async function main() {
 
     if (wanted('S3')) {
       log('S3 against the REST waterfall (wall time of one tree, one client)');
-      for (const database of ['sqlite', 'postgresql'] as const) {
+      const servers = [
+        ['sqlite', docs.sqlite],
+        ['postgresql', docs.postgresql],
+        ['sqlite, cache off', uncachedDocs.sqlite],
+        ['postgresql, cache off', uncachedDocs.postgresql],
+      ] as const;
+      for (const [label, server] of servers) {
+        const database = label.startsWith('sqlite') ? 'sqlite' : 'postgresql';
         const set = sets[database];
         const waterfalls: number[] = [];
         let shape = { calls: 0, bytes: 0 };
         for (let i = 0; i < plan.waterfalls; i++) {
           const begin = performance.now();
-          shape = await restWaterfall(docs[database].url, set.token, set.treeOrganizationId);
+          shape = await restWaterfall(server.url, set.token, set.treeOrganizationId);
           waterfalls.push(performance.now() - begin);
         }
         const trees: number[] = [];
         let treeBytes = 0;
         for (let i = 0; i < 5; i++) {
           const begin = performance.now();
-          treeBytes = await postOnce(`${docs[database].url}/graphql`, set.token, requests(database).S3.body);
+          treeBytes = await postOnce(`${server.url}/graphql`, set.token, requests(database).S3.body);
           trees.push(performance.now() - begin);
         }
-        results.waterfall[database] = { ...shape, waterfallMs: Math.round(median(waterfalls)), treeQueryMs: Math.round(median(trees)), treeBytes };
-        log(`  ${database}: waterfall ${shape.calls} calls ${Math.round(median(waterfalls))} ms; one tree query ${Math.round(median(trees))} ms`);
+        results.waterfall[label] = { ...shape, waterfallMs: Math.round(median(waterfalls)), treeQueryMs: Math.round(median(trees)), treeBytes };
+        log(`  ${label}: waterfall ${shape.calls} calls ${Math.round(median(waterfalls))} ms; one tree query ${Math.round(median(trees))} ms`);
       }
     }
 
@@ -324,8 +331,8 @@ async function main() {
     }
 
     if (plan.soakSeconds && wanted('soak')) {
-      log(`soak: ${plan.soakSeconds} s of S3 on docs-gateway-postgresql`);
-      const system = docs.postgresql;
+      log(`soak: ${plan.soakSeconds} s of S3 on docs-gateway-postgresql-uncached (every request executed)`);
+      const system = uncached;
       const samples: NonNullable<Results['soak']>['samples'] = [];
       for (let at = 0; at < plan.soakSeconds; at += 30) {
         const result = await runLoad(system.url, requests('postgresql').S3, { seconds: 30, connections: plan.connections });

@@ -1,6 +1,6 @@
 import type { UserJSON } from './presenter.ts';
 import type { RequestContext, Viewer } from '../../context.ts';
-import type { Db, MemberRecord, UserRecord } from '../../db/index.ts';
+import type { Database, MemberRecord, UserRecord } from '../../db/index.ts';
 import { notFound, unauthenticated } from '../../errors.ts';
 import { hashApiToken } from '../../lib/tokens.ts';
 import { defineRecordLoader, loader } from '../loaders.ts';
@@ -22,24 +22,27 @@ interface ViewerRow {
   sso: boolean | number | bigint | null;
   joinedAt: Date | string | null;
   lastSeenAt: Date | string | null;
-  generation: bigint | number | null;
+  generation: bigint | number | string | null;
 }
 
 /**
  * The viewer behind a bearer token, or null when the token is unknown: the user,
  * all its memberships and the data generation (src/response-cache.ts) in one
  * statement, since every request needs them.
- * (Raw SQL: Prisma would send one statement per relation.)
+ * (Raw SQL, straight to the driver: Prisma would send one statement per
+ * relation, and this statement runs for every request.)
  */
-export async function viewerForToken(db: Db, token: string): Promise<Viewer | null> {
-  const rows = await db.$queryRaw<ViewerRow[]>`
-    SELECT u."id", u."email", u."displayName", u."photoURL", u."searchText", u."createdAt", u."updatedAt",
+export async function viewerForToken(database: Database, token: string): Promise<Viewer | null> {
+  const rows = await database.readRows<ViewerRow>(
+    `SELECT u."id", u."email", u."displayName", u."photoURL", u."searchText", u."createdAt", u."updatedAt",
            m."organizationId", m."role", m."disabled", m."sso", m."joinedAt", m."lastSeenAt",
            (SELECT g."version" FROM "data_generation" g WHERE g."id" = 1) AS "generation"
     FROM "api_tokens" t
     JOIN "users" u ON u."id" = t."userId"
     LEFT JOIN "members" m ON m."userId" = u."id"
-    WHERE t."tokenHash" = ${hashApiToken(token)}`;
+    WHERE t."tokenHash" = $1`,
+    [hashApiToken(token)],
+  );
   const first = rows[0];
   if (!first) return null;
   const user: UserRecord = {
