@@ -187,8 +187,11 @@ async function main() {
   const constant = await startFastifyConstant();
   const rawSqlite = await startFastifySqlite(SQLITE_FILE);
   const postgraphile = await startPostGraphile(URLS.postgresql);
-  const mesh = await startMesh(docs.postgresql, sets.postgresql.treeOrganizationId);
-  const systems = [docs.sqlite, docs.postgresql, uncachedDocs.sqlite, uncached, constant, rawSqlite, postgraphile, mesh];
+  // Mesh's REST backend is an instance of its own, so that its traffic is not
+  // counted in the memory of the systems under test.
+  const meshBackend = await startDocsGateway('docs-gateway-mesh-backend', URLS.postgresql);
+  const mesh = await startMesh(meshBackend, sets.postgresql.treeOrganizationId);
+  const systems = [docs.sqlite, docs.postgresql, uncachedDocs.sqlite, uncached, constant, rawSqlite, postgraphile, meshBackend, mesh];
   for (const system of systems) results.memory[system.name] = { idleMB: memoryOf(system.pid, 'VmRSS'), peakUnderTreeMB: Number.NaN };
 
   try {
@@ -347,7 +350,7 @@ async function main() {
 
   const resultsDir = path.join(BENCH_DIR, 'results');
   fs.mkdirSync(resultsDir, { recursive: true });
-  const stem = path.join(resultsDir, `${results.date.slice(0, 10)}${quick ? '-quick' : ''}`);
+  const stem = path.join(resultsDir, `${results.date.slice(0, 10)}${quick ? '-quick' : ''}${only ? `-only-${only.join('-')}` : ''}`);
   fs.writeFileSync(`${stem}.json`, `${JSON.stringify(results, null, 2)}\n`);
   const markdown = renderMarkdown(results);
   fs.writeFileSync(`${stem}.md`, markdown);

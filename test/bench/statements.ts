@@ -73,7 +73,7 @@ export async function explainRequest(url: string, request: Request): Promise<str
     try {
       for (const { sql, args } of statements) {
         const values = args.map((value) => (typeof value === 'boolean' ? Number(value) : value instanceof Date ? value.toISOString() : value));
-        const rows = sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...values) as Array<{ detail: string }>;
+        const rows = sqlite.prepare(`EXPLAIN QUERY PLAN ${sql.replace(/\$\d+/g, '?')}`).all(...values) as Array<{ detail: string }>;
         plans.push(`${sql}\n${rows.map((row) => `  ${row.detail}`).join('\n')}`);
       }
     } finally {
