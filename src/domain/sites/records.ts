@@ -25,7 +25,11 @@ export type SectionRecord = Prisma.SiteSectionModel;
 export type SectionGroupRecord = Prisma.SiteSectionGroupModel;
 export type SiteSpaceRecord = Prisma.SiteSpaceModel;
 
-export const siteRecords = defineRecordLoader((ctx, ids) => ctx.db.site.findMany({ where: { id: { in: ids } } }));
+export const siteRecords = defineRecordLoader(async (ctx, ids) => {
+  const rows = await ctx.db.site.findMany({ where: { id: { in: ids } }, include: { _count: { select: { siteSpaces: true } } } });
+  primeSiteSpaceCounts(ctx, rows);
+  return rows;
+});
 export const sectionRecords = defineRecordLoader((ctx, ids) =>
   ctx.db.siteSection.findMany({ where: { id: { in: ids } } }),
 );
@@ -60,6 +64,12 @@ export const siteSpacesOfSection = defineLoader<string, SiteSpaceRecord[]>(async
   for (const row of rows) loader(ctx, siteSpaceRecords).prime(row.id, row);
   return groupBy(rows, (row) => row.sectionId, sectionIds);
 });
+
+/** Counts read along with sites (Prisma `_count`: the same statement), for presenting them. */
+export function primeSiteSpaceCounts(ctx: RequestContext, rows: Array<{ id: string; _count: { siteSpaces: number } }>): void {
+  const counts = loader(ctx, siteSpaceCounts);
+  for (const row of rows) counts.prime(row.id, row._count.siteSpaces);
+}
 
 /** Number of site spaces of each site. */
 export const siteSpaceCounts = defineLoader<string, number>(async (ctx, siteIds) => {

@@ -27,6 +27,7 @@ import {
   asNotFound,
   manageableSite,
   presentSiteRecord,
+  primeSiteSpaceCounts,
   sectionRecords,
   siteRecords,
   siteSpaceRecords,
@@ -61,11 +62,15 @@ const sitesOfOrganization: ChildListing<SiteRecord, SiteFilter> = {
   records: siteRecords,
   ordering: () => byCreation,
   parentOf: (row) => row.organizationId,
-  findMany: (ctx, organizationIds, filter, args) =>
-    ctx.db.site.findMany({
+  findMany: async (ctx, organizationIds, filter, args) => {
+    const rows = await ctx.db.site.findMany({
       ...args,
       where: { AND: [{ organizationId: { in: organizationIds } }, siteWhere(filter), args.where] },
-    }),
+      include: { _count: { select: { siteSpaces: true } } },
+    });
+    primeSiteSpaceCounts(ctx, rows);
+    return rows;
+  },
   count: async (ctx, organizationIds, filter) =>
     countsBy(
       await ctx.db.site.groupBy({
