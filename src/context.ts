@@ -47,5 +47,10 @@ export function createContext({ database, viewer, clock, urls }: ContextOptions)
 
 /** The same context acting inside a transaction: reads and writes go through `tx`, with fresh loaders. */
 export function withDb(ctx: RequestContext, db: Db): RequestContext {
-  return { ...ctx, db, loaders: new Map(), viewer: ctx.viewer && { user: ctx.viewer.user } };
+  return { ...ctx, db, loaders: new Map(), viewer: withoutMembershipSnapshot(ctx.viewer) };
+}
+
+/** The viewer without the memberships read at authentication: they may have changed by a write. */
+export function withoutMembershipSnapshot(viewer: Viewer | null): Viewer | null {
+  return viewer && { user: viewer.user };
 }

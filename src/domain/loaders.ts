@@ -47,5 +47,4 @@ export function loader<K, V>(ctx: RequestContext, definition: LoaderDefinition<K
 /** Forgets every cached value: called after a write so that later reads see it. */
 export function clearLoaders(ctx: RequestContext): void {
   for (const instance of ctx.loaders.values()) instance.clearAll();
-  if (ctx.viewer?.memberships) ctx.viewer = { user: ctx.viewer.user };
 }

@@ -1,4 +1,4 @@
-import { type RequestContext, withDb } from '../context.ts';
+import { type RequestContext, withDb, withoutMembershipSnapshot } from '../context.ts';
 import type { Db, Provider } from '../db/index.ts';
 import { Prisma } from '../db/index.ts';
 import { conflict } from '../errors.ts';
@@ -6,7 +6,8 @@ import { clearLoaders } from './loaders.ts';
 
 /**
  * Runs a write in one database transaction: if anything throws, nothing is kept.
- * Afterwards the request's loader caches are dropped so later reads see the write.
+ * Afterwards the request's loader caches and the viewer's memberships read at
+ * authentication are dropped, so later reads see the write.
  */
 export async function inTransaction<T>(ctx: RequestContext, work: (tx: RequestContext) => Promise<T>): Promise<T> {
   try {
@@ -15,6 +16,7 @@ export async function inTransaction<T>(ctx: RequestContext, work: (tx: RequestCo
     throw translateConstraintError(error);
   } finally {
     clearLoaders(ctx);
+    ctx.viewer = withoutMembershipSnapshot(ctx.viewer);
   }
 }
 

@@ -4,8 +4,9 @@
 import Sqlite from 'better-sqlite3';
 import pg from 'pg';
 import { buildApp } from '../../src/app.ts';
-import { openDatabase } from '../../src/db/index.ts';
-import { sqliteFilePath } from '../../src/db/client.ts';
+import type { FastifyInstance } from 'fastify';
+import { type Database, openDatabase, providerOf } from '../../src/db/index.ts';
+import { type OpenOptions, sqliteFilePath } from '../../src/db/client.ts';
 import { BENCH_URLS } from './dataset.ts';
 import type { Request } from './load.ts';
 
@@ -18,10 +19,20 @@ export interface StatementCount {
   bytes: number;
 }
 
-export async function countStatements(url: string, requests: Record<string, Request>): Promise<Record<string, StatementCount>> {
-  const database = openDatabase(url);
+/** The server in this process on `url`, closed after `work`. */
+async function inProcess<T>(url: string, options: OpenOptions, work: (app: FastifyInstance, database: Database) => Promise<T>): Promise<T> {
+  const database = openDatabase(url, options);
   const app = await buildApp({ database, urls: BENCH_URLS, logLevel: 'warn', responseCacheBytes: 64 * 1024 * 1024 });
   try {
+    return await work(app, database);
+  } finally {
+    await app.close();
+    await database.close();
+  }
+}
+
+export function countStatements(url: string, requests: Record<string, Request>): Promise<Record<string, StatementCount>> {
+  return inProcess(url, {}, async (app, database) => {
     const counts: Record<string, StatementCount> = {};
     for (const [name, request] of Object.entries(requests)) {
       const send = async () => {
@@ -39,25 +50,17 @@ export async function countStatements(url: string, requests: Record<string, Requ
       counts[name] = { executed: executed.statements, cached: cached.statements, status: executed.status, bytes: executed.bytes };
     }
     return counts;
-  } finally {
-    await app.close();
-    await database.close();
-  }
+  });
 }
 
 /** The database's own plan for every statement a request runs. */
 export async function explainRequest(url: string, request: Request): Promise<string[]> {
   const statements: Array<{ sql: string; args: unknown[] }> = [];
-  const database = openDatabase(url, { onStatement: (sql, args) => statements.push({ sql, args }) });
-  const app = await buildApp({ database, urls: BENCH_URLS, logLevel: 'warn' });
-  try {
-    await app.inject({ method: request.method ?? 'GET', url: request.path, headers: request.headers });
-  } finally {
-    await app.close();
-    await database.close();
-  }
+  await inProcess(url, { onStatement: (sql, args) => statements.push({ sql, args }) }, (app) =>
+    app.inject({ method: request.method ?? 'GET', url: request.path, headers: request.headers }),
+  );
   const plans: string[] = [];
-  if (database.provider === 'postgresql') {
+  if (providerOf(url) === 'postgresql') {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
