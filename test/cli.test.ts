@@ -35,9 +35,15 @@ function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   return { ...base, ...env };
 }
 
-function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
+/**
+ * Node options that collect garbage all along and at exit (test/support/force-gc.mjs):
+ * a database handle left to the collector instead of being closed shows up there.
+ */
+const FORCED_GC = ['--expose-gc', '--import', path.join(ROOT, 'test', 'support', 'force-gc.mjs')];
+
+function cli(args: string[], env: Record<string, string> = {}, { forcedGc = false } = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(process.execPath, [...(forcedGc ? FORCED_GC : []), BIN, ...args], {
       cwd: ROOT,
       env: childEnv({ DATABASE_URL: inject('databaseUrl'), ...env }),
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -322,6 +328,37 @@ describe('docs-gateway migrate and seed', () => {
   );
 });
 
+describe('database handles', () => {
+  // SQLite deletes a database's write-ahead log when its last connection closes
+  // cleanly: a -wal file left behind means a handle was left open.
+  it(
+    'every command closes what it opens, also when it fails: exit codes under forced garbage collection',
+    async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-gateway-handles-'));
+      try {
+        const file = path.join(dir, 'handles.db');
+        const env = { DATABASE_URL: `file:${file}` };
+        const run = async (args: string[]) => {
+          const result = await cli(args, env, { forcedGc: true });
+          expect(fs.existsSync(`${file}-wal`), `${args.join(' ')} left the write-ahead log open`).toBe(false);
+          return result;
+        };
+
+        const migrated = await run(['migrate']);
+        expect(migrated.code, migrated.stderr).toBe(0);
+        const admin = jsonLine(await run(['bootstrap', '--org', 'Handles', '--email', 'handles@example.test', '--json']));
+        jsonLine(await run(['users', 'create', '--email', 'reader@example.test', '--org', admin.organizationId, '--role', 'read', '--json']));
+        const seeded = await run(['seed', '--demo']);
+        expect(seeded.code, seeded.stderr).toBe(0);
+        expectFailure(await run(['users', 'create', '--email', 'x@example.test', '--org', 'org_missing', '--role', 'read', '--json']), /org_missing/);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    CLI_TEST_TIMEOUT,
+  );
+});
+
 /** A TCP port nobody listens on right now. */
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -349,46 +386,40 @@ describe('docs-gateway serve', () => {
   });
 
   // bin/docs-gateway.js runs the sources through tsx; `npm start` runs the
-  // bundle `npm run build` writes (less memory, faster start).
+  // bundle `npm run build` writes (less memory, faster start), with --demo.
+  const bundle = () => {
+    execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'pipe' });
+    return path.join(ROOT, 'dist', 'cli', 'docs-gateway.mjs');
+  };
+
+  function startServer(entryPoint: string, args: string[], file: string) {
+    const child = spawn(process.execPath, [...FORCED_GC, entryPoint, 'serve', ...args], {
+      cwd: ROOT,
+      env: childEnv({ DATABASE_URL: `file:${file}`, HOST: '127.0.0.1', LOG_LEVEL: 'warn', PORT: '1' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    server = child;
+    const output = { stdout: '', stderr: '' };
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output.stdout += chunk));
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (output.stderr += chunk));
+    const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.once('exit', (code, signal) => resolve({ code, signal })),
+    );
+    return { child, output, exit };
+  }
+
   it.each([
-    ['bin/docs-gateway.js', () => BIN],
-    [
-      'the production bundle',
-      () => {
-        execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'pipe' });
-        return path.join(ROOT, 'dist', 'cli', 'docs-gateway.mjs');
-      },
-    ],
+    ['bin/docs-gateway.js', () => BIN, false],
+    ['the production bundle, --demo', bundle, true],
   ])(
-    'migrates, serves on --port, and stops with exit code 0 on SIGTERM (%s)',
-    async (_name, entryPoint) => {
+    'migrates, serves on --port, and stops with exit code 0 on SIGTERM, its database closed (%s)',
+    async (_name, entryPoint, demo) => {
       dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-gateway-serve-'));
+      const file = path.join(dir, 'x.db');
       const port = await freePort();
-      const child = spawn(process.execPath, [entryPoint(), 'serve', '--port', String(port)], {
-        cwd: ROOT,
-        env: childEnv({ DATABASE_URL: `file:${path.join(dir, 'x.db')}`, HOST: '127.0.0.1', LOG_LEVEL: 'warn', PORT: '1' }),
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      server = child;
-      let stdout = '';
-      let stderr = '';
-      child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-      child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-      const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-        child.once('exit', (code, signal) => resolve({ code, signal })),
-      );
-
-      // Wait for it to listen.
+      const { child, output, exit } = startServer(entryPoint(), ['--port', String(port), ...(demo ? ['--demo'] : [])], file);
       const base = `http://127.0.0.1:${port}`;
-      const deadline = Date.now() + 120_000;
-      let root: Response | undefined;
-      while (!root) {
-        if (child.exitCode !== null) throw new Error(`serve exited early (${child.exitCode}):\n${stdout}\n${stderr}`);
-        if (Date.now() > deadline) throw new Error(`serve did not listen on ${port}:\n${stdout}\n${stderr}`);
-        root = await fetch(`${base}/`).catch(() => undefined);
-        if (!root) await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-
+      const root = await listening(base, child, output);
       expect(root.status).toBe(200);
       expect(root.headers.get('content-type')).toMatch(/^application\/json/);
       expect(await root.json()).toEqual({
@@ -397,8 +428,8 @@ describe('docs-gateway serve', () => {
         openapi: `http://localhost:${port}/v1/openapi.json`,
         graphql: `http://localhost:${port}/graphql`,
       });
-      expect(stdout).toMatch(/applied migration /);
-      expect(stdout).toContain(`[docs-gateway] REST     http://127.0.0.1:${port}/v1`);
+      expect(output.stdout).toMatch(/applied migration /);
+      expect(output.stdout).toContain(`[docs-gateway] REST     http://127.0.0.1:${port}/v1`);
 
       // The API is up, on the migrated database.
       const openapi = await fetch(`${base}/v1/openapi.json`);
@@ -407,13 +438,54 @@ describe('docs-gateway serve', () => {
       const anonymous = await fetch(`${base}/v1/user`);
       expect(anonymous.status).toBe(401);
       expect(await anonymous.json()).toMatchObject({ error: { code: 401 } });
+      if (demo) {
+        // The printed token is the demo admin's.
+        const token = /token {4}(dgw_\S+)/.exec(output.stdout)?.[1];
+        expect(token, output.stdout).toBeDefined();
+        const user = await fetch(`${base}/v1/user`, { headers: { authorization: `Bearer ${token}` } });
+        expect(user.status).toBe(200);
+        expect(await user.json()).toMatchObject({ email: 'alice@acme.test' });
+      }
 
       child.kill('SIGTERM');
       const { code, signal } = await exit;
-      expect({ code, signal }, `${stdout}\n${stderr}`).toEqual({ code: 0, signal: null });
+      expect({ code, signal }, `${output.stdout}\n${output.stderr}`).toEqual({ code: 0, signal: null });
+      expect(fs.existsSync(`${file}-wal`), 'the database was left open').toBe(false);
       // It no longer listens.
       await expect(fetch(`${base}/`)).rejects.toThrow();
     },
     CLI_TEST_TIMEOUT,
   );
+
+  it(
+    'exits 1 with a message, its database closed, when the port is taken',
+    async () => {
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-gateway-serve-'));
+      const file = path.join(dir, 'x.db');
+      const taken = net.createServer();
+      await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+      try {
+        const { port } = taken.address() as net.AddressInfo;
+        const { output, exit } = startServer(BIN, ['--port', String(port)], file);
+        expect(await exit, output.stdout).toEqual({ code: 1, signal: null });
+        expect(output.stderr).toMatch(/EADDRINUSE/);
+        expect(fs.existsSync(`${file}-wal`), 'the database was left open').toBe(false);
+      } finally {
+        taken.close();
+      }
+    },
+    CLI_TEST_TIMEOUT,
+  );
 });
+
+/** Waits until the server answers `/`, or fails with its output if it exits or never answers. */
+async function listening(base: string, child: ChildProcess, output: { stdout: string; stderr: string }): Promise<Response> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`serve exited early (${child.exitCode}):\n${output.stdout}\n${output.stderr}`);
+    if (Date.now() > deadline) throw new Error(`serve did not listen at ${base}:\n${output.stdout}\n${output.stderr}`);
+    const root = await fetch(`${base}/`).catch(() => undefined);
+    if (root) return root;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}

@@ -1,9 +1,10 @@
 import { Command, InvalidArgumentError } from 'commander';
+import type { FastifyInstance } from 'fastify';
 import { seedDemo } from '../../prisma/seed/demo.ts';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { openDatabase, runMigrations } from '../db/index.ts';
-import { startSpacePurgeJob } from '../domain/spaces/purge.ts';
+import { type PurgeJob, startSpacePurgeJob } from '../domain/spaces/purge.ts';
 import { bootstrap, createUserWithToken, issueApiToken } from '../domain/users/provisioning.ts';
 import { translateConstraintError } from '../domain/transaction.ts';
 import { DomainError } from '../errors.ts';
@@ -41,47 +42,60 @@ program
     const log = (message: string) => console.log(`[docs-gateway] ${message}`);
     await runMigrations(config.databaseUrl, { log });
     const database = openDatabase(config.databaseUrl);
-    let demoToken: string | undefined;
-    if (options.demo) {
-      const empty = (await database.db.organization.count()) === 0;
-      if (empty && (await seedDemo(database, config.urls))) log('loaded the demo data');
-      const alice = await database.db.user.findUnique({ where: { email: 'alice@acme.test' } });
-      if (alice) demoToken = await issueApiToken(database.db, alice.id, 'npm start');
-    }
-    const app = await buildApp({
-      database,
-      urls: config.urls,
-      logLevel: config.logLevel,
-      responseCacheBytes: config.responseCacheBytes,
-      ...(demoToken ? { graphiqlToken: demoToken } : {}),
-    });
-    const purgeJob = startSpacePurgeJob({
-      db: database.db,
-      clock: systemClock,
-      intervalMs: config.purgeIntervalMs,
-      onPurged: (purged) => app.log.info({ purged }, 'purged spaces deleted more than 7 days ago'),
-      onError: (error) => app.log.error(error),
-    });
-
-    let closing = false;
-    const shutdown = async (signal: string) => {
-      if (closing) return;
-      closing = true;
-      app.log.info({ signal }, 'shutting down');
-      purgeJob.stop();
-      await app.close();
+    let app: FastifyInstance | undefined;
+    let purgeJob: PurgeJob | undefined;
+    // Everything opened is closed on the way out, also when starting fails:
+    // a database handle left to the garbage collector can abort the process.
+    const close = async () => {
+      purgeJob?.stop();
+      await app?.close();
       await database.close();
-      process.exit(0);
     };
-    process.on('SIGTERM', () => void shutdown('SIGTERM'));
-    process.on('SIGINT', () => void shutdown('SIGINT'));
+    try {
+      let demoToken: string | undefined;
+      if (options.demo) {
+        const empty = (await database.db.organization.count()) === 0;
+        if (empty && (await seedDemo(database, config.urls))) log('loaded the demo data');
+        const alice = await database.db.user.findUnique({ where: { email: 'alice@acme.test' } });
+        if (alice) demoToken = await issueApiToken(database.db, alice.id, 'npm start');
+      }
+      const server = await buildApp({
+        database,
+        urls: config.urls,
+        logLevel: config.logLevel,
+        responseCacheBytes: config.responseCacheBytes,
+        ...(demoToken ? { graphiqlToken: demoToken } : {}),
+      });
+      app = server;
+      purgeJob = startSpacePurgeJob({
+        db: database.db,
+        clock: systemClock,
+        intervalMs: config.purgeIntervalMs,
+        onPurged: (purged) => server.log.info({ purged }, 'purged spaces deleted more than 7 days ago'),
+        onError: (error) => server.log.error(error),
+      });
 
-    await app.listen({ port: config.port, host: config.host });
-    const address = app.server.address();
-    const base = typeof address === 'object' && address ? `http://${config.host}:${address.port}` : config.urls.api;
-    log(`REST     ${base}/v1`);
-    log(`GraphiQL ${base}/graphql`);
-    if (demoToken) log(`token    ${demoToken}   (alice@acme.test, admin of the demo organizations)`);
+      let closing = false;
+      const shutdown = async (signal: string) => {
+        if (closing) return;
+        closing = true;
+        server.log.info({ signal }, 'shutting down');
+        await close();
+        process.exit(0);
+      };
+      process.on('SIGTERM', () => void shutdown('SIGTERM'));
+      process.on('SIGINT', () => void shutdown('SIGINT'));
+
+      await server.listen({ port: config.port, host: config.host });
+      const address = server.server.address();
+      const base = typeof address === 'object' && address ? `http://${config.host}:${address.port}` : config.urls.api;
+      log(`REST     ${base}/v1`);
+      log(`GraphiQL ${base}/graphql`);
+      if (demoToken) log(`token    ${demoToken}   (alice@acme.test, admin of the demo organizations)`);
+    } catch (error) {
+      await close().catch(() => {});
+      throw error;
+    }
   });
 
 program

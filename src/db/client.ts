@@ -74,8 +74,8 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
       return direct ? ((await direct.read(sql, params)) as T[]) : db.$queryRawUnsafe<T[]>(sql, ...params);
     },
     close: async () => {
-      await db.$disconnect();
       direct?.close();
+      await db.$disconnect();
       await pool?.end().catch(() => {});
     },
   };

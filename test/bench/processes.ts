@@ -7,8 +7,6 @@ import path from 'node:path';
 
 export const BENCH_DIR = path.dirname(new URL(import.meta.url).pathname);
 export const REPO_DIR = path.resolve(BENCH_DIR, '../..');
-/** Promise.withResolvers for peers that need Node 22, loaded into every system alike. */
-export const POLYFILL = path.join(BENCH_DIR, 'with-resolvers.mjs');
 
 export interface RunningSystem {
   name: string;
@@ -60,7 +58,7 @@ export async function startSystem(options: StartOptions): Promise<RunningSystem>
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
   const log = fs.openSync(logFile, 'w');
   const args = options.portArgument ? [...options.args, options.portArgument, String(port)] : options.args;
-  const child = spawn(process.execPath, ['--import', POLYFILL, ...args], {
+  const child = spawn(process.execPath, args, {
     cwd: options.cwd ?? REPO_DIR,
     env: { ...process.env, NODE_ENV: 'production', ...options.env, PORT: String(port) },
     stdio: ['ignore', log, log],

@@ -53,8 +53,11 @@ export interface Results {
   plans: Record<string, string[]>;
 }
 
+/** Installs the peers from their lockfile, again whenever the lockfile changed since. */
 function ensurePeersInstalled() {
-  if (fs.existsSync(path.join(BENCH_DIR, 'node_modules', 'autocannon'))) return;
+  const installed = path.join(BENCH_DIR, 'node_modules', '.package-lock.json');
+  const lockfile = path.join(BENCH_DIR, 'package-lock.json');
+  if (fs.existsSync(installed) && fs.statSync(installed).mtimeMs >= fs.statSync(lockfile).mtimeMs) return;
   log('installing the peers (test/bench/package-lock.json)');
   execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: BENCH_DIR, stdio: 'inherit' });
 }

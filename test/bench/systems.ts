@@ -64,7 +64,7 @@ export async function startMesh(docsGateway: RunningSystem, organizationId: stri
   const supergraphFile = path.join(dataDir, 'supergraph.graphql');
   const document = (await (await fetch(`${docsGateway.url}/v1/openapi.json`)).json()) as OpenApiDocument;
   fs.writeFileSync(openapiFile, JSON.stringify(reduceOpenApi(document, ['getOrganizationById', 'listSites', 'listSiteSections', 'getSpaceById'])));
-  await promisify(execFile)(process.execPath, ['--import', path.join(BENCH_DIR, 'with-resolvers.mjs'), realBin('mesh-compose')], {
+  await promisify(execFile)(process.execPath, [realBin('mesh-compose')], {
     cwd: meshDir,
     env: { ...process.env, OPENAPI_FILE: openapiFile, SUPERGRAPH_FILE: supergraphFile, DOCS_GATEWAY_URL: docsGateway.url, TREE_ORGANIZATION_ID: organizationId },
     timeout: 120_000,

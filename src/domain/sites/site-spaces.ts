@@ -24,11 +24,16 @@ import {
   visibleSite,
 } from './records.ts';
 
-/** Across sections, positions do not compare: the site-wide listing goes by creation. */
+/**
+ * Across sections, positions do not compare: the site-wide listing goes by creation.
+ * Site spaces created in one instant (a site created with its spaces) share a
+ * parent, so their position breaks the tie in the order the site shows them.
+ */
 const byCreation: Ordering<SiteSpaceRecord> = {
   name: 'site-spaces',
   keys: [
     { field: 'createdAt', direction: 'asc', type: 'date', value: (row) => row.createdAt },
+    { field: 'position', direction: 'asc', type: 'string', value: (row) => row.position },
     { field: 'id', direction: 'asc', type: 'string', value: (row) => row.id },
   ],
 };
