@@ -6,6 +6,7 @@ import { viewerForToken } from './domain/users/service.ts';
 import { DomainError, invalid, unauthenticated } from './errors.ts';
 import { graphqlPlugin } from './graphql/yoga.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
+import { type CorsOrigins, registerCors } from './cors.ts';
 import { registerResponseCache } from './response-cache.ts';
 import { OPENAPI_PATH, restPlugin } from './rest/plugin.ts';
 
@@ -25,6 +26,8 @@ export interface AppOptions {
   graphiqlToken?: string;
   /** Memory for cached read responses in bytes (src/response-cache.ts); 0 or absent: no cache. */
   responseCacheBytes?: number;
+  /** Origins whose pages may call the APIs (src/cors.ts); any origin when absent. */
+  corsOrigins?: CorsOrigins;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -45,6 +48,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       done(invalid('body: is not valid JSON'), undefined);
     }
   });
+
+  // Before authentication: preflights carry no token.
+  await registerCors(app, options.corsOrigins ?? '*');
 
   app.decorateRequest('ctx', null);
   app.addHook('onRequest', async (request) => {
@@ -82,6 +88,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 }
 
 function requiresToken(request: FastifyRequest): boolean {
+  // Browsers send preflights without credentials; they read no data.
+  if (request.method === 'OPTIONS') return false;
   const path = request.url.split('?')[0]!;
   if (path === OPENAPI_PATH) return false;
   if (path.startsWith('/v1/')) return true;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type CorsOrigins, parseCorsOrigins } from './cors.ts';
 
 /** Every environment variable docs-gateway reads, validated once at start. */
 const Environment = z.object({
@@ -13,6 +14,17 @@ const Environment = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PURGE_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(3600),
   RESPONSE_CACHE_MB: z.coerce.number().min(0).max(65536).default(64),
+  CORS_ORIGINS: z
+    .string()
+    .default('*')
+    .transform((value, context) => {
+      const parsed = parseCorsOrigins(value);
+      if (typeof parsed === 'object' && 'error' in parsed) {
+        context.addIssue({ code: 'custom', message: parsed.error });
+        return z.NEVER;
+      }
+      return parsed;
+    }),
 });
 
 export interface Config {
@@ -23,6 +35,8 @@ export interface Config {
   purgeIntervalMs: number;
   /** Memory for cached read responses, in bytes; 0 turns the cache off. */
   responseCacheBytes: number;
+  /** Origins whose pages may call the APIs (src/cors.ts). */
+  corsOrigins: CorsOrigins;
   urls: PublicUrls;
 }
 
@@ -50,6 +64,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: { po
     logLevel: values.LOG_LEVEL,
     purgeIntervalMs: values.PURGE_INTERVAL_SECONDS * 1000,
     responseCacheBytes: Math.round(values.RESPONSE_CACHE_MB * 1024 * 1024),
+    corsOrigins: values.CORS_ORIGINS,
     urls: { api, app: (values.APP_URL ?? `${api}/app`).replace(/\/$/, '') },
   };
 }

@@ -29,7 +29,7 @@ interface Run {
 /** The environment of a child: ours without the variables docs-gateway reads, plus `env`. */
 function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const base = { ...process.env };
-  for (const name of ['DATABASE_URL', 'PORT', 'HOST', 'PUBLIC_URL', 'APP_URL', 'LOG_LEVEL', 'PURGE_INTERVAL_SECONDS']) {
+  for (const name of ['DATABASE_URL', 'PORT', 'HOST', 'PUBLIC_URL', 'APP_URL', 'LOG_LEVEL', 'PURGE_INTERVAL_SECONDS', 'RESPONSE_CACHE_MB', 'CORS_ORIGINS']) {
     delete base[name];
   }
   return { ...base, ...env };
@@ -392,10 +392,10 @@ describe('docs-gateway serve', () => {
     return path.join(ROOT, 'dist', 'cli', 'docs-gateway.mjs');
   };
 
-  function startServer(entryPoint: string, args: string[], file: string) {
+  function startServer(entryPoint: string, args: string[], file: string, env: Record<string, string> = {}) {
     const child = spawn(process.execPath, [...FORCED_GC, entryPoint, 'serve', ...args], {
       cwd: ROOT,
-      env: childEnv({ DATABASE_URL: `file:${file}`, HOST: '127.0.0.1', LOG_LEVEL: 'warn', PORT: '1' }),
+      env: childEnv({ DATABASE_URL: `file:${file}`, HOST: '127.0.0.1', LOG_LEVEL: 'warn', PORT: '1', ...env }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     server = child;
@@ -445,6 +445,8 @@ describe('docs-gateway serve', () => {
         const user = await fetch(`${base}/v1/user`, { headers: { authorization: `Bearer ${token}` } });
         expect(user.status).toBe(200);
         expect(await user.json()).toMatchObject({ email: 'alice@acme.test' });
+        // On loopback, GraphiQL opens with it in its headers.
+        expect(await graphiqlPage(base)).toContain(token);
       }
 
       child.kill('SIGTERM');
@@ -453,6 +455,26 @@ describe('docs-gateway serve', () => {
       expect(fs.existsSync(`${file}-wal`), 'the database was left open').toBe(false);
       // It no longer listens.
       await expect(fetch(`${base}/`)).rejects.toThrow();
+    },
+    CLI_TEST_TIMEOUT,
+  );
+
+  it(
+    'never puts the demo token into GraphiQL when it listens beyond loopback',
+    async () => {
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-gateway-serve-'));
+      const port = await freePort();
+      const { child, output, exit } = startServer(BIN, ['--port', String(port), '--demo'], path.join(dir, 'x.db'), { HOST: '0.0.0.0' });
+      const base = `http://127.0.0.1:${port}`;
+      await listening(base, child, output);
+      const token = /token {4}(dgw_\S+)/.exec(output.stdout)?.[1];
+      expect(token, output.stdout).toBeDefined();
+      const page = await graphiqlPage(base);
+      expect(page).not.toContain(token);
+      expect(page).not.toMatch(/dgw_/);
+      expect(page).toContain('paste a token');
+      child.kill('SIGTERM');
+      expect(await exit).toEqual({ code: 0, signal: null });
     },
     CLI_TEST_TIMEOUT,
   );
@@ -477,6 +499,13 @@ describe('docs-gateway serve', () => {
     CLI_TEST_TIMEOUT,
   );
 });
+
+/** The GraphiQL page, as a browser asks for it. */
+async function graphiqlPage(base: string): Promise<string> {
+  const response = await fetch(`${base}/graphql`, { headers: { accept: 'text/html' } });
+  expect(response.status).toBe(200);
+  return response.text();
+}
 
 /** Waits until the server answers `/`, or fails with its output if it exits or never answers. */
 async function listening(base: string, child: ChildProcess, output: { stdout: string; stderr: string }): Promise<Response> {

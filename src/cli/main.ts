@@ -20,6 +20,11 @@ const port = (value: string) => {
   return parsed;
 };
 
+/** Whether only this machine can reach an address: the GraphiQL page may then carry the demo token. */
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
 /** Opens the configured database with its migrations applied, runs `work`, and closes it. */
 async function withDatabase<T>(work: (database: ReturnType<typeof openDatabase>) => Promise<T>): Promise<T> {
   const config = loadConfig();
@@ -64,7 +69,9 @@ program
         urls: config.urls,
         logLevel: config.logLevel,
         responseCacheBytes: config.responseCacheBytes,
-        ...(demoToken ? { graphiqlToken: demoToken } : {}),
+        corsOrigins: config.corsOrigins,
+        // Only a page no one else can reach may carry a token.
+        ...(demoToken && isLoopback(config.host) ? { graphiqlToken: demoToken } : {}),
       });
       app = server;
       purgeJob = startSpacePurgeJob({

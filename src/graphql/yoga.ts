@@ -32,14 +32,18 @@ export async function graphqlPlugin(app: FastifyInstance, options: { graphiqlTok
     schema,
     plugins: [validationErrorsAre400],
     logging: app.log,
+    // CORS is the app's (src/cors.ts), the same for REST and GraphQL.
+    cors: false,
     context: ({ req }) => req.ctx!,
     // GraphiQL served from the package itself: the page works without reaching a CDN.
     renderGraphiQL,
     graphiql: {
       title: 'docs-gateway',
-      ...(options.graphiqlToken
-        ? { headers: JSON.stringify({ Authorization: `Bearer ${options.graphiqlToken}` }) }
-        : {}),
+      headers: JSON.stringify(
+        { Authorization: `Bearer ${options.graphiqlToken ?? '<paste a token: npx docs-gateway bootstrap --help>'}` },
+        null,
+        2,
+      ),
     },
     maskedErrors: {
       // Domain errors reach the client with the status REST would answer; anything else is masked.
@@ -65,7 +69,7 @@ export async function graphqlPlugin(app: FastifyInstance, options: { graphiqlTok
 
   app.route({
     url: yoga.graphqlEndpoint,
-    method: ['GET', 'POST', 'OPTIONS'],
+    method: ['GET', 'POST'],
     handler: async (req, reply) => {
       const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
       if (req.responseCacheKey === null) return response;

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, inject } from 'vitest';
-import { buildApp } from '../../src/app.ts';
+import { type AppOptions, buildApp } from '../../src/app.ts';
 import type { PublicUrls } from '../../src/config.ts';
 import { type Database, openDatabase } from '../../src/db/index.ts';
 import type { Clock } from '../../src/lib/clock.ts';
@@ -32,13 +32,20 @@ export interface TestApp {
   statements(): number;
 }
 
-/** The real server on the run's database; closed after the test file. */
-export async function createTestApp(): Promise<TestApp> {
+/** The real server on the run's database; closed after the test file. `options` change its configuration. */
+export async function createTestApp(options: Partial<Omit<AppOptions, 'database' | 'clock'>> = {}): Promise<TestApp> {
   const database = openDatabase(inject('databaseUrl'));
   const clock = new TestClock();
   // The response cache is on, as in production: every read after a write in
   // the suite also proves that the write invalidated it.
-  const app = await buildApp({ database, urls: TEST_URLS, clock, logLevel: 'silent', responseCacheBytes: 16 * 1024 * 1024 });
+  const app = await buildApp({
+    database,
+    urls: TEST_URLS,
+    clock,
+    logLevel: 'silent',
+    responseCacheBytes: 16 * 1024 * 1024,
+    ...options,
+  });
   afterAll(async () => {
     await app.close();
     await database.close();
