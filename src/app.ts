@@ -4,6 +4,7 @@ import { type RequestContext, createContext } from './context.ts';
 import type { Database } from './db/index.ts';
 import { viewerForToken } from './domain/users/service.ts';
 import { DomainError, invalid, unauthenticated } from './errors.ts';
+import type { GraphQLLimits } from './graphql/limits.ts';
 import { graphqlPlugin } from './graphql/yoga.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { type CorsOrigins, registerCors } from './cors.ts';
@@ -28,6 +29,8 @@ export interface AppOptions {
   responseCacheBytes?: number;
   /** Origins whose pages may call the APIs (src/cors.ts); any origin when absent. */
   corsOrigins?: CorsOrigins;
+  /** What one GraphQL request may ask for (src/graphql/limits.ts); the defaults when absent. */
+  graphqlLimits?: GraphQLLimits;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -83,7 +86,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     graphql: `${urls.api}/graphql`,
   }));
   await app.register(restPlugin, { publicUrl: urls.api });
-  await app.register(graphqlPlugin, { graphiqlToken: options.graphiqlToken });
+  await app.register(graphqlPlugin, { graphiqlToken: options.graphiqlToken, limits: options.graphqlLimits });
   return app;
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type CorsOrigins, parseCorsOrigins } from './cors.ts';
+import { DEFAULT_GRAPHQL_LIMITS, type GraphQLLimits } from './graphql/limits.ts';
 
 /** Every environment variable docs-gateway reads, validated once at start. */
 const Environment = z.object({
@@ -14,6 +15,13 @@ const Environment = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PURGE_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(3600),
   RESPONSE_CACHE_MB: z.coerce.number().min(0).max(65536).default(64),
+  GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(DEFAULT_GRAPHQL_LIMITS.maxCost),
+  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(DEFAULT_GRAPHQL_LIMITS.maxDepth),
+  GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).default(DEFAULT_GRAPHQL_LIMITS.maxAliases),
+  GRAPHQL_MAX_DIRECTIVES: z.coerce.number().int().min(0).default(DEFAULT_GRAPHQL_LIMITS.maxDirectives),
+  GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(1).default(DEFAULT_GRAPHQL_LIMITS.maxTokens),
+  GRAPHQL_TIMEOUT_MS: z.coerce.number().int().min(1).default(DEFAULT_GRAPHQL_LIMITS.timeoutMs),
+  GRAPHQL_MAX_RESPONSE_MB: z.coerce.number().positive().default(DEFAULT_GRAPHQL_LIMITS.maxResponseBytes / 1024 / 1024),
   CORS_ORIGINS: z
     .string()
     .default('*')
@@ -37,6 +45,8 @@ export interface Config {
   responseCacheBytes: number;
   /** Origins whose pages may call the APIs (src/cors.ts). */
   corsOrigins: CorsOrigins;
+  /** What one GraphQL request may ask for (src/graphql/limits.ts). */
+  graphqlLimits: GraphQLLimits;
   urls: PublicUrls;
 }
 
@@ -65,6 +75,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: { po
     purgeIntervalMs: values.PURGE_INTERVAL_SECONDS * 1000,
     responseCacheBytes: Math.round(values.RESPONSE_CACHE_MB * 1024 * 1024),
     corsOrigins: values.CORS_ORIGINS,
+    graphqlLimits: {
+      maxCost: values.GRAPHQL_MAX_COST,
+      maxDepth: values.GRAPHQL_MAX_DEPTH,
+      maxAliases: values.GRAPHQL_MAX_ALIASES,
+      maxDirectives: values.GRAPHQL_MAX_DIRECTIVES,
+      maxTokens: values.GRAPHQL_MAX_TOKENS,
+      timeoutMs: values.GRAPHQL_TIMEOUT_MS,
+      maxResponseBytes: Math.round(values.GRAPHQL_MAX_RESPONSE_MB * 1024 * 1024),
+    },
     urls: { api, app: (values.APP_URL ?? `${api}/app`).replace(/\/$/, '') },
   };
 }

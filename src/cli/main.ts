@@ -70,6 +70,7 @@ program
         logLevel: config.logLevel,
         responseCacheBytes: config.responseCacheBytes,
         corsOrigins: config.corsOrigins,
+        graphqlLimits: config.graphqlLimits,
         // Only a page no one else can reach may carry a token.
         ...(demoToken && isLoopback(config.host) ? { graphiqlToken: demoToken } : {}),
       });

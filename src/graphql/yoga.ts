@@ -4,6 +4,7 @@ import { type Plugin, createYoga } from 'graphql-yoga';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import type { RequestContext } from '../context.ts';
 import { DomainError } from '../errors.ts';
+import { type GraphQLLimits, DEFAULT_GRAPHQL_LIMITS, graphqlLimitPlugins, responseTooLarge } from './limits.ts';
 import { schema } from './schema.ts';
 
 interface ServerContext {
@@ -16,8 +17,10 @@ const validationErrorsAre400: Plugin = {
   onValidate: () => ({ valid, result }) => {
     if (valid) return;
     for (const error of result) {
-      (error as { extensions: Record<string, unknown> }).extensions ??= {};
-      error.extensions.code ??= 400;
+      const extensions = ((error as { extensions: Record<string, unknown> }).extensions ??= {});
+      extensions.code ??= 400;
+      // A request error: HTTP 400 for application/graphql-response+json, 200 for application/json.
+      extensions.http ??= { spec: true, status: 400 };
     }
   },
 };
@@ -27,10 +30,14 @@ const isGraphQLError = (error: unknown): error is GraphQLError =>
   error instanceof Error && error.name === 'GraphQLError';
 
 /** Yoga on Fastify at /graphql, with the request context built by the app's authentication hook. */
-export async function graphqlPlugin(app: FastifyInstance, options: { graphiqlToken?: string | undefined }) {
+export async function graphqlPlugin(
+  app: FastifyInstance,
+  options: { graphiqlToken?: string | undefined; limits?: GraphQLLimits | undefined },
+) {
+  const limits = options.limits ?? DEFAULT_GRAPHQL_LIMITS;
   const yoga = createYoga<ServerContext, RequestContext>({
     schema,
-    plugins: [validationErrorsAre400],
+    plugins: [validationErrorsAre400, ...graphqlLimitPlugins(limits)],
     logging: app.log,
     // CORS is the app's (src/cors.ts), the same for REST and GraphQL.
     cors: false,
@@ -57,7 +64,10 @@ export async function graphqlPlugin(app: FastifyInstance, options: { graphiqlTok
         }
         // Parse, validation and input-coercion errors are the client's: they have no resolver path.
         if (isGraphQLError(error) && (!error.originalError || !error.path)) {
-          return new GraphQLError(error.message, { nodes: error.nodes, extensions: { ...error.extensions, code: 400 } });
+          return new GraphQLError(error.message, {
+            nodes: error.nodes,
+            extensions: { ...error.extensions, code: typeof error.extensions.code === 'number' ? error.extensions.code : 400 },
+          });
         }
         return new GraphQLError(message, {
           ...(isGraphQLError(error) ? { nodes: error.nodes, path: error.path } : {}),
@@ -72,11 +82,18 @@ export async function graphqlPlugin(app: FastifyInstance, options: { graphiqlTok
     method: ['GET', 'POST'],
     handler: async (req, reply) => {
       const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
-      if (req.responseCacheKey === null) return response;
-      // A cacheable result is read whole, so that the response cache sees its text.
+      // Streams (subscriptions, incremental delivery) pass as they are; results are
+      // read whole, to bound their size and for the response cache to see their text.
+      if (/^(text\/event-stream|multipart\/mixed)/.test(response.headers.get('content-type') ?? '')) return response;
+      const text = await response.text();
+      const bytes = Buffer.byteLength(text);
+      if (bytes > limits.maxResponseBytes) {
+        const error = responseTooLarge(bytes, limits.maxResponseBytes);
+        return reply.code(413).send({ errors: [{ message: error.message, extensions: { code: 413 } }] });
+      }
       reply.status(response.status);
       response.headers.forEach((value, name) => reply.header(name, value));
-      return reply.send(await response.text());
+      return reply.send(text);
     },
   });
 }

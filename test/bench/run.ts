@@ -83,8 +83,8 @@ const graphql = (token: string, query: string, variables: Record<string, unknown
 });
 
 const SPACE_QUERY = 'query Space($id: ID!) { space(id: $id) { id title emoji visibility createdAt urls { app } } }';
-const TREE_QUERY = `query Tree($id: ID!) { organization(id: $id) { title sites(first: 100) { edges { node { id title
-  sections(first: 100) { edges { node { id title path siteSpaces { id path
+const TREE_QUERY = `query Tree($id: ID!) { organization(id: $id) { title sites(first: 20) { edges { node { id title
+  sections(first: 20) { edges { node { id title path siteSpaces { id path
     space { id title emoji visibility organization { title } } } } } } } } } } }`;
 const postGraphileSpace = (id: string) => `{ spaceByRowId(rowId: "${id}") { rowId title emoji visibility createdAt } }`;
 const postGraphileTree = (organizationId: string) => `{ organizationByRowId(rowId: "${organizationId}") { title

@@ -1,57 +1,6 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
-import pg from 'pg';
-import { describe, expect, inject, it } from 'vitest';
-import { providerOf } from '../../src/db/client.ts';
+import { describe, expect, it } from 'vitest';
 import { migrationFiles, runMigrations } from '../../src/db/migrate.ts';
-
-/** A fresh, empty database of the run's provider, and a way to read the bookkeeping table. */
-async function emptyDatabase() {
-  const runUrl = inject('databaseUrl');
-  if (providerOf(runUrl) === 'sqlite') {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-gateway-migrate-'));
-    const url = `file:${path.join(dir, 'fresh.db')}`;
-    return {
-      url,
-      provider: 'sqlite' as const,
-      applied: async () => {
-        const db = new BetterSqlite3(path.join(dir, 'fresh.db'));
-        const rows = db.prepare('SELECT name FROM _docs_gateway_migrations ORDER BY name').all() as Array<{ name: string }>;
-        db.close();
-        return rows.map((row) => row.name);
-      },
-      drop: async () => fs.rmSync(dir, { recursive: true, force: true }),
-    };
-  }
-  const name = `docs_gateway_migrate_${Date.now().toString(36)}`;
-  const admin = new URL(runUrl);
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  await client.query(`CREATE DATABASE "${name}"`);
-  await client.end();
-  const url = new URL(runUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    provider: 'postgresql' as const,
-    applied: async () => {
-      const db = new pg.Client({ connectionString: url.toString() });
-      await db.connect();
-      const { rows } = await db.query<{ name: string }>('SELECT name FROM _docs_gateway_migrations ORDER BY name');
-      await db.end();
-      return rows.map((row) => row.name);
-    },
-    drop: async () => {
-      const c = new pg.Client({ connectionString: admin.toString() });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await c.end();
-    },
-  };
-}
+import { emptyDatabase } from '../support/databases.ts';
 
 describe('migrations', () => {
   it('apply once when several instances start together, and are a no-op afterwards', async () => {

@@ -33,19 +33,19 @@ async function buildTree(organizations: number, collections: number, spaces: num
 const treeQuery = /* GraphQL */ `
   {
     viewer {
-      organizations(first: 100) {
+      organizations(first: 5) {
         edges {
           node {
             title
             permissions { admin }
-            collections(first: 100) {
+            collections(first: 25) {
               totalCount
               edges {
                 node {
                   title
                   permissions { create }
                   parent { title }
-                  spaces(first: 100) {
+                  spaces(first: 25) {
                     totalCount
                     edges { node { title permissions { edit } organization { title } parent { title } } }
                   }

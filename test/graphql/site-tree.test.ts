@@ -18,13 +18,13 @@ const TREE = /* GraphQL */ `
   query($id: ID!) {
     organization(id: $id) {
       title
-      sites(first: 100) {
+      sites(first: 20) {
         totalCount
         edges {
           node {
             id
             title
-            sectionGroups(first: 100) {
+            sectionGroups(first: 10) {
               totalCount
               edges {
                 node {
@@ -117,18 +117,18 @@ describe('the whole site tree of an organization', () => {
 const README_TREE = /* GraphQL */ `
   {
     viewer {
-      organizations(first: 100) {
+      organizations(first: 3) {
         edges {
           node {
             title
-            sites(published: true, first: 100) {
+            sites(published: true, first: 20) {
               edges {
                 node {
                   title
                   visibility
                   urls { published }
-                  sectionGroups(first: 100) { edges { node { title sections { title path siteSpaces { path space { title organization { title } } } } } } }
-                  sections(first: 100) {
+                  sectionGroups(first: 10) { edges { node { title sections { title path siteSpaces { path space { title organization { title } } } } } } }
+                  sections(first: 20) {
                     totalCount
                     edges { node { title path default condition sectionGroup { title } siteSpaces { path title default section { path } space { emoji } } } }
                   }

@@ -32,9 +32,14 @@ export interface TestApp {
   statements(): number;
 }
 
+export type TestAppOptions = Partial<Omit<AppOptions, 'database' | 'clock'>> & {
+  /** Another database than the run's (test/support/databases.ts). */
+  databaseUrl?: string;
+};
+
 /** The real server on the run's database; closed after the test file. `options` change its configuration. */
-export async function createTestApp(options: Partial<Omit<AppOptions, 'database' | 'clock'>> = {}): Promise<TestApp> {
-  const database = openDatabase(inject('databaseUrl'));
+export async function createTestApp({ databaseUrl, ...options }: TestAppOptions = {}): Promise<TestApp> {
+  const database = openDatabase(databaseUrl ?? inject('databaseUrl'));
   const clock = new TestClock();
   // The response cache is on, as in production: every read after a write in
   // the suite also proves that the write invalidated it.

@@ -1,0 +1,182 @@
+import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
+import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
+import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
+import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
+import { type GraphQLCompositeType, type GraphQLOutputType, GraphQLError, type ValidationContext, getNamedType, getNullableType, isLeafType, isListType } from 'graphql';
+import { type ComplexityEstimator, getComplexity } from 'graphql-query-complexity';
+import type { Plugin } from 'graphql-yoga';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../lib/pagination.ts';
+
+/**
+ * What one GraphQL request may ask for. A document is refused before it runs
+ * when it is too long (tokens), too deep, has too many aliases or directives,
+ * or when its estimated cost — the number of objects it may return, with
+ * connections counted at their `first`/`last` (or the default page size) and
+ * lists at an estimate — is above the limit. What runs is still bounded in
+ * time and in the size of its answer.
+ */
+export interface GraphQLLimits {
+  maxTokens: number;
+  maxDepth: number;
+  maxAliases: number;
+  maxDirectives: number;
+  maxCost: number;
+  /** Execution stops after this long; the answer is an error. */
+  timeoutMs: number;
+  /** Answers larger than this are replaced by an error. */
+  maxResponseBytes: number;
+}
+
+export const DEFAULT_GRAPHQL_LIMITS: GraphQLLimits = {
+  maxTokens: 5_000,
+  maxDepth: 20,
+  maxAliases: 30,
+  maxDirectives: 30,
+  maxCost: 250_000,
+  timeoutMs: 15_000,
+  maxResponseBytes: 32 * 1024 * 1024,
+};
+
+/** Items a list that takes no size argument is estimated to hold. */
+export const LIST_SIZE_ESTIMATE = 10;
+
+/**
+ * A refused document is a request error like a validation error: its HTTP status
+ * follows GraphQL over HTTP (400 for application/graphql-response+json, 200 with
+ * the error for application/json). Conditions of the server say theirs.
+ */
+const REQUEST_ERROR = { code: 400, http: { spec: true, status: 400 } };
+const refusal = (message: string) => new GraphQLError(message, { extensions: REQUEST_ERROR });
+const serverCondition = (message: string, status: number) =>
+  new GraphQLError(message, { extensions: { code: status, http: { status } } });
+
+/** Items a field returns at most, as far as the document tells: connections by `first`/`last`, lists by an estimate. */
+function itemsOf(type: GraphQLOutputType, args: Record<string, unknown>): number {
+  if (isConnection(type)) {
+    const size = args.first ?? args.last ?? DEFAULT_PAGE_SIZE;
+    // A size the listing refuses counts nothing: the listing's own error names it.
+    return typeof size === 'number' && size >= 0 && size <= MAX_PAGE_SIZE ? size : 0;
+  }
+  if (isListType(getNullableType(type))) {
+    return Array.isArray(args.ids) ? args.ids.length : LIST_SIZE_ESTIMATE;
+  }
+  return 1;
+}
+
+/**
+ * The cost of a field is the number of objects it may return, each with the
+ * objects of its own selection: a field of scalars costs nothing more than the
+ * row it is read from, while every object may mean a row to read and present.
+ */
+const objectCount: ComplexityEstimator = ({ type, field, args, childComplexity }) => {
+  if (isLeafType(getNamedType(field.type)) || getNamedType(field.type).name === 'PageInfo') return 0;
+  // A connection's items are the nodes of its edges: counted once, at the node.
+  if (isConnection(field.type)) return itemsOf(field.type, args) * childComplexity;
+  if (isConnection(type) && field.name === 'edges') return childComplexity;
+  return itemsOf(field.type, args) * (1 + childComplexity);
+};
+
+function isConnection(type: GraphQLOutputType | GraphQLCompositeType): boolean {
+  const named = getNamedType(type);
+  return named.name.endsWith('Connection') && 'getFields' in named && 'edges' in named.getFields();
+}
+
+/** The armor plugins, the cost check and the time limit, for Yoga. */
+export function graphqlLimitPlugins(limits: GraphQLLimits): Plugin[] {
+  // Validation limits report their error like any validation error (rather than throwing it).
+  const reported = {
+    exposeLimits: true,
+    propagateOnRejection: false,
+    onReject: [(context: ValidationContext | null, error: GraphQLError) => context?.reportError(error)],
+  };
+  return [
+    maxTokensPlugin({ n: limits.maxTokens, exposeLimits: true, propagateOnRejection: true }) as Plugin,
+    // After the token limit: it wraps the parser that counts tokens.
+    nestingGuard,
+    maxDepthPlugin({ n: limits.maxDepth, ignoreIntrospection: true, flattenFragments: true, ...reported }) as Plugin,
+    maxAliasesPlugin({ n: limits.maxAliases, ...reported }) as Plugin,
+    maxDirectivesPlugin({ n: limits.maxDirectives, ...reported }) as Plugin,
+    costLimit(limits.maxCost),
+    timeLimit(limits.timeoutMs),
+  ];
+}
+
+/**
+ * graphql-js parses recursively: a document nested thousands deep overflows the
+ * stack before the token limit is reached. That is the client's document, not
+ * the server's failure.
+ */
+const nestingGuard: Plugin = {
+  onParse({ parseFn, setParseFn }) {
+    setParseFn((source, options) => {
+      try {
+        return parseFn(source, options);
+      } catch (error) {
+        if (error instanceof RangeError) throw refusal('Syntax Error: the document is nested too deeply');
+        throw error;
+      }
+    });
+  },
+};
+
+/** Refuses an operation whose estimated cost is above `maxCost`, with its variables known, before it runs. */
+function costLimit(maxCost: number): Plugin {
+  return {
+    onExecute({ args, setResultAndStopExecution }) {
+      let cost: number;
+      try {
+        cost = getComplexity({
+          schema: args.schema,
+          query: args.document,
+          variables: (args.variableValues ?? {}) as Record<string, unknown>,
+          ...(args.operationName ? { operationName: args.operationName } : {}),
+          estimators: [objectCount],
+        });
+      } catch (error) {
+        // Variables that do not coerce: execution reports them with their field names.
+        if (error instanceof GraphQLError) return;
+        throw error;
+      }
+      if (cost > maxCost) {
+        setResultAndStopExecution({
+          errors: [
+            refusal(
+              `Query cost ${cost} exceeds the limit of ${maxCost}: it could return that many objects. ` +
+                `Ask for fewer items with first/last (a connection without them counts ${DEFAULT_PAGE_SIZE} items, a list ${LIST_SIZE_ESTIMATE}) or select less.`,
+            ),
+          ],
+        });
+      }
+    },
+  };
+}
+
+/** Stops executing an operation after `timeoutMs` (or when its client goes away). */
+function timeLimit(timeoutMs: number): Plugin {
+  return {
+    onExecute({ args }) {
+      const controller = new AbortController();
+      const deadline = performance.now() + timeoutMs;
+      const stop = () => controller.abort(serverCondition(`Query execution took longer than ${timeoutMs} ms and was stopped: ask for less`, 503));
+      const timer = setTimeout(stop, timeoutMs);
+      timer.unref();
+      const request = (args.contextValue as { request?: Request }).request;
+      const signal = request?.signal ? AbortSignal.any([controller.signal, request.signal]) : controller.signal;
+      // The executor (graphql-tools', which Yoga runs) checks its signal before each
+      // field. An execution that never yields to timers — SQLite answers within the
+      // same turn of the event loop — is stopped by the clock there instead.
+      const throwIfAborted = signal.throwIfAborted.bind(signal);
+      signal.throwIfAborted = () => {
+        if (!signal.aborted && performance.now() > deadline) stop();
+        throwIfAborted();
+      };
+      (args as { signal?: AbortSignal }).signal = signal;
+      return { onExecuteDone: () => clearTimeout(timer) };
+    },
+  };
+}
+
+/** The error that replaces an answer above the size limit. */
+export function responseTooLarge(bytes: number, limit: number) {
+  return serverCondition(`The answer is ${bytes} bytes, above the limit of ${limit}: ask for fewer items with first/last, or select less`, 413);
+}

@@ -1,0 +1,41 @@
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedDemo } from '../prisma/seed/demo.ts';
+import { runMigrations } from '../src/db/migrate.ts';
+import { issueApiToken } from '../src/domain/users/provisioning.ts';
+import { TEST_URLS, createTestApp, type TestApp } from './support/app.ts';
+import { emptyDatabase } from './support/databases.ts';
+import { expectData } from './support/graphql.ts';
+
+/**
+ * Every GraphQL document of the README runs as written, on the demo data of
+ * `npm start` (a database of its own), within the default limits.
+ */
+
+const README = fs.readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+const documents = [...README.matchAll(/```graphql\n([\s\S]*?)```/g)].map((match) => match[1]!);
+
+let t: TestApp;
+let token: string;
+beforeAll(async () => {
+  const database = await emptyDatabase();
+  afterAll(() => database.drop());
+  await runMigrations(database.url);
+  t = await createTestApp({ databaseUrl: database.url });
+  expect(await seedDemo(t.database, TEST_URLS)).toBe(true);
+  const alice = await t.database.db.user.findUniqueOrThrow({ where: { email: 'alice@acme.test' } });
+  token = await issueApiToken(t.database.db, alice.id, 'readme test');
+});
+
+describe('the README', () => {
+  it('has GraphQL examples', () => {
+    expect(documents.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it.each(documents.map((document, index) => [index + 1, document]))('GraphQL example %i runs on the demo data', async (_index, document) => {
+    const portal = await t.database.db.site.findFirstOrThrow({ where: { title: 'Acme Developer Portal' } });
+    const variables = document.includes('$siteId') ? { siteId: portal.id } : {};
+    const data = expectData(await t.graphql(token, document, variables));
+    expect(JSON.stringify(data).length).toBeGreaterThan(50);
+  });
+});
