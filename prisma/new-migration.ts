@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { generationTriggers } from './generation-triggers.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const name = process.argv[2];
@@ -43,35 +44,6 @@ function collateBytewise(sql: string): string {
   return result;
 }
 
-/**
- * Tables whose writes do not change any response (tokens are checked before the
- * cache is consulted) or that are the cache's own bookkeeping.
- */
-const NOT_CACHED = new Set(['api_tokens', 'data_generation']);
-
-/**
- * Every write to a table bumps data_generation (src/http/response-cache.ts), by a
- * trigger, so that no write path can forget it. SQLite rebuilds a table to alter
- * it, dropping its triggers: every table a migration creates gets them again.
- */
-function generationTriggers(provider: 'sqlite' | 'postgresql', tables: string[]): string {
-  const statements = tables
-    .filter((table) => !NOT_CACHED.has(table))
-    .map((table) =>
-      provider === 'postgresql'
-        ? `CREATE TRIGGER "${table}_bump_generation" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "${table}"\n` +
-          '    FOR EACH STATEMENT EXECUTE FUNCTION bump_data_generation();'
-        : ['INSERT', 'UPDATE', 'DELETE']
-            .map(
-              (event) =>
-                `CREATE TRIGGER "${table}_bump_generation_${event.toLowerCase()}" AFTER ${event} ON "${table}"\n` +
-                '  BEGIN UPDATE "data_generation" SET "version" = "version" + 1 WHERE "id" = 1; END;',
-            )
-            .join('\n'),
-    );
-  return statements.length ? `\n-- Writes invalidate cached responses\n${statements.join('\n')}\n` : '';
-}
-
 /** Tables a migration (re)creates, under their final names. */
 function createdTables(sql: string): string[] {
   const created = [...sql.matchAll(/CREATE TABLE "([^"]+)"/g)].map((match) => match[1]!);
@@ -100,6 +72,9 @@ for (const provider of ['sqlite', 'postgresql'] as const) {
   if (previous) fs.rmSync(previous, { recursive: true });
   if (!/^\s*(CREATE|ALTER|DROP|INSERT|UPDATE|DELETE|PRAGMA)/im.test(sql)) continue;
   if (provider === 'postgresql') sql = collateBytewise(sql);
+  // Every table a migration creates gets the triggers that keep the response cache
+  // true; SQLite rebuilds a table to alter it, dropping its triggers, so rebuilt
+  // tables get them again.
   sql += generationTriggers(provider, createdTables(sql));
   const dir = path.join(root, 'prisma/migrations', provider, `${stamp}_${name}`);
   fs.mkdirSync(dir, { recursive: true });

@@ -77,7 +77,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.code(404).send({ error: { code: 404, message: `No operation ${request.method} ${request.url.split('?')[0]}` } }),
   );
 
-  registerResponseCache(app, { maxBytes: options.responseCacheBytes ?? 0 });
+  registerResponseCache(app, { maxBytes: options.responseCacheBytes ?? 0, database });
 
   app.get('/', async () => ({
     name: 'docs-gateway',

@@ -12,7 +12,10 @@ export interface Viewer {
    * inside transactions: then memberships are read from the database.
    */
   memberships?: ReadonlyMap<string, MemberRecord>;
-  /** The data generation when the request was authenticated (src/response-cache.ts). */
+  /**
+   * The data generations of the user and of its organizations when the request
+   * was authenticated, as one string (src/response-cache.ts).
+   */
   generation?: string;
 }
 
@@ -32,6 +35,12 @@ export interface RequestContext {
    * key or visitor token): the rest of the request may read their structure.
    */
   siteVisits: Map<string, { claims: Record<string, unknown> }>;
+  /**
+   * Set while an answer may be cached: the organizations the viewer read without
+   * being a member (published sites), each with its data generation read before
+   * their data, so that a write there drops the cached answer.
+   */
+  foreignScopes?: Map<string, Promise<string>>;
 }
 
 export interface ContextOptions {

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
+import type { Database } from './db/index.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -10,43 +11,76 @@ declare module 'fastify' {
 
 /**
  * Responses of reads, kept in memory per user and served again while the data
- * has not changed.
+ * they were made of has not changed.
  *
- * Every write to a table bumps one counter in the database, `data_generation`,
- * by a trigger (prisma/migrations): no write path can forget to. The statement
- * that authenticates a request also reads the counter, so a cached response is
- * served only if it was computed at the current generation — never stale after
- * a write, whichever instance made it, at no extra SQL statement. The price is
- * coarseness: any write anywhere invalidates every entry.
+ * Every write bumps the data generation of the scopes its rows belong to — the
+ * organization, and for users the user — by database triggers
+ * (prisma/generation-triggers.ts): no write path can forget to. The statement
+ * that authenticates a request also reads the generations of the user and of
+ * each of its organizations, so an answer is served only while all of them are
+ * what they were when it was computed, at no extra SQL statement. A write in one
+ * organization leaves the answers of every other organization's members cached.
+ * An answer that read an organization the user is not a member of (a visitor of
+ * its published site) also remembers that organization's generation, read before
+ * its data; serving it again costs one statement to check it.
  *
  * Cached: REST GETs and GraphQL queries, answered 200 without errors. Not
  * cached: writes, requests carrying a visitor token (it expires by the clock,
  * not by a write) and GraphQL documents that mention a mutation or subscription.
  */
-export function registerResponseCache(app: FastifyInstance, options: { maxBytes: number }) {
+interface Entry {
+  /** Kept encoded: a hit writes the bytes without re-encoding them. */
+  body: Buffer;
+  contentType: string;
+  /** The viewer's generations when it was computed. */
+  generation: string;
+  /** Organizations read without being a member, each with its generation then. */
+  foreign: Array<[scope: string, version: string]>;
+}
+
+export function registerResponseCache(app: FastifyInstance, options: { maxBytes: number; database: Database }) {
   app.decorateRequest('responseCacheKey', null);
   if (options.maxBytes <= 0) return;
-  // Bodies are kept encoded: a hit writes the bytes without re-encoding them.
-  const entries = new LRUCache<string, { body: Buffer; contentType: string }>({
+  const entries = new LRUCache<string, Entry>({
     maxSize: options.maxBytes,
-    sizeCalculation: (entry, key) => entry.body.length + key.length,
+    sizeCalculation: (entry, key) => entry.body.length + key.length + entry.generation.length,
   });
+
+  /** Whether the organizations an answer read as a visitor are still at their generations. */
+  async function foreignUnchanged(foreign: Entry['foreign']): Promise<boolean> {
+    if (foreign.length === 0) return true;
+    const rows = await options.database.readRows<{ scope: string; version: unknown }>(
+      `SELECT "scope", "version" FROM "data_generations" WHERE "scope" IN (${foreign.map((_, i) => `$${i + 1}`).join(', ')})`,
+      foreign.map(([scope]) => scope),
+    );
+    const now = new Map(rows.map((row) => [row.scope, String(row.version)]));
+    return foreign.every(([scope, version]) => (now.get(scope) ?? '0') === version);
+  }
 
   app.addHook('preHandler', async (request, reply) => {
     const key = cacheKey(request);
     if (key === null) return;
     const hit = entries.get(key);
-    if (hit) return reply.header('content-type', hit.contentType).header('x-cache', 'hit').send(hit.body);
+    if (hit && hit.generation === request.ctx!.viewer!.generation && (await foreignUnchanged(hit.foreign))) {
+      return reply.header('content-type', hit.contentType).header('x-cache', 'hit').send(hit.body);
+    }
     request.responseCacheKey = key;
+    request.ctx!.foreignScopes = new Map();
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
     const key = request.responseCacheKey;
     if (key === null || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
     if (request.url.startsWith('/graphql') && payload.includes('"errors":[')) return payload;
+    const ctx = request.ctx!;
+    const foreign = await Promise.all(
+      [...(ctx.foreignScopes ?? new Map<string, Promise<string>>()).entries()].map(
+        async ([scope, version]) => [scope, await version] as [string, string],
+      ),
+    );
     const contentType = String(reply.getHeader('content-type') ?? 'application/json');
-    const body = Buffer.from(payload);
-    if (body.length + key.length <= options.maxBytes) entries.set(key, { body, contentType });
+    const entry: Entry = { body: Buffer.from(payload), contentType, generation: ctx.viewer!.generation!, foreign };
+    if (entry.body.length + key.length <= options.maxBytes) entries.set(key, entry);
     reply.header('x-cache', 'miss');
     return payload;
   });
@@ -55,7 +89,7 @@ export function registerResponseCache(app: FastifyInstance, options: { maxBytes:
 function cacheKey(request: FastifyRequest): string | null {
   const viewer = request.ctx?.viewer;
   if (!viewer?.generation) return null;
-  const scope = `${viewer.user.id}\u0000${viewer.generation}\u0000${request.method}\u0000${request.url}`;
+  const scope = `${viewer.user.id}\u0000${request.method}\u0000${request.url}`;
   if (request.url.startsWith('/v1/')) {
     if (request.method !== 'GET' || request.headers['x-visitor-token'] !== undefined) return null;
     return scope;

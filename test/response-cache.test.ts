@@ -2,6 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './support/app.ts';
 import { addMember, buildTeam, buildUser } from './support/factories.ts';
 import { expectData } from './support/graphql.ts';
+import { buildSiteWorld } from './support/sites.ts';
+import { GENERATION_SCOPES } from '../prisma/generation-triggers.ts';
 
 // The whole suite runs with the response cache on; these tests pin down when
 // it answers and prove that no write leaves a stale answer behind, whichever
@@ -100,24 +102,121 @@ describe('the response cache', () => {
     expect(mutation.headers['x-cache']).toBeUndefined();
   });
 
-  it('is bumped by a trigger on every table that responses are made of', async () => {
+  it('drops only the answers of the organization a write is in', async () => {
+    const teamA = await spaceOfTeam();
+    const teamB = await spaceOfTeam();
+    const both = await addMember(t.database, teamA.organization.id, await buildUser(t.database, 'both'), 'read');
+    await addMember(t.database, teamB.organization.id, both, 'read');
+    const read = (token: string, spaceId: string) => t.call('GET', `/v1/spaces/${spaceId}`, { token });
+    const warm = async () => {
+      for (const [token, spaceId] of [
+        [teamA.admin.token, teamA.spaceId],
+        [teamB.admin.token, teamB.spaceId],
+        [both.token, teamB.spaceId],
+      ] as const) {
+        await read(token, spaceId);
+        expect((await read(token, spaceId)).headers['x-cache']).toBe('hit');
+      }
+    };
+
+    await warm();
+    expect((await t.call('PATCH', `/v1/spaces/${teamA.spaceId}`, { token: teamA.admin.token, body: { title: 'Written in A' } })).statusCode).toBe(200);
+    // B's admin read nothing of A: still cached. A's admin, and the member of both, are recomputed.
+    expect((await read(teamB.admin.token, teamB.spaceId)).headers['x-cache']).toBe('hit');
+    const again = await read(teamA.admin.token, teamA.spaceId);
+    expect([again.headers['x-cache'], again.json().title]).toEqual(['miss', 'Written in A']);
+    expect((await read(both.token, teamB.spaceId)).headers['x-cache']).toBe('miss');
+
+    // The same through SQL typed by hand, on each database.
+    await warm();
+    await t.database.db.$executeRawUnsafe(`UPDATE "spaces" SET "title" = 'By hand in B' WHERE "id" = '${teamB.spaceId}'`);
+    expect((await read(teamA.admin.token, teamA.spaceId)).headers['x-cache']).toBe('hit');
+    const byHand = await read(teamB.admin.token, teamB.spaceId);
+    expect([byHand.headers['x-cache'], byHand.json().title]).toEqual(['miss', 'By hand in B']);
+  });
+
+  it('drops the answers of every organization of a user whose profile changes', async () => {
+    const { organization, admin } = await spaceOfTeam();
+    const member = await addMember(t.database, organization.id, await buildUser(t.database, 'renamed'), 'read');
+    const listing = () => t.call('GET', `/v1/orgs/${organization.id}/members/${member.id}`, { token: admin.token });
+    await listing();
+    expect((await listing()).headers['x-cache']).toBe('hit');
+    await t.database.db.user.update({ where: { id: member.id }, data: { displayName: 'Renamed Member' } });
+    const after = await listing();
+    expect([after.headers['x-cache'], after.json().user.displayName]).toEqual(['miss', 'Renamed Member']);
+    // A user of no organization: its own answers follow its own generation.
+    const loner = await buildUser(t.database, 'loner');
+    const me = () => t.call('GET', '/v1/user', { token: loner.token });
+    await me();
+    expect((await me()).headers['x-cache']).toBe('hit');
+    await t.database.db.user.update({ where: { id: loner.id }, data: { displayName: 'Lone Renamed' } });
+    expect((await me()).json().displayName).toBe('Lone Renamed');
+  });
+
+  it("keeps a visitor's answers about another organization's published site until that organization changes", async () => {
+    const w = await buildSiteWorld(t);
+    const space = await w.space('Guide');
+    const site = await w.site({ title: 'Public docs', spaces: [space.id] });
+    await w.publish(site.id);
+    const visitor = await buildUser(t.database, 'visitor');
+    const elsewhere = await spaceOfTeam();
+    const published = () => t.call('GET', w.url(site.id, '/published'), { token: visitor.token });
+
+    expect((await published()).headers['x-cache']).toBe('miss');
+    const before = t.statements();
+    const hit = await published();
+    expect(hit.headers['x-cache']).toBe('hit');
+    // Authentication, and the generation of the site's organization.
+    expect(t.statements() - before).toBe(2);
+
+    await t.call('PATCH', `/v1/spaces/${elsewhere.spaceId}`, { token: elsewhere.admin.token, body: { title: 'Elsewhere' } });
+    expect((await published()).headers['x-cache']).toBe('hit');
+    await w.patchSite(site.id, { title: 'Renamed docs' });
+    const after = await published();
+    expect([after.headers['x-cache'], after.json().site.title]).toEqual(['miss', 'Renamed docs']);
+    // Through the other instance, and in GraphQL alike.
+    const query = 'query($id: ID!) { publishedSite(siteId: $id) { site { title } } }';
+    expect(expectData(await t.graphql(visitor.token, query, { id: site.id })).publishedSite.site.title).toBe('Renamed docs');
+    await other.call('PATCH', w.url(site.id), { token: w.token, body: { title: 'Renamed again' } });
+    expect(expectData(await t.graphql(visitor.token, query, { id: site.id })).publishedSite.site.title).toBe('Renamed again');
+  });
+
+  it('is bumped by triggers on every table that responses are made of, for the scopes of the written rows', async () => {
     const { db, provider } = t.database;
-    const triggered = new Set(
+    const triggers = (
       provider === 'sqlite'
-        ? (await db.$queryRaw<Array<{ name: string }>>`SELECT tbl_name AS name FROM sqlite_master WHERE type = 'trigger' AND sql LIKE '%data_generation%'`).map((row) => row.name)
-        : (
-            await db.$queryRaw<Array<{ name: string }>>`SELECT DISTINCT c.relname::text AS name FROM pg_trigger tg JOIN pg_class c ON c.oid = tg.tgrelid
-              JOIN pg_proc p ON p.oid = tg.tgfoid WHERE p.proname = 'bump_data_generation'`
-          ).map((row) => row.name),
-    );
+        ? await db.$queryRaw<Array<{ name: string }>>`SELECT tbl_name AS name FROM sqlite_master WHERE type = 'trigger' AND sql LIKE '%data_generations%'`
+        : await db.$queryRaw<Array<{ name: string }>>`SELECT c.relname::text AS name FROM pg_trigger tg JOIN pg_class c ON c.oid = tg.tgrelid
+            JOIN pg_proc p ON p.oid = tg.tgfoid WHERE p.proname LIKE '%\_bump\_generations' AND NOT tg.tgisinternal`
+    ).map((row) => row.name);
     const tables = (
       provider === 'sqlite'
         ? await db.$queryRaw<Array<{ name: string }>>`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`
         : await db.$queryRaw<Array<{ name: string }>>`SELECT tablename::text AS name FROM pg_tables WHERE schemaname = current_schema()`
     ).map((row) => row.name);
-    const exempt = ['_docs_gateway_migrations', 'api_tokens', 'data_generation'];
-    const missing = tables.filter((table) => !exempt.includes(table) && !triggered.has(table));
     expect(tables.length).toBeGreaterThan(10);
-    expect(missing).toEqual([]);
+    // Every table says how its rows find their scopes, and has its insert, update and delete triggers.
+    expect(tables.filter((table) => !(table in GENERATION_SCOPES))).toEqual([]);
+    const counts = Object.fromEntries(tables.map((table) => [table, triggers.filter((name) => name === table).length]));
+    const expected = Object.fromEntries(tables.map((table) => [table, GENERATION_SCOPES[table] ? 3 : 0]));
+    expect(counts).toEqual(expected);
+  });
+
+  it('bumps the organization of each written row, also through a parent, and both organizations of a transfer', async () => {
+    const generation = async (scope: string) => (await t.database.db.dataGeneration.findUnique({ where: { scope } }))?.version ?? 0n;
+    const w = await buildSiteWorld(t);
+    const target = await spaceOfTeam();
+    const space = await w.space('Moving');
+    const site = await w.site({ title: 'Docs', spaces: [space.id] });
+
+    let before = [await generation(w.organizationId), await generation(target.organization.id)];
+    await t.database.db.siteSpace.updateMany({ where: { siteId: site.id }, data: { path: 'renamed' } });
+    expect(await generation(w.organizationId)).toBeGreaterThan(before[0]!);
+    expect(await generation(target.organization.id)).toBe(before[1]);
+
+    before = [await generation(w.organizationId), await generation(target.organization.id)];
+    await t.database.db.space.update({ where: { id: space.id }, data: { organizationId: target.organization.id } });
+    expect(await generation(w.organizationId)).toBeGreaterThan(before[0]!);
+    expect(await generation(target.organization.id)).toBeGreaterThan(before[1]!);
   });
 });

@@ -4,6 +4,7 @@ import { invalid, notFound } from '../../errors.ts';
 import { type Page, pageRequestOf } from '../../lib/pagination.ts';
 import { parseInput } from '../../lib/validation.ts';
 import { type OrganizationAccess, asRole, authorize } from '../access.ts';
+import { noteForeignScope } from '../generations.ts';
 import { type LoaderDefinition, defineLoader, defineRecordLoader, loader } from '../loaders.ts';
 import { type ChildListing, countsBy, listChildren, mapPage } from '../shared/pages.ts';
 import { inTransaction } from '../transaction.ts';
@@ -29,6 +30,7 @@ export const viewerMemberships = defineLoader<string, MemberRecord | null>(async
 
 export async function organizationAccess(ctx: RequestContext, organizationId: string): Promise<OrganizationAccess> {
   const member = await loader(ctx, viewerMemberships).load(organizationId);
+  if (!member) noteForeignScope(ctx, organizationId);
   const active = member && !member.disabled ? member : null;
   return { member: active, role: asRole(active?.role) };
 }

@@ -22,13 +22,17 @@ interface ViewerRow {
   sso: boolean | number | bigint | null;
   joinedAt: Date | string | null;
   lastSeenAt: Date | string | null;
+  /** The data generation of the membership's organization. */
   generation: bigint | number | string | null;
+  /** The data generation of the user itself. */
+  userGeneration: bigint | number | string | null;
 }
 
 /**
  * The viewer behind a bearer token, or null when the token is unknown: the user,
- * all its memberships and the data generation (src/response-cache.ts) in one
- * statement, since every request needs them.
+ * all its memberships and the data generations of the user and of each of its
+ * organizations (src/response-cache.ts) in one statement, since every request
+ * needs them.
  * (Raw SQL, straight to the driver: Prisma would send one statement per
  * relation, and this statement runs for every request.)
  */
@@ -36,10 +40,12 @@ export async function viewerForToken(database: Database, token: string): Promise
   const rows = await database.readRows<ViewerRow>(
     `SELECT u."id", u."email", u."displayName", u."photoURL", u."searchText", u."createdAt", u."updatedAt",
            m."organizationId", m."role", m."disabled", m."sso", m."joinedAt", m."lastSeenAt",
-           (SELECT g."version" FROM "data_generation" g WHERE g."id" = 1) AS "generation"
+           g."version" AS "generation",
+           (SELECT ug."version" FROM "data_generations" ug WHERE ug."scope" = u."id") AS "userGeneration"
     FROM "api_tokens" t
     JOIN "users" u ON u."id" = t."userId"
     LEFT JOIN "members" m ON m."userId" = u."id"
+    LEFT JOIN "data_generations" g ON g."scope" = m."organizationId"
     WHERE t."tokenHash" = $1`,
     [hashApiToken(token)],
   );
@@ -55,8 +61,11 @@ export async function viewerForToken(database: Database, token: string): Promise
     updatedAt: new Date(first.updatedAt),
   };
   const memberships = new Map<string, MemberRecord>();
+  // What this user's answers can be made of: the user, and each organization at its generation.
+  const generations = [`${user.id}:${first.userGeneration ?? 0}`];
   for (const row of rows) {
     if (row.organizationId === null) continue;
+    generations.push(`${row.organizationId}:${row.generation ?? 0}`);
     memberships.set(row.organizationId, {
       organizationId: row.organizationId,
       userId: user.id,
@@ -67,7 +76,7 @@ export async function viewerForToken(database: Database, token: string): Promise
       lastSeenAt: row.lastSeenAt === null ? null : new Date(row.lastSeenAt),
     });
   }
-  return { user, memberships, ...(first.generation === null ? {} : { generation: String(first.generation) }) };
+  return { user, memberships, generation: generations.sort().join(',') };
 }
 
 export function requireViewer(ctx: RequestContext): UserRecord {

@@ -1,0 +1,119 @@
+// The triggers behind the response cache (src/response-cache.ts): every write to
+// a table bumps the data generation of each scope the written rows belong to —
+// the organization, and for users also the user itself — so that a cached answer
+// is dropped exactly when data it could contain changes, whichever instance,
+// tool or hand-typed SQL wrote it. prisma/new-migration.ts adds them to every
+// table a migration creates; a new table must say here how its rows find their
+// organization.
+
+export type Provider = 'sqlite' | 'postgresql';
+
+/** How the rows of a table find their scopes. */
+export type ScopeOf =
+  /** The row is an organization. */
+  | { kind: 'self' }
+  /** A column holds the organization id. */
+  | { kind: 'column'; column: string }
+  /** The organization of a parent row, whose id is in `via`. */
+  | { kind: 'parent'; table: string; via: string }
+  /** A user: the user itself, and the organizations it is a member of. */
+  | { kind: 'user' };
+
+/** Every table and how its writes are scoped; null: its writes change no cached answer. */
+export const GENERATION_SCOPES: Record<string, ScopeOf | null> = {
+  _docs_gateway_migrations: null,
+  data_generations: null,
+  // Tokens are checked before the cache is consulted.
+  api_tokens: null,
+  organizations: { kind: 'self' },
+  organization_email_domains: { kind: 'column', column: 'organizationId' },
+  users: { kind: 'user' },
+  members: { kind: 'column', column: 'organizationId' },
+  collections: { kind: 'column', column: 'organizationId' },
+  spaces: { kind: 'column', column: 'organizationId' },
+  custom_fields: { kind: 'column', column: 'organizationId' },
+  space_custom_field_values: { kind: 'parent', table: 'spaces', via: 'spaceId' },
+  sites: { kind: 'column', column: 'organizationId' },
+  site_section_groups: { kind: 'parent', table: 'sites', via: 'siteId' },
+  site_sections: { kind: 'parent', table: 'sites', via: 'siteId' },
+  site_spaces: { kind: 'parent', table: 'sites', via: 'siteId' },
+  share_links: { kind: 'parent', table: 'sites', via: 'siteId' },
+};
+
+export function scopeOf(table: string): ScopeOf | null {
+  if (!(table in GENERATION_SCOPES)) {
+    throw new Error(`prisma/generation-triggers.ts: say how rows of the new table "${table}" find their organization (GENERATION_SCOPES)`);
+  }
+  return GENERATION_SCOPES[table]!;
+}
+
+/** SQLite: the scopes of the row `row` (NEW or OLD), as a SELECT of "scope". */
+function sqliteScopes(scope: ScopeOf, row: 'NEW' | 'OLD'): string {
+  switch (scope.kind) {
+    case 'self':
+      return `SELECT ${row}."id" AS "scope"`;
+    case 'column':
+      return `SELECT ${row}."${scope.column}" AS "scope"`;
+    case 'parent':
+      return `SELECT p."organizationId" AS "scope" FROM "${scope.table}" p WHERE p."id" = ${row}."${scope.via}"`;
+    case 'user':
+      return `SELECT ${row}."id" AS "scope" UNION SELECT m."organizationId" FROM "members" m WHERE m."userId" = ${row}."id"`;
+  }
+}
+
+/** PostgreSQL: the scopes of the rows of a transition table, as a SELECT of scope. */
+function postgresScopes(scope: ScopeOf, rows: 'new_rows' | 'old_rows'): string {
+  switch (scope.kind) {
+    case 'self':
+      return `SELECT r."id" FROM ${rows} r`;
+    case 'column':
+      return `SELECT r."${scope.column}" FROM ${rows} r`;
+    case 'parent':
+      return `SELECT p."organizationId" FROM ${rows} r JOIN "${scope.table}" p ON p."id" = r."${scope.via}"`;
+    case 'user':
+      return `SELECT r."id" FROM ${rows} r UNION SELECT m."organizationId" FROM ${rows} r JOIN "members" m ON m."userId" = r."id"`;
+  }
+}
+
+/** What a migration that introduces the scoped generations defines once (PostgreSQL). */
+export const POSTGRES_BUMP_FUNCTION = `CREATE FUNCTION bump_data_generations(scopes TEXT[]) RETURNS void LANGUAGE sql AS $$
+  -- In scope order, so that transactions bumping several scopes never wait on each other in a cycle.
+  INSERT INTO "data_generations" ("scope", "version")
+  SELECT DISTINCT s, 1 FROM unnest(scopes) s WHERE s IS NOT NULL ORDER BY s
+  ON CONFLICT ("scope") DO UPDATE SET "version" = "data_generations"."version" + 1
+$$;`;
+
+/** The triggers of these tables (tables whose writes change no answer are left out). */
+export function generationTriggers(provider: Provider, tables: string[]): string {
+  const statements: string[] = [];
+  for (const table of tables) {
+    const scope = scopeOf(table);
+    if (!scope) continue;
+    if (provider === 'sqlite') {
+      for (const [event, rows] of [
+        ['INSERT', ['NEW']],
+        ['UPDATE', ['NEW', 'OLD']],
+        ['DELETE', ['OLD']],
+      ] as const) {
+        const scopes = rows.map((row) => sqliteScopes(scope, row)).join(' UNION ');
+        statements.push(
+          `CREATE TRIGGER "${table}_bump_generations_${event.toLowerCase()}" AFTER ${event} ON "${table}" BEGIN\n` +
+            `  INSERT INTO "data_generations" ("scope", "version") SELECT "scope", 1 FROM (${scopes}) WHERE "scope" IS NOT NULL\n` +
+            `  ON CONFLICT ("scope") DO UPDATE SET "version" = "version" + 1;\nEND;`,
+        );
+      }
+    } else {
+      const fn = `"${table}_bump_generations"`;
+      statements.push(
+        `CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$\nBEGIN\n` +
+          `  IF TG_OP = 'INSERT' THEN PERFORM bump_data_generations(ARRAY(${postgresScopes(scope, 'new_rows')}));\n` +
+          `  ELSIF TG_OP = 'UPDATE' THEN PERFORM bump_data_generations(ARRAY(${postgresScopes(scope, 'new_rows')} UNION ${postgresScopes(scope, 'old_rows')}));\n` +
+          `  ELSE PERFORM bump_data_generations(ARRAY(${postgresScopes(scope, 'old_rows')}));\n  END IF;\n  RETURN NULL;\nEND $$;`,
+        `CREATE TRIGGER "${table}_bump_generations_insert" AFTER INSERT ON "${table}" REFERENCING NEW TABLE AS new_rows\n    FOR EACH STATEMENT EXECUTE FUNCTION ${fn}();`,
+        `CREATE TRIGGER "${table}_bump_generations_update" AFTER UPDATE ON "${table}" REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows\n    FOR EACH STATEMENT EXECUTE FUNCTION ${fn}();`,
+        `CREATE TRIGGER "${table}_bump_generations_delete" AFTER DELETE ON "${table}" REFERENCING OLD TABLE AS old_rows\n    FOR EACH STATEMENT EXECUTE FUNCTION ${fn}();`,
+      );
+    }
+  }
+  return statements.length ? `\n-- Writes invalidate the cached answers of their scopes (prisma/generation-triggers.ts)\n${statements.join('\n')}\n` : '';
+}
