@@ -1,9 +1,10 @@
 import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../prisma/seed/demo.ts';
 import { runMigrations } from '../src/db/migrate.ts';
 import { issueApiToken } from '../src/domain/users/provisioning.ts';
 import { TEST_URLS, createTestApp, type TestApp } from './support/app.ts';
+import { closeWhenFileEnds } from './support/cleanup.ts';
 import { emptyDatabase } from './support/databases.ts';
 import { expectData } from './support/graphql.ts';
 
@@ -17,9 +18,11 @@ const documents = [...README.matchAll(/```graphql\n([\s\S]*?)```/g)].map((match)
 
 let t: TestApp;
 let token: string;
+let database: Awaited<ReturnType<typeof emptyDatabase>>;
 beforeAll(async () => {
-  const database = await emptyDatabase();
-  afterAll(() => database.drop());
+  database = await emptyDatabase();
+  // Registered first, so it runs after the app on it is closed.
+  closeWhenFileEnds(() => database.drop());
   await runMigrations(database.url);
   t = await createTestApp({ databaseUrl: database.url });
   expect(await seedDemo(t.database, TEST_URLS)).toBe(true);

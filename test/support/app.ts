@@ -1,10 +1,11 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { afterAll, inject } from 'vitest';
+import { inject } from 'vitest';
 import { type AppOptions, buildApp } from '../../src/app.ts';
 import type { PublicUrls } from '../../src/config.ts';
 import { type Database, openDatabase } from '../../src/db/index.ts';
 import type { Clock } from '../../src/lib/clock.ts';
+import { closeWhenFileEnds } from './cleanup.ts';
 
 /** A clock tests can move. */
 export class TestClock implements Clock {
@@ -51,7 +52,7 @@ export async function createTestApp({ databaseUrl, ...options }: TestAppOptions 
     responseCacheBytes: 16 * 1024 * 1024,
     ...options,
   });
-  afterAll(async () => {
+  closeWhenFileEnds(async () => {
     await app.close();
     await database.close();
   });

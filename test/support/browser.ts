@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium } from 'playwright-core';
-import { afterAll } from 'vitest';
+import { closeWhenFileEnds } from './cleanup.ts';
 
 /**
  * Headless Chromium from Debian's `chromium` package (installed by .ci/run),
@@ -16,7 +16,7 @@ export async function launchBrowser(): Promise<Browser> {
     // Root in CI; and no background traffic, which this network refuses.
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
-  afterAll(() => browser.close());
+  closeWhenFileEnds(() => browser.close());
   return browser;
 }
 
@@ -36,6 +36,6 @@ export async function servePages(pages: Record<string, string>, host = 'localhos
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  closeWhenFileEnds(() => new Promise<void>((resolve) => server.close(() => resolve())));
   return `http://${host}:${(server.address() as AddressInfo).port}`;
 }

@@ -1,0 +1,19 @@
+import { afterAll } from 'vitest';
+
+/**
+ * What a test file opened — servers, database connections, browsers — closed
+ * when the file ends, in reverse order. (Vitest drops an `afterAll` registered
+ * while a `beforeAll` runs, which is where test files build their apps.)
+ */
+const pending: Array<() => Promise<unknown> | unknown> = [];
+
+export function closeWhenFileEnds(close: () => Promise<unknown> | unknown): void {
+  pending.push(close);
+}
+
+/** Registered for every test file by test/support/setup.ts. */
+export function registerCleanup(): void {
+  afterAll(async () => {
+    while (pending.length > 0) await pending.pop()!();
+  });
+}

@@ -1,0 +1,4 @@
+// Runs at the start of every test file (vitest setupFiles).
+import { registerCleanup } from './cleanup.ts';
+
+registerCleanup();
