@@ -50,26 +50,38 @@ function createdTables(sql: string): string[] {
   return created.map((table) => table.replace(/^new_/, ''));
 }
 
+/**
+ * A folder the Prisma 6.19 CLI reads as a schema: Prisma 7's schema files have no
+ * `url` in their datasource, which 6.19 requires (it is not used for the diff).
+ */
+function legacySchemaDir(provider: 'sqlite' | 'postgresql', models: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-gateway-schema-'));
+  const url = provider === 'sqlite' ? 'file::memory:' : 'postgresql://localhost/unused';
+  fs.writeFileSync(path.join(dir, 'schema.prisma'), `datasource db {\n  provider = "${provider}"\n  url      = "${url}"\n}\n`);
+  fs.copyFileSync(models, path.join(dir, 'models.prisma'));
+  return dir;
+}
+
+// The 6.19 CLI (development dependency "prisma6"): its WebAssembly engine diffs offline.
+const prisma6 = path.join(root, 'node_modules/prisma6/build/index.js');
 let written = 0;
 for (const provider of ['sqlite', 'postgresql'] as const) {
-  const providerDir = path.join(root, 'prisma', provider);
-  const args = ['prisma', 'migrate', 'diff', '--config', path.join(providerDir, 'prisma.config.ts')];
-  let previous: string | undefined;
+  const args = [prisma6, 'migrate', 'diff', '--config', path.join(root, 'prisma', provider, 'prisma6.config.ts')];
+  const temporary: string[] = [];
   if (fs.existsSync(snapshot)) {
-    previous = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-gateway-schema-'));
-    fs.copyFileSync(path.join(providerDir, 'schema.prisma'), path.join(previous, 'schema.prisma'));
-    fs.copyFileSync(snapshot, path.join(previous, 'models.prisma'));
-    args.push('--from-schema-datamodel', previous);
+    temporary.push(legacySchemaDir(provider, snapshot));
+    args.push('--from-schema-datamodel', temporary[0]!);
   } else {
     args.push('--from-empty');
   }
-  args.push('--to-schema-datamodel', providerDir, '--script');
-  let sql = execFileSync('npx', args, {
-    cwd: root,
-    encoding: 'utf8',
-    env: { ...process.env, DATABASE_URL: provider === 'sqlite' ? 'file::memory:' : process.env.DATABASE_URL },
-  });
-  if (previous) fs.rmSync(previous, { recursive: true });
+  temporary.push(legacySchemaDir(provider, path.join(root, 'prisma/models.prisma')));
+  args.push('--to-schema-datamodel', temporary.at(-1)!, '--script');
+  let sql: string;
+  try {
+    sql = execFileSync(process.execPath, args, { cwd: root, encoding: 'utf8' });
+  } finally {
+    for (const dir of temporary) fs.rmSync(dir, { recursive: true });
+  }
   if (!/^\s*(CREATE|ALTER|DROP|INSERT|UPDATE|DELETE|PRAGMA)/im.test(sql)) continue;
   if (provider === 'postgresql') sql = collateBytewise(sql);
   // Every table a migration creates gets the triggers that keep the response cache

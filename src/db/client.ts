@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { PrismaBetterSQLite3 } from '@prisma/adapter-better-sqlite3';
+import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { SqlDriverAdapter, SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import BetterSqlite3 from 'better-sqlite3';
@@ -113,10 +113,18 @@ function sqliteReader(url: string): DirectReader | undefined {
 function sqliteAdapter(url: string): SqlDriverAdapterFactory {
   const file = sqliteFilePath(url);
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  return new PrismaBetterSQLite3({ url: file }, { timestampFormat: 'iso8601' });
+  return new PrismaBetterSqlite3({ url: file }, { timestampFormat: 'iso8601' });
 }
 
-/** Wraps an adapter factory so that every SQL statement it runs is counted. */
+/** SQLITE_MAX_VARIABLE_NUMBER of the SQLite that better-sqlite3 bundles. */
+const SQLITE_MAX_VARIABLES = 32_766;
+
+/**
+ * Wraps an adapter factory so that every SQL statement it runs is counted, and
+ * so that Prisma knows SQLite's real parameter limit: it splits a statement with
+ * more parameters than the adapter's `maxBindValues` (999 unless told), so a
+ * level of 1,000 ids in a tree would cost two statements.
+ */
 function countStatements(
   factory: SqlDriverAdapterFactory,
   onStatement: (query: { sql: string; args: unknown[] }) => void,
@@ -131,6 +139,9 @@ function countStatements(
             onStatement(typeof query === 'string' ? { sql: query, args: [] } : { sql: query.sql ?? '', args: query.args ?? [] });
             return (value as (...a: unknown[]) => unknown).apply(object, args);
           };
+        }
+        if (key === 'getConnectionInfo' && factory.provider === 'sqlite') {
+          return () => ({ maxBindValues: SQLITE_MAX_VARIABLES, supportsRelationJoins: false });
         }
         if (key === 'startTransaction') {
           return async (...args: unknown[]) =>

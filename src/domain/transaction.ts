@@ -26,10 +26,10 @@ export async function inTransaction<T>(ctx: RequestContext, work: (tx: RequestCo
  */
 export function translateConstraintError(error: unknown): unknown {
   if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return error;
-  const meta = error.meta as { modelName?: string; driverAdapterError?: { cause?: { constraint?: { fields?: string[] } } } };
+  const meta = error.meta as { modelName?: string; driverAdapterError?: { cause?: ConstraintCause } };
   switch (error.code) {
     case 'P2002': {
-      const fields = meta?.driverAdapterError?.cause?.constraint?.fields;
+      const fields = uniqueFields(meta?.driverAdapterError?.cause);
       return conflict(`${fields?.length ? fields.join(', ') : 'value'}: already used by another ${meta?.modelName ?? 'resource'}`);
     }
     case 'P2003':
@@ -39,6 +39,21 @@ export function translateConstraintError(error: unknown): unknown {
     default:
       return error;
   }
+}
+
+type ConstraintCause = { constraint?: { fields?: string[]; index?: string }; table?: string };
+
+/**
+ * The fields of a violated unique constraint. The SQLite adapter names them; the
+ * PostgreSQL one names the index, `<table>_<field>[_<field>…]_key` as Prisma
+ * Migrate names the indexes of `@unique` and `@@unique` (our fields are camelCase).
+ */
+function uniqueFields(cause: ConstraintCause | undefined): string[] | undefined {
+  if (cause?.constraint?.fields?.length) return cause.constraint.fields;
+  const { index } = cause?.constraint ?? {};
+  const table = cause?.table;
+  if (!index || !table || !index.startsWith(`${table}_`) || !index.endsWith('_key')) return undefined;
+  return index.slice(table.length + 1, -'_key'.length).split('_');
 }
 
 /**

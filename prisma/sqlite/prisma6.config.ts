@@ -1,0 +1,19 @@
+// Configuration of the Prisma 6.19 CLI (npm alias "prisma6", a development
+// dependency), kept only for `migrate diff` in prisma/new-migration.ts: Prisma 7's
+// `migrate diff` needs the native schema engine, which cannot be downloaded
+// here, while 6.19 runs a WebAssembly one through a driver adapter.
+import { defineConfig } from 'prisma6/config';
+import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
+
+// Without an existing file here the 6.19 CLI downloads the native query-engine
+// library first (it never loads it for `migrate diff`).
+process.env.PRISMA_QUERY_ENGINE_LIBRARY ??= process.execPath;
+process.env.CHECKPOINT_DISABLE ??= '1';
+
+export default defineConfig({
+  experimental: { adapter: true },
+  engine: 'js',
+  async adapter() {
+    return new PrismaBetterSqlite3({ url: ':memory:' });
+  },
+});
