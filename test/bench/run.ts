@@ -11,6 +11,7 @@ import { type DataSet, FULL, type Sizes, prepareDataSet } from './dataset.ts';
 import { type LoadResult, type Request, median, runLoad } from './load.ts';
 import { BENCH_DIR, type RunningSystem, memoryOf, resetPeakMemory } from './processes.ts';
 import { renderMarkdown } from './report.ts';
+import { SCENARIO_REQUESTS, auth, graphql } from './scenarios.ts';
 import { type StatementCount, countStatements, explainRequest } from './statements.ts';
 import { startDocsGateway, startFastifyConstant, startFastifySqlite, startMesh, startPostGraphile } from './systems.ts';
 import { postOnce, restWaterfall } from './waterfall.ts';
@@ -74,18 +75,6 @@ async function ensurePostgresDatabase(url: string) {
   }
 }
 
-const auth = (token: string) => ({ authorization: `Bearer ${token}` });
-const graphql = (token: string, query: string, variables: Record<string, unknown> = {}): Request => ({
-  method: 'POST',
-  path: '/graphql',
-  headers: auth(token),
-  body: { query, variables },
-});
-
-const SPACE_QUERY = 'query Space($id: ID!) { space(id: $id) { id title emoji visibility createdAt urls { app } } }';
-const TREE_QUERY = `query Tree($id: ID!) { organization(id: $id) { title sites(first: 20) { edges { node { id title
-  sections(first: 20) { edges { node { id title path siteSpaces { id path
-    space { id title emoji visibility organization { title } } } } } } } } } } }`;
 const postGraphileSpace = (id: string) => `{ spaceByRowId(rowId: "${id}") { rowId title emoji visibility createdAt } }`;
 const postGraphileTree = (organizationId: string) => `{ organizationByRowId(rowId: "${organizationId}") { title
   sitesByOrganizationId { nodes { rowId title siteSectionsBySiteId { nodes { rowId title path
@@ -200,11 +189,7 @@ async function main() {
   try {
     const requests = (database: 'sqlite' | 'postgresql') => {
       const set = sets[database];
-      return {
-        S1: { path: `/v1/spaces/${set.spaceId}`, headers: auth(set.token) },
-        S2: graphql(set.token, SPACE_QUERY, { id: set.spaceId }),
-        S3: graphql(set.token, TREE_QUERY, { id: set.treeOrganizationId }),
-      } satisfies Record<string, Request>;
+      return { S1: SCENARIO_REQUESTS.S1!(set), S2: SCENARIO_REQUESTS.S2!(set), S3: SCENARIO_REQUESTS.S3!(set) };
     };
     const wanted = (scenario: string) => !only || only.includes(scenario);
 

@@ -1,15 +1,26 @@
 import type { Api, Wire } from '../shared/api-types.ts';
 import type { PublicUrls } from '../../config.ts';
-import type { OrganizationEmailDomainRecord, OrganizationRecord } from '../../db/index.ts';
+import type { OrganizationRecord } from '../../db/index.ts';
 import { type OrganizationAccess, asRole, organizationPermissions } from '../access.ts';
-
-export type OrganizationWithDomains = OrganizationRecord & { emailDomains: OrganizationEmailDomainRecord[] };
 
 /** The contract's Organization; `internal_isOnNewTrial` is documented as always true. */
 export type OrganizationJSON = Wire<Api.Organization> & { internal_isOnNewTrial: true };
 
+/** Fields computed from an organization row, shared by REST's presenter and GraphQL's resolvers. */
+export function organizationUrls(org: OrganizationRecord, urls: PublicUrls): OrganizationJSON['urls'] {
+  return {
+    location: `${urls.api}/v1/orgs/${org.id}`,
+    app: `${urls.app}/o/${org.id}`,
+    ...(org.logo ? { logo: org.logo } : {}),
+  };
+}
+
+/** Trials do not exist here: every organization answers the same. */
+export const ORGANIZATION_TRIAL: OrganizationJSON['trial'] = { status: 'notapplicable', count: 0 };
+
 export function presentOrganization(
-  org: OrganizationWithDomains,
+  org: OrganizationRecord,
+  emailDomains: string[],
   access: OrganizationAccess,
   urls: PublicUrls,
 ): OrganizationJSON {
@@ -18,7 +29,7 @@ export function presentOrganization(
     id: org.id,
     title: org.title,
     createdAt: org.createdAt.toISOString(),
-    emailDomains: org.emailDomains.map((entry) => entry.domain).sort(),
+    emailDomains,
     ...(org.hostname ? { hostname: org.hostname } : {}),
     type: org.type as OrganizationJSON['type'],
     ...(org.useCase ? { useCase: org.useCase as OrganizationJSON['useCase'] } : {}),
@@ -30,12 +41,8 @@ export function presentOrganization(
     inviteLinks: org.inviteLinks,
     plan: org.plan as OrganizationJSON['plan'],
     mergeRules: org.mergeRules as unknown as OrganizationJSON['mergeRules'],
-    urls: {
-      location: `${urls.api}/v1/orgs/${org.id}`,
-      app: `${urls.app}/o/${org.id}`,
-      ...(org.logo ? { logo: org.logo } : {}),
-    },
-    trial: { status: 'notapplicable', count: 0 },
+    urls: organizationUrls(org, urls),
+    trial: ORGANIZATION_TRIAL,
     internal_isOnNewTrial: true,
     permissions: organizationPermissions(access),
   };

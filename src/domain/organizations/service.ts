@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../context.ts';
-import type { MemberRecord } from '../../db/index.ts';
+import type { MemberRecord, OrganizationRecord } from '../../db/index.ts';
 import { invalid, notFound } from '../../errors.ts';
 import { type Page, pageRequestOf } from '../../lib/pagination.ts';
 import { parseInput } from '../../lib/validation.ts';
@@ -10,11 +10,20 @@ import { type ChildListing, countsBy, listChildren, mapPage } from '../shared/pa
 import { inTransaction } from '../transaction.ts';
 import { requireViewer } from '../users/service.ts';
 import { ListOrganizationsQuery, UpdateOrganizationInput, emailDomain } from './inputs.ts';
-import { type OrganizationJSON, type OrganizationWithDomains, presentOrganization } from './presenter.ts';
+import { type OrganizationJSON, presentOrganization } from './presenter.ts';
 
-export const organizationRecords = defineRecordLoader<OrganizationWithDomains>((ctx, ids) =>
-  ctx.db.organization.findMany({ where: { id: { in: ids } }, include: { emailDomains: true } }),
-);
+export const organizationRecords = defineRecordLoader((ctx, ids) => ctx.db.organization.findMany({ where: { id: { in: ids } } }));
+
+/** The email domains of each organization, sorted. */
+export const emailDomainsOf = defineLoader<string, string[]>(async (ctx, organizationIds) => {
+  const rows = await ctx.db.organizationEmailDomain.findMany({
+    where: { organizationId: { in: [...organizationIds] } },
+    orderBy: { domain: 'asc' },
+  });
+  const byOrganization = new Map<string, string[]>();
+  for (const row of rows) byOrganization.set(row.organizationId, [...(byOrganization.get(row.organizationId) ?? []), row.domain]);
+  return organizationIds.map((id) => byOrganization.get(id) ?? []);
+});
 
 /** The viewer's membership in each organization (null when not a member). */
 export const viewerMemberships = defineLoader<string, MemberRecord | null>(async (ctx, organizationIds) => {
@@ -45,13 +54,24 @@ export async function visibleOrganization(ctx: RequestContext, organizationId: s
   return { org, access };
 }
 
+/** The row of an organization the viewer belongs to; anything else is a 404. */
+export async function organizationRecord(ctx: RequestContext, organizationId: string): Promise<OrganizationRecord> {
+  return (await visibleOrganization(ctx, organizationId)).org;
+}
+
 export async function getOrganization(ctx: RequestContext, organizationId: string): Promise<OrganizationJSON> {
   const { org, access } = await visibleOrganization(ctx, organizationId);
-  return presentOrganization(org, access, ctx.urls);
+  return presentOrganization(org, await loader(ctx, emailDomainsOf).load(org.id), access, ctx.urls);
+}
+
+/** The REST object of an organization row the viewer may see. */
+async function presentOrganizationRecord(ctx: RequestContext, org: OrganizationRecord): Promise<OrganizationJSON> {
+  const [domains, access] = await Promise.all([loader(ctx, emailDomainsOf).load(org.id), organizationAccess(ctx, org.id)]);
+  return presentOrganization(org, domains, access, ctx.urls);
 }
 
 
-type OrganizationOfMember = OrganizationWithDomains & { members: Array<{ userId: string }> };
+type OrganizationOfMember = OrganizationRecord & { members: Array<{ userId: string }> };
 
 /** The organizations a user belongs to, oldest first; the parent of this listing is the user. */
 const organizationsOfUser: ChildListing<OrganizationOfMember, null> = {
@@ -73,7 +93,7 @@ const organizationsOfUser: ChildListing<OrganizationOfMember, null> = {
         ctx.db.organization.findMany({
           ...args,
           where: { AND: [{ members: { some: { userId, disabled: false } } }, args.where] },
-          include: { emailDomains: true, members: { where: { userId }, select: { userId: true } } },
+          include: { members: { where: { userId }, select: { userId: true } } },
         }),
       ),
     );
@@ -90,18 +110,22 @@ const organizationsOfUser: ChildListing<OrganizationOfMember, null> = {
     ),
 };
 
-export async function listViewerOrganizations(ctx: RequestContext, query: unknown): Promise<Page<OrganizationJSON>> {
+/** The organizations the viewer belongs to, oldest first. */
+export function listViewerOrganizationRecords(ctx: RequestContext, query: unknown): Promise<Page<OrganizationRecord>> {
   const viewer = requireViewer(ctx);
   const params = parseInput(ListOrganizationsQuery, query, 'query');
-  const page = await listChildren(ctx, organizationsOfUser, viewer.id, null, pageRequestOf(params));
-  return mapPage(page, async (org) => presentOrganization(org, await organizationAccess(ctx, org.id), ctx.urls));
+  return listChildren(ctx, organizationsOfUser, viewer.id, null, pageRequestOf(params));
+}
+
+export async function listViewerOrganizations(ctx: RequestContext, query: unknown): Promise<Page<OrganizationJSON>> {
+  return mapPage(await listViewerOrganizationRecords(ctx, query), (org) => presentOrganizationRecord(ctx, org));
 }
 
 /**
  * Organizations with this email domain. Users may discover every organization of
  * their own email domain (to join it); for other domains, only their own.
  */
-export async function listOrganizationsForEmailDomain(ctx: RequestContext, domain: string) {
+export async function listOrganizationRecordsForEmailDomain(ctx: RequestContext, domain: string): Promise<OrganizationRecord[]> {
   const viewer = requireViewer(ctx);
   const parsed = parseInput(emailDomain, domain, 'emailDomain');
   const ownDomain = viewer.email.toLowerCase().split('@')[1] === parsed;
@@ -110,13 +134,15 @@ export async function listOrganizationsForEmailDomain(ctx: RequestContext, domai
       emailDomains: { some: { domain: parsed } },
       ...(ownDomain ? {} : { members: { some: { userId: viewer.id, disabled: false } } }),
     },
-    include: { emailDomains: true },
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
   });
-  const organizations = await Promise.all(
-    orgs.map(async (org) => presentOrganization(org, await organizationAccess(ctx, org.id), ctx.urls)),
-  );
-  return { organizations };
+  for (const org of orgs) loader(ctx, organizationRecords).prime(org.id, org);
+  return orgs;
+}
+
+export async function listOrganizationsForEmailDomain(ctx: RequestContext, domain: string) {
+  const orgs = await listOrganizationRecordsForEmailDomain(ctx, domain);
+  return { organizations: await Promise.all(orgs.map((org) => presentOrganizationRecord(ctx, org))) };
 }
 
 export async function updateOrganization(ctx: RequestContext, organizationId: string, body: unknown) {

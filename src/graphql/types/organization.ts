@@ -1,9 +1,14 @@
-import type { OrganizationJSON } from '../../domain/organizations/presenter.ts';
+import type { OrganizationRecord } from '../../db/index.ts';
+import { asRole, organizationPermissions } from '../../domain/access.ts';
+import { ORGANIZATION_TRIAL, type OrganizationJSON, organizationUrls } from '../../domain/organizations/presenter.ts';
 import {
-  getOrganization,
-  listOrganizationsForEmailDomain,
+  emailDomainsOf,
+  listOrganizationRecordsForEmailDomain,
+  organizationAccess,
   updateOrganization,
+  organizationRecord,
 } from '../../domain/organizations/service.ts';
+import { loader } from '../../domain/loaders.ts';
 import { builder } from '../builder.ts';
 import { loadEach } from '../connection.ts';
 import { MemberRole, booleanObject, urlsObject } from './common.ts';
@@ -40,17 +45,22 @@ const OrganizationTrial = builder
     }),
   });
 
-export const Organization = builder.loadableNodeRef<OrganizationJSON, string>('Organization', {
+/**
+ * Backed by the organization's row, read by an authorized loader: each field is
+ * computed when a query asks for it (its email domains, the viewer's permissions)
+ * by the functions REST's presenter uses.
+ */
+export const Organization = builder.loadableNodeRef<OrganizationRecord, string>('Organization', {
   id: { resolve: (org) => org.id },
-  load: (ids, ctx) => loadEach(ids, (id) => getOrganization(ctx, id)),
+  load: (ids, ctx) => loadEach(ids, (id) => organizationRecord(ctx, id)),
 });
 
 Organization.implement({
   fields: (t) => ({
-    object: t.exposeString('object'),
+    object: t.string({ resolve: () => 'organization' }),
     title: t.exposeString('title'),
-    createdAt: t.field({ type: 'DateTime', resolve: (org) => org.createdAt }),
-    emailDomains: t.exposeStringList('emailDomains'),
+    createdAt: t.field({ type: 'DateTime', resolve: (org) => org.createdAt.toISOString() }),
+    emailDomains: t.stringList({ resolve: (org, _args, ctx) => loader(ctx, emailDomainsOf).load(org.id) }),
     hostname: t.exposeString('hostname', { nullable: true }),
     type: t.exposeString('type'),
     useCase: t.exposeString('useCase', { nullable: true }),
@@ -59,22 +69,25 @@ Organization.implement({
       type: MemberRole,
       nullable: true,
       description: 'Role of new members; null means guest',
-      resolve: (org) => org.defaultRole ?? null,
+      resolve: (org) => asRole(org.defaultRole),
     }),
     defaultContent: t.field({
       type: OrganizationDefaultContent,
       nullable: true,
-      resolve: (org) => org.defaultContent ?? null,
+      resolve: (org) => (org.defaultContentSiteId ? { type: 'site', site: org.defaultContentSiteId } : null),
     }),
     sso: t.exposeBoolean('sso', { nullable: true }),
     ai: t.exposeBoolean('ai', { nullable: true }),
     inviteLinks: t.exposeBoolean('inviteLinks'),
     plan: t.exposeString('plan'),
     mergeRules: t.field({ type: 'JSON', resolve: (org) => org.mergeRules }),
-    urls: t.field({ type: OrganizationUrls, resolve: (org) => org.urls }),
-    trial: t.field({ type: OrganizationTrial, resolve: (org) => org.trial }),
-    internal_isOnNewTrial: t.exposeBoolean('internal_isOnNewTrial', { deprecationReason: 'Always true' }),
-    permissions: t.field({ type: OrganizationPermissions, resolve: (org) => org.permissions }),
+    urls: t.field({ type: OrganizationUrls, resolve: (org, _args, ctx) => organizationUrls(org, ctx.urls) }),
+    trial: t.field({ type: OrganizationTrial, resolve: () => ORGANIZATION_TRIAL }),
+    internal_isOnNewTrial: t.boolean({ deprecationReason: 'Always true', resolve: () => true }),
+    permissions: t.field({
+      type: OrganizationPermissions,
+      resolve: async (org, _args, ctx) => organizationPermissions(await organizationAccess(ctx, org.id)),
+    }),
   }),
 });
 
@@ -83,14 +96,13 @@ builder.queryFields((t) => ({
     type: Organization,
     nullable: true,
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, { id }, ctx) => getOrganization(ctx, id),
+    resolve: (_root, { id }, ctx) => organizationRecord(ctx, id),
   }),
   organizationsForEmailDomain: t.field({
     type: [Organization],
     description: "Organizations of an email domain: all of them for the viewer's own domain, else the viewer's",
     args: { emailDomain: t.arg.string({ required: true }) },
-    resolve: async (_root, { emailDomain }, ctx) =>
-      (await listOrganizationsForEmailDomain(ctx, emailDomain)).organizations,
+    resolve: (_root, { emailDomain }, ctx) => listOrganizationRecordsForEmailDomain(ctx, emailDomain),
   }),
 }));
 
@@ -116,9 +128,10 @@ builder.relayMutationField(
     }),
   },
   {
-    resolve: async (_root, { input: { organizationId, ...body } }, ctx) => ({
-      organization: await updateOrganization(ctx, organizationId, body),
-    }),
+    resolve: async (_root, { input: { organizationId, ...body } }, ctx) => {
+      await updateOrganization(ctx, organizationId, body);
+      return { organization: await organizationRecord(ctx, organizationId) };
+    },
   },
   { outputFields: (t) => ({ organization: t.field({ type: Organization, resolve: (payload) => payload.organization }) }) },
 );

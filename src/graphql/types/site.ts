@@ -45,7 +45,7 @@ import {
   updateSiteSpace,
 } from '../../domain/sites/site-spaces.ts';
 import { NEW_SPACE_VALUES } from '../../domain/sites/inputs.ts';
-import { getOrganization } from '../../domain/organizations/service.ts';
+import { organizationRecord } from '../../domain/organizations/service.ts';
 import { invalid, nullIfHidden } from '../../errors.ts';
 import { builder } from '../builder.ts';
 import { connectionQuery, loadEach, toConnection } from '../connection.ts';
@@ -138,7 +138,7 @@ Site.implement({
       type: Organization,
       nullable: true,
       description: 'Null for visitors of its published content who are not members',
-      resolve: (site, _args, ctx) => nullIfHidden(getOrganization(ctx, site.organization)),
+      resolve: (site, _args, ctx) => nullIfHidden(organizationRecord(ctx, site.organization)),
     }),
     adaptiveSchema: t.field({
       type: SiteAdaptiveSchema,

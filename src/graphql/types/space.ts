@@ -14,7 +14,7 @@ import {
   updateSpaceCustomFields,
 } from '../../domain/spaces/service.ts';
 import { asRole } from '../../domain/access.ts';
-import { getOrganization } from '../../domain/organizations/service.ts';
+import { organizationRecord } from '../../domain/organizations/service.ts';
 import { nullIfHidden } from '../../errors.ts';
 import { builder } from '../builder.ts';
 import { connectionQuery, loadEach, toConnection } from '../connection.ts';
@@ -67,7 +67,7 @@ Space.implement({
       type: Organization,
       nullable: true,
       description: 'Null for visitors of a published site who are not members',
-      resolve: (space, _args, ctx) => nullIfHidden(getOrganization(ctx, space.organization)),
+      resolve: (space, _args, ctx) => nullIfHidden(organizationRecord(ctx, space.organization)),
     }),
     parent: t.field({ type: Collection, nullable: true, resolve: (space) => space.parent ?? null }),
     language: t.exposeString('language', { nullable: true }),

@@ -1,4 +1,4 @@
-import { listViewerOrganizations } from '../../domain/organizations/service.ts';
+import { listViewerOrganizationRecords } from '../../domain/organizations/service.ts';
 import { getAuthenticatedUser } from '../../domain/users/service.ts';
 import { builder } from '../builder.ts';
 import { connectionQuery, toConnection } from '../connection.ts';
@@ -11,7 +11,7 @@ const Viewer = builder.objectRef<{ kind: 'viewer' }>('Viewer').implement({
     user: t.field({ type: User, resolve: (_viewer, _args, ctx) => getAuthenticatedUser(ctx) }),
     organizations: t.connection({
       type: Organization,
-      resolve: async (_viewer, args, ctx) => toConnection(await listViewerOrganizations(ctx, connectionQuery(args))),
+      resolve: async (_viewer, args, ctx) => toConnection(await listViewerOrganizationRecords(ctx, connectionQuery(args))),
     }),
   }),
 });

@@ -1,0 +1,23 @@
+// The requests of the scenarios docs-gateway answers itself (S1–S3), shared by
+// the benchmark (run.ts) and the profiler (profile.ts).
+import type { DataSet } from './dataset.ts';
+import type { Request } from './load.ts';
+
+export const auth = (token: string) => ({ authorization: `Bearer ${token}` });
+export const graphql = (token: string, query: string, variables: Record<string, unknown> = {}): Request => ({
+  method: 'POST',
+  path: '/graphql',
+  headers: auth(token),
+  body: { query, variables },
+});
+
+export const SPACE_QUERY = 'query Space($id: ID!) { space(id: $id) { id title emoji visibility createdAt urls { app } } }';
+export const TREE_QUERY = `query Tree($id: ID!) { organization(id: $id) { title sites(first: 20) { edges { node { id title
+  sections(first: 20) { edges { node { id title path siteSpaces { id path
+    space { id title emoji visibility organization { title } } } } } } } } } } }`;
+
+export const SCENARIO_REQUESTS: Record<string, (set: DataSet) => Request> = {
+  S1: (set) => ({ path: `/v1/spaces/${set.spaceId}`, headers: auth(set.token) }),
+  S2: (set) => graphql(set.token, SPACE_QUERY, { id: set.spaceId }),
+  S3: (set) => graphql(set.token, TREE_QUERY, { id: set.treeOrganizationId }),
+};
