@@ -5,6 +5,18 @@ import { type Role, asRole, spacePermissions } from '../access.ts';
 
 export type SpaceJSON = Wire<Api.Space>;
 
+/** Fields computed from a space row, shared by REST's presenter and GraphQL's resolvers. */
+export function spaceUrls(space: SpaceRecord, urls: PublicUrls): SpaceJSON['urls'] {
+  return {
+    location: `${urls.api}/v1/spaces/${space.id}`,
+    app: `${urls.app}/s/${space.id}`,
+    ...(space.icon ? { icon: space.icon } : {}),
+  };
+}
+
+/** Comments and change requests arrive with their own resources; until then there are none. */
+export const SPACE_COUNTS = { comments: 0, changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0 } as const;
+
 export function presentSpace(space: SpaceRecord, level: Role | null, urls: PublicUrls): SpaceJSON {
   return {
     object: 'space',
@@ -17,21 +29,13 @@ export function presentSpace(space: SpaceRecord, level: Role | null, urls: Publi
     ...(space.deletedAt ? { deletedAt: space.deletedAt.toISOString() } : {}),
     editMode: space.editMode as SpaceJSON['editMode'],
     mergeRules: space.mergeRules as unknown as SpaceJSON['mergeRules'],
-    urls: {
-      location: `${urls.api}/v1/spaces/${space.id}`,
-      app: `${urls.app}/s/${space.id}`,
-      ...(space.icon ? { icon: space.icon } : {}),
-    },
+    urls: spaceUrls(space, urls),
     organization: space.organizationId,
     ...(space.parentId ? { parent: space.parentId } : {}),
     ...(space.language ? { language: space.language as SpaceJSON['language'] } : {}),
     revision: space.revisionId,
     defaultLevel: asRole(space.defaultLevel),
-    // Comments and change requests arrive with their own resources; until then there are none.
-    comments: 0,
-    changeRequests: 0,
-    changeRequestsOpen: 0,
-    changeRequestsDraft: 0,
+    ...SPACE_COUNTS,
     permissions: spacePermissions(level, space.editMode),
   };
 }

@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../context.ts';
-import type { SpaceRecord } from '../../db/index.ts';
+import type { CustomFieldRecord, SpaceRecord } from '../../db/index.ts';
 import { conflict, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { type Ordering, type Page, pageRequestOf } from '../../lib/pagination.ts';
@@ -7,7 +7,7 @@ import { parseInput } from '../../lib/validation.ts';
 import { type Role, atLeast, authorize } from '../access.ts';
 import { containerLevel, visibleCollection } from '../collections/service.ts';
 import { presentField, valueProblem } from '../custom-fields/service.ts';
-import { defineRecordLoader, loader } from '../loaders.ts';
+import { defineLoader, defineRecordLoader, loader } from '../loaders.ts';
 import { organizationAccess, visibleOrganization } from '../organizations/service.ts';
 import { endPosition, levelOn, positionAmongSiblings } from '../shared/content-tree.ts';
 import { type ChildListing, countsBy, emptyPage, listChildren, mapPage } from '../shared/pages.ts';
@@ -51,11 +51,15 @@ async function changeableSpace(ctx: RequestContext, spaceId: string, required: R
   return found;
 }
 
-export async function getSpace(ctx: RequestContext, spaceId: string, query: unknown = {}): Promise<SpaceJSON> {
+/** The row of a space the viewer can see; anything else is a 404. */
+export async function spaceRecord(ctx: RequestContext, spaceId: string, query: unknown = {}): Promise<SpaceRecord> {
   // Share keys open published content of share-link sites; they never widen access to a space itself.
   parseInput(GetSpaceQuery, query, 'query');
-  const { space, level } = await visibleSpace(ctx, spaceId);
-  return presentSpace(space, level, ctx.urls);
+  return (await visibleSpace(ctx, spaceId)).space;
+}
+
+export async function getSpace(ctx: RequestContext, spaceId: string, query: unknown = {}): Promise<SpaceJSON> {
+  return presentSpaceRecord(ctx, await spaceRecord(ctx, spaceId, query));
 }
 
 
@@ -116,16 +120,15 @@ const spacesOfCollection: ChildListing<SpaceRecord, null> = {
 };
 
 /** Every space of an organization (not deleted), oldest first. */
-export async function listOrganizationSpaces(
-  ctx: RequestContext,
-  organizationId: string,
-  query: unknown,
-): Promise<Page<SpaceJSON>> {
+export async function listOrganizationSpaceRecords(ctx: RequestContext, organizationId: string, query: unknown): Promise<Page<SpaceRecord>> {
   const { access } = await visibleOrganization(ctx, organizationId);
   const params = parseInput(ListSpacesQuery, query, 'query');
   if (access.role === null) return emptyPage();
-  const page = await listChildren(ctx, spacesOfOrganization, organizationId, null, pageRequestOf(params));
-  return mapPage(page, (space) => presentSpaceRecord(ctx, space));
+  return listChildren(ctx, spacesOfOrganization, organizationId, null, pageRequestOf(params));
+}
+
+export async function listOrganizationSpaces(ctx: RequestContext, organizationId: string, query: unknown): Promise<Page<SpaceJSON>> {
+  return mapPage(await listOrganizationSpaceRecords(ctx, organizationId, query), (space) => presentSpaceRecord(ctx, space));
 }
 
 /** The number of spaces of an organization, i.e. the spaces each non-guest member can access. */
@@ -133,15 +136,15 @@ export function countOrganizationSpaces(ctx: RequestContext, organizationId: str
   return listChildren(ctx, spacesOfOrganization, organizationId, null, { limit: 0 }).then((page) => page.count());
 }
 
-export async function listCollectionSpaces(
-  ctx: RequestContext,
-  collectionId: string,
-  query: unknown,
-): Promise<Page<SpaceJSON>> {
+/** The spaces directly inside a collection, in sibling order. */
+export async function listCollectionSpaceRecords(ctx: RequestContext, collectionId: string, query: unknown): Promise<Page<SpaceRecord>> {
   await visibleCollection(ctx, collectionId);
   const params = parseInput(ListSpacesQuery, query, 'query');
-  const page = await listChildren(ctx, spacesOfCollection, collectionId, null, pageRequestOf(params));
-  return mapPage(page, (space) => presentSpaceRecord(ctx, space));
+  return listChildren(ctx, spacesOfCollection, collectionId, null, pageRequestOf(params));
+}
+
+export async function listCollectionSpaces(ctx: RequestContext, collectionId: string, query: unknown): Promise<Page<SpaceJSON>> {
+  return mapPage(await listCollectionSpaceRecords(ctx, collectionId, query), (space) => presentSpaceRecord(ctx, space));
 }
 
 export async function createSpace(ctx: RequestContext, organizationId: string, body: unknown): Promise<SpaceJSON> {
@@ -294,14 +297,24 @@ export async function transferSpace(ctx: RequestContext, spaceId: string, body: 
   return getSpace(ctx, spaceId);
 }
 
+/** The custom field values of each space, with their fields, by field name (one statement for many spaces). */
+const customFieldValuesOf = defineLoader<string, Array<{ customField: CustomFieldRecord; value: unknown }>>(async (ctx, spaceIds) => {
+  const rows = await ctx.db.spaceCustomFieldValue.findMany({
+    where: { spaceId: { in: [...spaceIds] } },
+    include: { customField: true },
+    orderBy: [{ customField: { name: 'asc' } }],
+  });
+  const bySpace = new Map<string, Array<{ customField: CustomFieldRecord; value: unknown }>>();
+  for (const row of rows) bySpace.set(row.spaceId, [...(bySpace.get(row.spaceId) ?? []), { customField: row.customField, value: row.value }]);
+  return spaceIds.map((id) => bySpace.get(id) ?? []);
+});
+
 export async function getSpaceCustomFields(ctx: RequestContext, spaceId: string) {
   const { space } = await visibleSpace(ctx, spaceId);
-  const access = await organizationAccess(ctx, space.organizationId);
-  const values = await ctx.db.spaceCustomFieldValue.findMany({
-    where: { spaceId },
-    include: { customField: true },
-    orderBy: { customField: { name: 'asc' } },
-  });
+  const [access, values] = await Promise.all([
+    organizationAccess(ctx, space.organizationId),
+    loader(ctx, customFieldValuesOf).load(spaceId),
+  ]);
   return values.map((entry) => ({ customField: presentField(ctx, entry.customField, access), value: entry.value }));
 }
 

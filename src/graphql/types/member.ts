@@ -14,6 +14,7 @@ import { connectionQuery, toConnection } from '../connection.ts';
 import { MemberRole, OrderDirection } from './common.ts';
 import { Organization } from './organization.ts';
 import { Space } from './space.ts';
+import { spaceRecord } from '../../domain/spaces/service.ts';
 import { User } from './user.ts';
 
 const MemberSort = builder.enumType('MemberSort', {
@@ -33,7 +34,7 @@ const MemberSpacePermission = builder.objectRef<MemberSpaceJSON>('MemberSpacePer
   description: "A space a member can access, with the member's level on it",
   fields: (t) => ({
     permission: t.field({ type: MemberRole, resolve: (entry) => entry.permission }),
-    space: t.field({ type: Space, resolve: (entry) => entry.space }),
+    space: t.field({ type: Space, resolve: (entry, _args, ctx) => spaceRecord(ctx, entry.space.id) }),
   }),
 });
 

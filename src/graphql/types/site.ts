@@ -46,6 +46,8 @@ import {
 } from '../../domain/sites/site-spaces.ts';
 import { NEW_SPACE_VALUES } from '../../domain/sites/inputs.ts';
 import { organizationRecord } from '../../domain/organizations/service.ts';
+import { loader } from '../../domain/loaders.ts';
+import { spaceRecords } from '../../domain/spaces/service.ts';
 import { invalid, nullIfHidden } from '../../errors.ts';
 import { builder } from '../builder.ts';
 import { connectionQuery, loadEach, toConnection } from '../connection.ts';
@@ -213,7 +215,11 @@ SiteSpace.implement({
     draft: t.exposeBoolean('draft'),
     hasAdvancedCustomizationFeature: t.exposeBoolean('hasAdvancedCustomizationFeature', { nullable: true }),
     section: t.field({ type: SiteSection, nullable: true, resolve: (siteSpace) => siteSpace.section ?? null }),
-    space: t.field({ type: Space, resolve: (siteSpace) => siteSpace.space }),
+    space: t.field({
+      type: Space,
+      // The site space's own visibility decides: visitors of a published site see its spaces.
+      resolve: async (siteSpace, _args, ctx) => (await loader(ctx, spaceRecords).load(siteSpace.space.id))!,
+    }),
     urls: t.field({ type: PublishedUrls, resolve: (siteSpace) => siteSpace.urls }),
   }),
 });
@@ -234,7 +240,7 @@ builder.objectField(Space, 'sites', (t) =>
   t.connection({
     type: Site,
     description: 'Sites showing this space',
-    resolve: async (space, args, ctx) => toConnection(await listSpaceSites(ctx, space, connectionQuery(args))),
+    resolve: async (space, args, ctx) => toConnection(await listSpaceSites(ctx, { id: space.id, organization: space.organizationId }, connectionQuery(args))),
   }),
 );
 

@@ -1,19 +1,21 @@
-import type { SpaceJSON } from '../../domain/spaces/presenter.ts';
+import type { SpaceRecord } from '../../db/index.ts';
+import { SPACE_COUNTS, type SpaceJSON, spaceUrls } from '../../domain/spaces/presenter.ts';
 import {
   createSpace,
   deleteSpace,
   duplicateSpace,
-  getSpace,
   getSpaceCustomFields,
-  listCollectionSpaces,
-  listOrganizationSpaces,
+  listCollectionSpaceRecords,
+  listOrganizationSpaceRecords,
   moveSpace,
   restoreSpace,
+  spaceLevel,
+  spaceRecord,
   transferSpace,
   updateSpace,
   updateSpaceCustomFields,
 } from '../../domain/spaces/service.ts';
-import { asRole } from '../../domain/access.ts';
+import { asRole, spacePermissions } from '../../domain/access.ts';
 import { organizationRecord } from '../../domain/organizations/service.ts';
 import { nullIfHidden } from '../../errors.ts';
 import { builder } from '../builder.ts';
@@ -46,43 +48,51 @@ const SpaceCustomFieldValue = builder.objectRef<CustomFieldValue>('SpaceCustomFi
   }),
 });
 
-export const Space = builder.loadableNodeRef<SpaceJSON, string>('Space', {
+/**
+ * Backed by the space's row, read by an authorized loader or listing: each field
+ * is computed when a query asks for it (the viewer's level for `permissions`,
+ * the organization), by the functions REST's presenter uses.
+ */
+export const Space = builder.loadableNodeRef<SpaceRecord, string>('Space', {
   id: { resolve: (space) => space.id },
-  load: (ids, ctx) => loadEach(ids, (id) => getSpace(ctx, id)),
+  load: (ids, ctx) => loadEach(ids, (id) => spaceRecord(ctx, id)),
 });
 
 Space.implement({
   fields: (t) => ({
-    object: t.exposeString('object'),
+    object: t.string({ resolve: () => 'space' }),
     title: t.exposeString('title'),
     emoji: t.exposeString('emoji'),
     visibility: t.exposeString('visibility'),
-    createdAt: t.field({ type: 'DateTime', resolve: (space) => space.createdAt }),
-    updatedAt: t.field({ type: 'DateTime', resolve: (space) => space.updatedAt }),
-    deletedAt: t.field({ type: 'DateTime', nullable: true, resolve: (space) => space.deletedAt ?? null }),
+    createdAt: t.field({ type: 'DateTime', resolve: (space) => space.createdAt.toISOString() }),
+    updatedAt: t.field({ type: 'DateTime', resolve: (space) => space.updatedAt.toISOString() }),
+    deletedAt: t.field({ type: 'DateTime', nullable: true, resolve: (space) => space.deletedAt?.toISOString() ?? null }),
     editMode: t.exposeString('editMode', { nullable: true }),
     mergeRules: t.field({ type: 'JSON', resolve: (space) => space.mergeRules }),
-    urls: t.field({ type: SpaceUrls, resolve: (space) => space.urls }),
+    urls: t.field({ type: SpaceUrls, resolve: (space, _args, ctx) => spaceUrls(space, ctx.urls) }),
     organization: t.field({
       type: Organization,
       nullable: true,
       description: 'Null for visitors of a published site who are not members',
-      resolve: (space, _args, ctx) => nullIfHidden(organizationRecord(ctx, space.organization)),
+      resolve: (space, _args, ctx) => nullIfHidden(organizationRecord(ctx, space.organizationId)),
     }),
-    parent: t.field({ type: Collection, nullable: true, resolve: (space) => space.parent ?? null }),
+    parent: t.field({ type: Collection, nullable: true, resolve: (space) => space.parentId }),
     language: t.exposeString('language', { nullable: true }),
-    revision: t.exposeString('revision'),
+    revision: t.exposeString('revisionId'),
     defaultLevel: t.field({
       type: MemberRole,
       nullable: true,
       description: 'Level of organization members here; null inherits',
       resolve: (space) => asRole(space.defaultLevel),
     }),
-    comments: t.exposeInt('comments'),
-    changeRequests: t.exposeInt('changeRequests'),
-    changeRequestsOpen: t.exposeInt('changeRequestsOpen'),
-    changeRequestsDraft: t.exposeInt('changeRequestsDraft'),
-    permissions: t.field({ type: SpacePermissions, resolve: (space) => space.permissions }),
+    comments: t.int({ resolve: () => SPACE_COUNTS.comments }),
+    changeRequests: t.int({ resolve: () => SPACE_COUNTS.changeRequests }),
+    changeRequestsOpen: t.int({ resolve: () => SPACE_COUNTS.changeRequestsOpen }),
+    changeRequestsDraft: t.int({ resolve: () => SPACE_COUNTS.changeRequestsDraft }),
+    permissions: t.field({
+      type: SpacePermissions,
+      resolve: async (space, _args, ctx) => spacePermissions(await spaceLevel(ctx, space), space.editMode),
+    }),
     customFields: t.field({
       type: [SpaceCustomFieldValue],
       description: 'Custom field values set on the space',
@@ -94,7 +104,7 @@ Space.implement({
 builder.objectField(Organization, 'spaces', (t) =>
   t.connection({
     type: Space,
-    resolve: async (org, args, ctx) => toConnection(await listOrganizationSpaces(ctx, org.id, connectionQuery(args))),
+    resolve: async (org, args, ctx) => toConnection(await listOrganizationSpaceRecords(ctx, org.id, connectionQuery(args))),
   }),
 );
 
@@ -103,7 +113,7 @@ builder.objectField(Collection, 'spaces', (t) =>
     type: Space,
     description: 'Spaces directly inside the collection',
     resolve: async (collection, args, ctx) =>
-      toConnection(await listCollectionSpaces(ctx, collection.id, connectionQuery(args))),
+      toConnection(await listCollectionSpaceRecords(ctx, collection.id, connectionQuery(args))),
   }),
 );
 
@@ -112,13 +122,14 @@ builder.queryField('space', (t) =>
     type: Space,
     nullable: true,
     args: { id: t.arg.id({ required: true }), shareKey: t.arg.string() },
-    resolve: (_root, { id, ...query }, ctx) => getSpace(ctx, id, connectionQuery(query)),
+    resolve: (_root, { id, ...query }, ctx) => spaceRecord(ctx, id, connectionQuery(query)),
   }),
 );
 
+/** A mutation's payload: the space it acted on, read again as the viewer sees it now. */
 const spacePayload = {
-  outputFields: (t: PothosSchemaTypes.ObjectFieldBuilder<typeof builder.$inferSchemaTypes, { space: SpaceJSON }>) => ({
-    space: t.field({ type: Space, resolve: (payload) => payload.space }),
+  outputFields: (t: PothosSchemaTypes.ObjectFieldBuilder<typeof builder.$inferSchemaTypes, { space: Pick<SpaceJSON, 'id'> }>) => ({
+    space: t.field({ type: Space, resolve: (payload, _args, ctx) => spaceRecord(ctx, payload.space.id) }),
   }),
 };
 
@@ -171,7 +182,7 @@ builder.relayMutationField(
   {
     resolve: async (_root, { input: { spaceId } }, ctx) => {
       await deleteSpace(ctx, spaceId);
-      return { space: await getSpace(ctx, spaceId) };
+      return { space: { id: spaceId } };
     },
   },
   spacePayload,
@@ -232,7 +243,7 @@ builder.relayMutationField(
     resolve: async (_root, { input: { spaceId, values } }, ctx) => {
       const byName = Object.fromEntries(values.map((entry) => [entry.name, { value: entry.value ?? null }]));
       await updateSpaceCustomFields(ctx, spaceId, { values: byName });
-      return { space: await getSpace(ctx, spaceId) };
+      return { space: { id: spaceId } };
     },
   },
   spacePayload,
