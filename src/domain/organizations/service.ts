@@ -55,9 +55,17 @@ export async function visibleOrganization(ctx: RequestContext, organizationId: s
 }
 
 /** The row of an organization the viewer belongs to; anything else is a 404. */
-export async function organizationRecord(ctx: RequestContext, organizationId: string): Promise<OrganizationRecord> {
-  return (await visibleOrganization(ctx, organizationId)).org;
+export function organizationRecord(ctx: RequestContext, organizationId: string): Promise<OrganizationRecord> {
+  return loader(ctx, visibleOrganizationRecords).load(organizationId);
 }
+
+/**
+ * The outcome of `visibleOrganization` per id, kept for the request: the
+ * organization of a thousand spaces in one answer is authorized once.
+ */
+const visibleOrganizationRecords = defineLoader<string, OrganizationRecord>((ctx, ids) =>
+  Promise.all(ids.map((id) => visibleOrganization(ctx, id).then(({ org }) => org, (error: unknown) => error as OrganizationRecord))),
+);
 
 export async function getOrganization(ctx: RequestContext, organizationId: string): Promise<OrganizationJSON> {
   const { org, access } = await visibleOrganization(ctx, organizationId);

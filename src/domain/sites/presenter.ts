@@ -29,12 +29,40 @@ export function publishedUrl(site: SiteRecord, urls: PublicUrls): string {
   return `${urls.app}/sites/${site.id}${site.basename ? `/${site.basename}` : ''}`;
 }
 
+// Fields computed from the rows of a site's structure, shared by REST's presenters
+// and GraphQL's resolvers.
+
+/** Access to sites follows the organization role; nothing is set per site. */
+export const SITE_DEFAULT_LEVEL = 'inherit' as const;
+
+export function siteUrls(site: SiteRecord, urls: PublicUrls): SiteJSON['urls'] {
+  return {
+    location: `${urls.api}/v1/orgs/${site.organizationId}/sites/${site.id}`,
+    app: `${urls.app}/o/${site.organizationId}/sites/${site.id}`,
+    preview: `${urls.app}/o/${site.organizationId}/sites/${site.id}/preview`,
+    ...(site.published ? { published: publishedUrl(site, urls) } : {}),
+  };
+}
+
+export function siteProxy(site: SiteRecord, urls: PublicUrls): SiteJSON['proxy'] | undefined {
+  return site.proxyOrigin ? { origin: site.proxyOrigin, target: publishedUrl(site, urls) } : undefined;
+}
+
+export function sectionPublishedUrl(site: SiteRecord, section: SectionRecord, urls: PublicUrls): string {
+  return `${publishedUrl(site, urls)}/${section.path}`;
+}
+
+/** A site space's published address: under its section's path, if it has a section. */
+export function siteSpacePublishedUrl(site: SiteRecord, sectionPath: string | null, siteSpace: SiteSpaceRecord, urls: PublicUrls): string {
+  return [publishedUrl(site, urls), sectionPath, siteSpace.path].filter(Boolean).join('/');
+}
+
 export function presentSite(
   site: SiteRecord,
   context: { permissions: SitePermissions; siteSpaces: number; urls: PublicUrls },
 ): SiteJSON {
   const { urls } = context;
-  const published = publishedUrl(site, urls);
+  const proxy = siteProxy(site, urls);
   return {
     object: 'site',
     id: site.id,
@@ -44,22 +72,16 @@ export function presentSite(
     organization: site.organizationId,
     ...(site.hostname ? { hostname: site.hostname } : {}),
     ...(site.basename ? { basename: site.basename } : {}),
-    ...(site.proxyOrigin ? { proxy: { origin: site.proxyOrigin, target: published } } : {}),
+    ...(proxy ? { proxy } : {}),
     visibility: site.visibility as SiteJSON['visibility'],
-    // Access to sites follows the organization role; nothing is set per site.
-    defaultLevel: 'inherit',
+    defaultLevel: SITE_DEFAULT_LEVEL,
     permissions: context.permissions,
     published: site.published,
     siteSpaces: context.siteSpaces,
     createdAt: site.createdAt.toISOString(),
     adaptiveContent: { enabled: site.adaptiveContentEnabled },
     features: [],
-    urls: {
-      location: `${urls.api}/v1/orgs/${site.organizationId}/sites/${site.id}`,
-      app: `${urls.app}/o/${site.organizationId}/sites/${site.id}`,
-      preview: `${urls.app}/o/${site.organizationId}/sites/${site.id}/preview`,
-      ...(site.published ? { published } : {}),
-    },
+    urls: siteUrls(site, urls),
   };
 }
 
@@ -67,7 +89,6 @@ export function presentSiteSpace(
   siteSpace: SiteSpaceRecord,
   context: { site: SiteRecord; space: SpaceJSON; sectionPath: string | null; urls: PublicUrls },
 ): SiteSpaceJSON {
-  const base = publishedUrl(context.site, context.urls);
   return {
     object: 'site-space',
     id: siteSpace.id,
@@ -79,7 +100,7 @@ export function presentSiteSpace(
     ...(siteSpace.condition ? { condition: siteSpace.condition } : {}),
     draft: false,
     hasAdvancedCustomizationFeature: false,
-    urls: { published: [base, context.sectionPath, siteSpace.path].filter(Boolean).join('/') },
+    urls: { published: siteSpacePublishedUrl(context.site, context.sectionPath, siteSpace, context.urls) },
   };
 }
 
@@ -99,7 +120,7 @@ export function presentSection(
     ...(section.sectionGroupId ? { sectionGroup: section.sectionGroupId } : {}),
     ...(section.icon ? { icon: section.icon } : {}),
     siteSpaces: context.siteSpaces,
-    urls: { published: `${publishedUrl(context.site, context.urls)}/${section.path}` },
+    urls: { published: sectionPublishedUrl(context.site, section, context.urls) },
   };
 }
 

@@ -8,12 +8,18 @@ import { loader } from '../loaders.ts';
 import { organizationAccess, organizationRecords } from '../organizations/service.ts';
 import { PublishedSiteQuery } from './inputs.ts';
 import { defaultCustomizations } from './presenter.ts';
+import type { OrganizationAccess } from '../access.ts';
 import {
+  type SectionGroupView,
+  type SectionView,
   type SiteRecord,
+  type SiteSpaceRecord,
+  groupView,
   presentSectionGroupRecord,
   presentSectionRecord,
   presentSiteRecord,
   presentSiteSpaceRecord,
+  sectionView,
   siteRecords,
 } from './records.ts';
 
@@ -79,8 +85,19 @@ export function shownTo(audience: Audience) {
   return (entry: { condition: string | null }) => audience.claims === null || conditionHolds(entry.condition, audience.claims);
 }
 
-/** `GET /v1/orgs/{organizationId}/sites/{siteId}/published`: the site, its structure as the audience sees it, and its customizations. */
-export async function getPublishedSite(ctx: RequestContext, organizationId: string | null, siteId: string, query: unknown) {
+/** An entry of a published structure: a section, a group of sections, or (in a site without sections) a site space. */
+export type PublishedEntry = SectionView | SectionGroupView | SiteSpaceRecord;
+
+export interface PublishedContent {
+  audience: Audience;
+  access: OrganizationAccess;
+  structure: { type: 'sections' | 'siteSpaces'; entries: PublishedEntry[] };
+  /** For visitors: the number of site spaces shown to them. */
+  shownSiteSpaces?: number;
+}
+
+/** A site's published structure as its audience sees it: conditions evaluated on the audience's claims. */
+export async function publishedContent(ctx: RequestContext, organizationId: string | null, siteId: string, query: unknown): Promise<PublishedContent> {
   const audience = await siteAudience(ctx, siteId, query);
   const { site } = audience;
   if (organizationId !== null && site.organizationId !== organizationId) throw notFound('Site', siteId);
@@ -92,25 +109,18 @@ export async function getPublishedSite(ctx: RequestContext, organizationId: stri
     organizationAccess(ctx, site.organizationId),
   ]);
 
-  let structure;
+  let structure: PublishedContent['structure'];
   if (sections.length > 0) {
+    const shownSections = sections.filter(shown);
+    // A group is shown when one of its sections is.
+    const shownGroups = new Set(shownSections.map((section) => section.sectionGroupId));
     const topLevel = [
-      ...sections.filter((section) => section.sectionGroupId === null).map((section) => ({ kind: 'section' as const, position: section.position, id: section.id, section })),
-      ...groups.map((group) => ({ kind: 'group' as const, position: group.position, id: group.id, group })),
+      ...shownSections.filter((section) => section.sectionGroupId === null).map((section) => ({ position: section.position, id: section.id, entry: sectionView(section, shown) as PublishedEntry })),
+      ...groups.filter((group) => shownGroups.has(group.id)).map((group) => ({ position: group.position, id: group.id, entry: groupView(group, shown) as PublishedEntry })),
     ].sort((a, b) => (a.position === b.position ? (a.id < b.id ? -1 : 1) : a.position < b.position ? -1 : 1));
-    const entries = await Promise.all(
-      topLevel.map(async (entry) => {
-        if (entry.kind === 'section') {
-          return shown(entry.section) ? presentSectionRecord(ctx, entry.section, shown) : null;
-        }
-        const group = await presentSectionGroupRecord(ctx, entry.group, shown, shown);
-        return group.sections.length > 0 ? group : null;
-      }),
-    );
-    structure = { type: 'sections' as const, structure: entries.filter((entry) => entry !== null) };
+    structure = { type: 'sections', entries: topLevel.map((item) => item.entry) };
   } else {
-    const siteSpaces = await Promise.all(rootSiteSpaces.filter(shown).map((siteSpace) => presentSiteSpaceRecord(ctx, siteSpace)));
-    structure = { type: 'siteSpaces' as const, structure: siteSpaces };
+    structure = { type: 'siteSpaces', entries: rootSiteSpaces.filter(shown) };
   }
   let shownSiteSpaces: number | undefined;
   if (!audience.member) {
@@ -118,10 +128,26 @@ export async function getPublishedSite(ctx: RequestContext, organizationId: stri
     const siteSpaces = await ctx.db.siteSpace.findMany({ where: { siteId }, select: { sectionId: true, condition: true } });
     shownSiteSpaces = siteSpaces.filter((entry) => shown(entry) && !(entry.sectionId && hidden.has(entry.sectionId))).length;
   }
+  return { audience, access, structure, ...(shownSiteSpaces === undefined ? {} : { shownSiteSpaces }) };
+}
+
+/** `GET /v1/orgs/{organizationId}/sites/{siteId}/published`: the site, its structure as the audience sees it, and its customizations. */
+export async function getPublishedSite(ctx: RequestContext, organizationId: string | null, siteId: string, query: unknown) {
+  const content = await publishedContent(ctx, organizationId, siteId, query);
+  const { site } = content.audience;
+  const structure = await Promise.all(
+    content.structure.entries.map((entry) =>
+      'kind' in entry
+        ? entry.kind === 'section'
+          ? presentSectionRecord(ctx, entry.section, entry.shown)
+          : presentSectionGroupRecord(ctx, entry.group, entry.shown, entry.shown)
+        : presentSiteSpaceRecord(ctx, entry),
+    ),
+  );
   return {
     object: 'published-content-site' as const,
-    site: await presentSiteRecord(ctx, site, access, shownSiteSpaces),
-    structure,
+    site: await presentSiteRecord(ctx, site, content.access, content.shownSiteSpaces),
+    structure: { type: content.structure.type, structure },
     customizations: { site: defaultCustomizations(site), siteSpaces: {} },
     scripts: [],
   };

@@ -101,6 +101,58 @@ export async function visibleSite(
   return { site, access };
 }
 
+/** Which conditioned entries (sections, site spaces) an audience is shown. */
+export type Shown = (entry: { condition: string | null }) => boolean;
+export const showAll: Shown = () => true;
+
+/**
+ * A section as an audience sees it: its site spaces are those `shown` lets
+ * through (a visitor's published tree filters them by the conditions).
+ */
+export interface SectionView {
+  kind: 'section';
+  section: SectionRecord;
+  shown: Shown;
+}
+
+/** A section group as an audience sees it: sections and their site spaces filtered by `shown`. */
+export interface SectionGroupView {
+  kind: 'group';
+  group: SectionGroupRecord;
+  shown: Shown;
+}
+
+export const sectionView = (section: SectionRecord, shown: Shown = showAll): SectionView => ({ kind: 'section', section, shown });
+export const groupView = (group: SectionGroupRecord, shown: Shown = showAll): SectionGroupView => ({ kind: 'group', group, shown });
+
+/** The site spaces of a section its audience is shown, in order. */
+export async function shownSiteSpacesOf(ctx: RequestContext, view: SectionView): Promise<SiteSpaceRecord[]> {
+  return (await loader(ctx, siteSpacesOfSection).load(view.section.id)).filter(view.shown);
+}
+
+/** The sections of a group its audience is shown, in order. */
+export async function shownSectionsOf(ctx: RequestContext, view: SectionGroupView): Promise<SectionView[]> {
+  const sections = await loader(ctx, sectionsOfGroup).load(view.group.id);
+  return sections.filter(view.shown).map((section) => sectionView(section, view.shown));
+}
+
+/**
+ * An entry of a site (section, group or site space) found by its id alone: the
+ * viewer must see its site — a member, or a visitor who opened it in this
+ * request; anything else is a 404 naming only the entry.
+ */
+export async function entryOfVisibleSite<Row extends { id: string; siteId: string }>(
+  ctx: RequestContext,
+  what: string,
+  row: Row | null,
+  id: string,
+): Promise<Row> {
+  if (!row) throw notFound(what, id);
+  const site = await loader(ctx, siteRecords).load(row.siteId);
+  await asNotFound(what, row.id, () => visibleSite(ctx, site!.organizationId, row.siteId, { visitors: true }));
+  return row;
+}
+
 /** Runs `load` and answers a 404 naming `what` for whatever it could not find (so that it names nothing else). */
 export async function asNotFound<T>(what: string, id: string, load: () => Promise<T>): Promise<T> {
   try {

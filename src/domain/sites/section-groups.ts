@@ -17,9 +17,10 @@ import { bySiblingOrder, endOf, keysBetween, positionAmong } from './positions.t
 import type { SiteSectionGroupJSON } from './presenter.ts';
 import {
   type SectionGroupRecord,
-  asNotFound,
+  type SectionGroupView,
+  entryOfVisibleSite,
+  groupView,
   manageableSite,
-  siteRecords,
   presentSectionGroupRecord,
   sectionGroupRecords,
   visibleSite,
@@ -49,18 +50,28 @@ export const groupsOfSite: ChildListing<SectionGroupRecord, null> = {
     ),
 };
 
+export async function listSectionGroupViews(
+  ctx: RequestContext,
+  organizationId: string,
+  siteId: string,
+  query: unknown,
+): Promise<Page<SectionGroupView>> {
+  const params = parseInput(ListStructureQuery, query, 'query');
+  const audience = await siteAudience(ctx, siteId, { shareKey: params.shareKey });
+  if (audience.site.organizationId !== organizationId) throw notFound('Site', siteId);
+  const shown = shownTo(audience);
+  const page = await listChildren(ctx, groupsOfSite, siteId, null, pageRequestOf(params));
+  return mapPage(page, (group) => groupView(group, shown));
+}
+
 export async function listSectionGroups(
   ctx: RequestContext,
   organizationId: string,
   siteId: string,
   query: unknown,
 ): Promise<Page<SiteSectionGroupJSON>> {
-  const params = parseInput(ListStructureQuery, query, 'query');
-  const audience = await siteAudience(ctx, siteId, { shareKey: params.shareKey });
-  if (audience.site.organizationId !== organizationId) throw notFound('Site', siteId);
-  const shown = shownTo(audience);
-  const page = await listChildren(ctx, groupsOfSite, siteId, null, pageRequestOf(params));
-  return mapPage(page, (group) => presentSectionGroupRecord(ctx, group, shown, shown));
+  const page = await listSectionGroupViews(ctx, organizationId, siteId, query);
+  return mapPage(page, (view) => presentSectionGroupRecord(ctx, view.group, view.shown, view.shown));
 }
 
 async function groupOfSite(ctx: RequestContext, siteId: string, groupId: string) {
@@ -69,12 +80,14 @@ async function groupOfSite(ctx: RequestContext, siteId: string, groupId: string)
   return group;
 }
 
-export async function getSectionGroup(ctx: RequestContext, groupId: string): Promise<SiteSectionGroupJSON> {
+/** A section group by its id alone (GraphQL nodes), with all its sections. */
+export async function sectionGroupById(ctx: RequestContext, groupId: string): Promise<SectionGroupView> {
   const group = await loader(ctx, sectionGroupRecords).load(groupId);
-  if (!group) throw notFound('Site section group', groupId);
-  const site = await loader(ctx, siteRecords).load(group.siteId);
-  await asNotFound('Site section group', group.id, () => visibleSite(ctx, site!.organizationId, group.siteId, { visitors: true }));
-  return presentSectionGroupRecord(ctx, group);
+  return groupView(await entryOfVisibleSite(ctx, 'Site section group', group, groupId));
+}
+
+export async function getSectionGroup(ctx: RequestContext, groupId: string): Promise<SiteSectionGroupJSON> {
+  return presentSectionGroupRecord(ctx, (await sectionGroupById(ctx, groupId)).group);
 }
 
 /** Puts sections, in order, at the end of a group. A section belongs to at most one group. */

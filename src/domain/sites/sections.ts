@@ -14,10 +14,11 @@ import type { SiteSectionJSON } from './presenter.ts';
 import { shownTo, siteAudience } from './published.ts';
 import {
   type SectionRecord,
-  asNotFound,
+  type SectionView,
+  entryOfVisibleSite,
   manageableSite,
-  siteRecords,
   presentSectionRecord,
+  sectionView,
   sectionRecords,
   uniquePath,
   visibleSite,
@@ -51,12 +52,12 @@ export const sectionsOfSite: ChildListing<SectionRecord, null> = {
  * Sections of a site, in site order. Members see them all; visitors (with the
  * share key of a share-link site, say) see those whose condition holds for them.
  */
-export async function listSections(
+export async function listSectionViews(
   ctx: RequestContext,
   organizationId: string,
   siteId: string,
   query: unknown,
-): Promise<Page<SiteSectionJSON>> {
+): Promise<Page<SectionView>> {
   const params = parseInput(ListStructureQuery, query, 'query');
   const audience = await siteAudience(ctx, siteId, { shareKey: params.shareKey });
   if (audience.site.organizationId !== organizationId) throw notFound('Site', siteId);
@@ -64,7 +65,12 @@ export async function listSections(
   const page = audience.member
     ? await listChildren(ctx, sectionsOfSite, siteId, null, pageRequestOf(params))
     : await listVisibleChildren(ctx, sectionsOfSite, siteId, null, pageRequestOf(params), shown);
-  return mapPage(page, (section) => presentSectionRecord(ctx, section, shown));
+  return mapPage(page, (section) => sectionView(section, shown));
+}
+
+export async function listSections(ctx: RequestContext, organizationId: string, siteId: string, query: unknown): Promise<Page<SiteSectionJSON>> {
+  const page = await listSectionViews(ctx, organizationId, siteId, query);
+  return mapPage(page, (view) => presentSectionRecord(ctx, view.section, view.shown));
 }
 
 async function sectionOfSite(ctx: RequestContext, siteId: string, sectionId: string) {
@@ -73,12 +79,14 @@ async function sectionOfSite(ctx: RequestContext, siteId: string, sectionId: str
   return section;
 }
 
-export async function getSection(ctx: RequestContext, sectionId: string): Promise<SiteSectionJSON> {
+/** A section by its id alone (GraphQL nodes), with all its site spaces. */
+export async function sectionById(ctx: RequestContext, sectionId: string): Promise<SectionView> {
   const section = await loader(ctx, sectionRecords).load(sectionId);
-  if (!section) throw notFound('Site section', sectionId);
-  const site = await loader(ctx, siteRecords).load(section.siteId);
-  await asNotFound('Site section', section.id, () => visibleSite(ctx, site!.organizationId, section.siteId, { visitors: true }));
-  return presentSectionRecord(ctx, section);
+  return sectionView(await entryOfVisibleSite(ctx, 'Site section', section, sectionId));
+}
+
+export async function getSection(ctx: RequestContext, sectionId: string): Promise<SiteSectionJSON> {
+  return presentSectionRecord(ctx, (await sectionById(ctx, sectionId)).section);
 }
 
 /** The top-level entries of a site: its groups and the sections in no group. */

@@ -83,12 +83,17 @@ const sitesOfOrganization: ChildListing<SiteRecord, SiteFilter> = {
 };
 
 /** Sites of an organization, oldest first, filtered by a space they contain, a title, or published. */
-export async function listSites(ctx: RequestContext, organizationId: string, query: unknown): Promise<Page<SiteJSON>> {
+export async function listSiteRecords(ctx: RequestContext, organizationId: string, query: unknown): Promise<Page<SiteRecord>> {
   const { access } = await visibleOrganization(ctx, organizationId);
   const params = parseInput(ListSitesQuery, query, 'query');
   if (!sitePermissions(access).view) return emptyPage();
   const filter = { space: params.space, title: params.title, published: params.published };
-  const page = await listChildren(ctx, sitesOfOrganization, organizationId, filter, pageRequestOf(params));
+  return listChildren(ctx, sitesOfOrganization, organizationId, filter, pageRequestOf(params));
+}
+
+export async function listSites(ctx: RequestContext, organizationId: string, query: unknown): Promise<Page<SiteJSON>> {
+  const page = await listSiteRecords(ctx, organizationId, query);
+  const { access } = await visibleOrganization(ctx, organizationId);
   return mapPage(page, (site) => presentSiteRecord(ctx, site, access));
 }
 
@@ -120,12 +125,16 @@ const sitesOfSpace: ChildListing<SiteRecord & { siteSpaces: Array<{ spaceId: str
 };
 
 /** Sites that show a space (GraphQL `Space.sites`). */
-export async function listSpaceSites(ctx: RequestContext, space: { id: string; organization: string }, query: unknown) {
-  const { access } = await visibleOrganization(ctx, space.organization);
+/** The sites showing a space (GraphQL `Space.sites`). */
+export async function listSpaceSiteRecords(
+  ctx: RequestContext,
+  space: { id: string; organizationId: string },
+  query: unknown,
+): Promise<Page<SiteRecord>> {
+  const { access } = await visibleOrganization(ctx, space.organizationId);
   const params = parseInput(ListSitesQuery.pick({ page: true, limit: true, first: true, after: true, last: true, before: true }), query, 'query');
-  if (!sitePermissions(access).view) return emptyPage<SiteJSON>();
-  const page = await listChildren(ctx, sitesOfSpace, space.id, null, pageRequestOf(params));
-  return mapPage(page, (site) => presentSiteRecord(ctx, site, access));
+  if (!sitePermissions(access).view) return emptyPage();
+  return listChildren(ctx, sitesOfSpace, space.id, null, pageRequestOf(params));
 }
 
 export async function getSite(ctx: RequestContext, organizationId: string, siteId: string): Promise<SiteJSON> {
@@ -133,12 +142,12 @@ export async function getSite(ctx: RequestContext, organizationId: string, siteI
   return presentSiteRecord(ctx, site, access);
 }
 
-/** A site by id alone (GraphQL nodes). */
-export async function getSiteById(ctx: RequestContext, siteId: string): Promise<SiteJSON> {
+/** A site by id alone (GraphQL nodes): members see it, and visitors who opened it in this request. */
+export async function siteById(ctx: RequestContext, siteId: string): Promise<SiteRecord> {
   const site = await loader(ctx, siteRecords).load(siteId);
   if (!site) throw notFound('Site', siteId);
   // Given only the site, a 404 names only the site.
-  return asNotFound('Site', siteId, () => getSite(ctx, site.organizationId, siteId));
+  return (await asNotFound('Site', siteId, () => visibleSite(ctx, site.organizationId, siteId, { visitors: true }))).site;
 }
 
 export async function createSite(ctx: RequestContext, organizationId: string, body: unknown): Promise<SiteJSON> {

@@ -14,7 +14,7 @@ import type { SiteSpaceJSON } from './presenter.ts';
 import { shownTo, siteAudience } from './published.ts';
 import {
   type SiteSpaceRecord,
-  asNotFound,
+  entryOfVisibleSite,
   manageableSite,
   siteRecords,
   presentSiteSpaceRecord,
@@ -66,20 +66,17 @@ export const siteSpacesOfSite: ChildListing<SiteSpaceRecord, SiteSpaceFilter> = 
 };
 
 /** Site spaces of a site; `default` keeps only (or leaves out) the default ones. Visitors see those shown to them. */
-export async function listSiteSpaces(
+export async function listSiteSpaceRecords(
   ctx: RequestContext,
   organizationId: string,
   siteId: string,
   query: unknown,
-): Promise<Page<SiteSpaceJSON>> {
+): Promise<Page<SiteSpaceRecord>> {
   const params = parseInput(ListSiteSpacesQuery, query, 'query');
   const audience = await siteAudience(ctx, siteId, { shareKey: params.shareKey });
   if (audience.site.organizationId !== organizationId) throw notFound('Site', siteId);
   const filter = { default: params.default };
-  if (audience.member) {
-    const page = await listChildren(ctx, siteSpacesOfSite, siteId, filter, pageRequestOf(params));
-    return mapPage(page, (siteSpace) => presentSiteSpaceRecord(ctx, siteSpace));
-  }
+  if (audience.member) return listChildren(ctx, siteSpacesOfSite, siteId, filter, pageRequestOf(params));
   // A visitor sees the site spaces shown to it, in sections shown to it.
   const shown = shownTo(audience);
   const hiddenSections = new Set(
@@ -89,7 +86,11 @@ export async function listSiteSpaces(
   );
   const keep = (siteSpace: SiteSpaceRecord) =>
     shown(siteSpace) && !(siteSpace.sectionId && hiddenSections.has(siteSpace.sectionId));
-  const page = await listVisibleChildren(ctx, siteSpacesOfSite, siteId, filter, pageRequestOf(params), keep);
+  return listVisibleChildren(ctx, siteSpacesOfSite, siteId, filter, pageRequestOf(params), keep);
+}
+
+export async function listSiteSpaces(ctx: RequestContext, organizationId: string, siteId: string, query: unknown): Promise<Page<SiteSpaceJSON>> {
+  const page = await listSiteSpaceRecords(ctx, organizationId, siteId, query);
   return mapPage(page, (siteSpace) => presentSiteSpaceRecord(ctx, siteSpace));
 }
 
@@ -99,18 +100,13 @@ async function siteSpaceOfSite(ctx: RequestContext, siteId: string, siteSpaceId:
   return siteSpace;
 }
 
-export async function getSiteSpace(ctx: RequestContext, siteSpaceId: string): Promise<SiteSpaceJSON> {
-  const siteSpace = await loader(ctx, siteSpaceRecords).load(siteSpaceId);
-  if (!siteSpace) throw notFound('Site space', siteSpaceId);
-  const site = await loader(ctx, siteRecords).load(siteSpace.siteId);
-  await asNotFound('Site space', siteSpace.id, () => visibleSite(ctx, site!.organizationId, siteSpace.siteId, { visitors: true }));
-  return presentSiteSpaceRecord(ctx, siteSpace);
+/** A site space by its id alone (GraphQL nodes). */
+export async function siteSpaceById(ctx: RequestContext, siteSpaceId: string): Promise<SiteSpaceRecord> {
+  return entryOfVisibleSite(ctx, 'Site space', await loader(ctx, siteSpaceRecords).load(siteSpaceId), siteSpaceId);
 }
 
-/** The site spaces of a section (GraphQL `SiteSection.siteSpaces`), in order. */
-export async function sectionSiteSpaces(ctx: RequestContext, sectionId: string) {
-  const siteSpaces = await loader(ctx, siteSpacesOfSection).load(sectionId);
-  return Promise.all(siteSpaces.map((siteSpace) => presentSiteSpaceRecord(ctx, siteSpace)));
+export async function getSiteSpace(ctx: RequestContext, siteSpaceId: string): Promise<SiteSpaceJSON> {
+  return presentSiteSpaceRecord(ctx, await siteSpaceById(ctx, siteSpaceId));
 }
 
 const container = (siteId: string, sectionId: string | null) => ({ siteId, sectionId });

@@ -1,37 +1,50 @@
-import type {
-  ShareLinkJSON,
-  SiteJSON,
-  SiteSectionGroupJSON,
-  SiteSectionJSON,
-  SiteSpaceJSON,
+import { type OrganizationAccess, sitePermissions } from '../../domain/access.ts';
+import { loader } from '../../domain/loaders.ts';
+import { organizationAccess, organizationRecord } from '../../domain/organizations/service.ts';
+import { NEW_SPACE_VALUES } from '../../domain/sites/inputs.ts';
+import {
+  SITE_DEFAULT_LEVEL,
+  type ShareLinkJSON,
+  type SiteJSON,
+  type SiteSectionGroupJSON,
+  type SiteSectionJSON,
+  type SiteSpaceJSON,
+  sectionPublishedUrl,
+  siteProxy,
+  siteSpacePublishedUrl,
+  siteUrls,
 } from '../../domain/sites/presenter.ts';
-import { getPublishedSite } from '../../domain/sites/published.ts';
+import { type PublishedContent, type PublishedEntry, publishedContent } from '../../domain/sites/published.ts';
+import { defaultCustomizations } from '../../domain/sites/presenter.ts';
+import {
+  type SectionGroupView,
+  type SectionView,
+  type SiteRecord,
+  type SiteSpaceRecord,
+  sectionRecords,
+  shownSectionsOf,
+  shownSiteSpacesOf,
+  siteRecords,
+} from '../../domain/sites/records.ts';
 import {
   addSectionToGroup,
   createSectionGroup,
   deleteSectionGroup,
-  getSectionGroup,
-  listSectionGroups,
+  listSectionGroupViews,
   moveSectionGroup,
   removeSectionFromGroup,
+  sectionGroupById,
   updateSectionGroup,
 } from '../../domain/sites/section-groups.ts';
-import {
-  createSection,
-  deleteSection,
-  getSection,
-  listSections,
-  moveSection,
-  updateSection,
-} from '../../domain/sites/sections.ts';
+import { createSection, deleteSection, listSectionViews, moveSection, sectionById, updateSection } from '../../domain/sites/sections.ts';
 import {
   createSite,
   deleteSite,
   getAdaptiveSchema,
-  getSiteById,
-  listSites,
-  listSpaceSites,
+  listSiteRecords,
+  listSpaceSiteRecords,
   setSitePublished,
+  siteById,
   updateAdaptiveSchema,
   updateSite,
 } from '../../domain/sites/service.ts';
@@ -39,14 +52,11 @@ import { createShareLink, deleteShareLink, listShareLinks, updateShareLink } fro
 import {
   addSiteSpace,
   deleteSiteSpace,
-  getSiteSpace,
-  listSiteSpaces,
+  listSiteSpaceRecords,
   moveSiteSpace,
+  siteSpaceById,
   updateSiteSpace,
 } from '../../domain/sites/site-spaces.ts';
-import { NEW_SPACE_VALUES } from '../../domain/sites/inputs.ts';
-import { organizationRecord } from '../../domain/organizations/service.ts';
-import { loader } from '../../domain/loaders.ts';
 import { spaceRecords } from '../../domain/spaces/service.ts';
 import { invalid, nullIfHidden } from '../../errors.ts';
 import { builder } from '../builder.ts';
@@ -87,22 +97,28 @@ const SiteAdaptiveSchema = builder
     }),
   });
 
-export const Site = builder.loadableNodeRef<SiteJSON, string>('Site', {
+// Each type is backed by rows (sections and groups with the filter of their
+// audience): fields are computed when a query asks for them, by the functions
+// REST's presenters use, and related rows come from per-request loaders.
+
+export const Site = builder.loadableNodeRef<SiteRecord, string>('Site', {
   id: { resolve: (site) => site.id },
-  load: (ids, ctx) => loadEach(ids, (id) => getSiteById(ctx, id)),
+  load: (ids, ctx) => loadEach(ids, (id) => siteById(ctx, id)),
 });
-export const SiteSection = builder.loadableNodeRef<SiteSectionJSON, string>('SiteSection', {
-  id: { resolve: (section) => section.id },
-  load: (ids, ctx) => loadEach(ids, (id) => getSection(ctx, id)),
+export const SiteSection = builder.loadableNodeRef<SectionView, string>('SiteSection', {
+  id: { resolve: (view) => view.section.id },
+  load: (ids, ctx) => loadEach(ids, (id) => sectionById(ctx, id)),
 });
-export const SiteSectionGroup = builder.loadableNodeRef<SiteSectionGroupJSON, string>('SiteSectionGroup', {
-  id: { resolve: (group) => group.id },
-  load: (ids, ctx) => loadEach(ids, (id) => getSectionGroup(ctx, id)),
+export const SiteSectionGroup = builder.loadableNodeRef<SectionGroupView, string>('SiteSectionGroup', {
+  id: { resolve: (view) => view.group.id },
+  load: (ids, ctx) => loadEach(ids, (id) => sectionGroupById(ctx, id)),
 });
-export const SiteSpace = builder.loadableNodeRef<SiteSpaceJSON, string>('SiteSpace', {
+export const SiteSpace = builder.loadableNodeRef<SiteSpaceRecord, string>('SiteSpace', {
   id: { resolve: (siteSpace) => siteSpace.id },
-  load: (ids, ctx) => loadEach(ids, (id) => getSiteSpace(ctx, id)),
+  load: (ids, ctx) => loadEach(ids, (id) => siteSpaceById(ctx, id)),
 });
+
+const siteOf = async (ctx: Parameters<typeof loader>[0], siteId: string) => (await loader(ctx, siteRecords).load(siteId))!;
 
 const ShareLink = builder.objectRef<ShareLinkJSON>('ShareLink').implement({
   description: 'A secret address of a share-link site: its published URL carries the shareKey',
@@ -116,31 +132,34 @@ const ShareLink = builder.objectRef<ShareLinkJSON>('ShareLink').implement({
   }),
 });
 
-const orgAndSite = (site: SiteJSON) => [site.organization, site.id] as const;
+const orgAndSite = (site: SiteRecord) => [site.organizationId, site.id] as const;
 
 Site.implement({
   description: 'A published docs site. Its site spaces are the `siteSpaces` connection (REST: the number `siteSpaces`, here `siteSpaces.totalCount`)',
   fields: (t) => ({
-    object: t.exposeString('object'),
+    object: t.string({ resolve: () => 'site' }),
     type: t.exposeString('type'),
-    appliedType: t.exposeString('appliedType'),
+    appliedType: t.exposeString('type'),
     title: t.exposeString('title'),
     hostname: t.exposeString('hostname', { nullable: true }),
     basename: t.exposeString('basename', { nullable: true }),
-    proxy: t.field({ type: SiteProxy, nullable: true, resolve: (site) => site.proxy ?? null }),
+    proxy: t.field({ type: SiteProxy, nullable: true, resolve: (site, _args, ctx) => siteProxy(site, ctx.urls) ?? null }),
     visibility: t.exposeString('visibility'),
-    defaultLevel: t.string({ nullable: true, resolve: (site) => (site.defaultLevel as string | null) ?? null }),
-    permissions: t.field({ type: SitePermissions, resolve: (site) => site.permissions }),
+    defaultLevel: t.string({ nullable: true, resolve: () => SITE_DEFAULT_LEVEL }),
+    permissions: t.field({
+      type: SitePermissions,
+      resolve: async (site, _args, ctx) => sitePermissions(await organizationAccess(ctx, site.organizationId)),
+    }),
     published: t.exposeBoolean('published'),
-    createdAt: t.field({ type: 'DateTime', resolve: (site) => site.createdAt }),
-    adaptiveContent: t.field({ type: SiteAdaptiveContent, nullable: true, resolve: (site) => site.adaptiveContent ?? null }),
-    features: t.field({ type: 'JSON', resolve: (site) => site.features }),
-    urls: t.field({ type: SiteUrls, resolve: (site) => site.urls }),
+    createdAt: t.field({ type: 'DateTime', resolve: (site) => site.createdAt.toISOString() }),
+    adaptiveContent: t.field({ type: SiteAdaptiveContent, nullable: true, resolve: (site) => ({ enabled: site.adaptiveContentEnabled }) }),
+    features: t.field({ type: 'JSON', resolve: () => [] }),
+    urls: t.field({ type: SiteUrls, resolve: (site, _args, ctx) => siteUrls(site, ctx.urls) }),
     organization: t.field({
       type: Organization,
       nullable: true,
       description: 'Null for visitors of its published content who are not members',
-      resolve: (site, _args, ctx) => nullIfHidden(organizationRecord(ctx, site.organization)),
+      resolve: (site, _args, ctx) => nullIfHidden(organizationRecord(ctx, site.organizationId)),
     }),
     adaptiveSchema: t.field({
       type: SiteAdaptiveSchema,
@@ -149,17 +168,17 @@ Site.implement({
     sections: t.connection({
       type: SiteSection,
       description: 'Sections in site order',
-      resolve: async (site, args, ctx) => toConnection(await listSections(ctx, ...orgAndSite(site), connectionQuery(args))),
+      resolve: async (site, args, ctx) => toConnection(await listSectionViews(ctx, ...orgAndSite(site), connectionQuery(args))),
     }),
     sectionGroups: t.connection({
       type: SiteSectionGroup,
       resolve: async (site, args, ctx) =>
-        toConnection(await listSectionGroups(ctx, ...orgAndSite(site), connectionQuery(args))),
+        toConnection(await listSectionGroupViews(ctx, ...orgAndSite(site), connectionQuery(args))),
     }),
     siteSpaces: t.connection({
       type: SiteSpace,
       args: { default: t.arg.boolean({ description: 'true: only default site spaces; false: only the others' }) },
-      resolve: async (site, args, ctx) => toConnection(await listSiteSpaces(ctx, ...orgAndSite(site), connectionQuery(args))),
+      resolve: async (site, args, ctx) => toConnection(await listSiteSpaceRecords(ctx, ...orgAndSite(site), connectionQuery(args))),
     }),
     shareLinks: t.connection({
       type: ShareLink,
@@ -172,55 +191,70 @@ Site.implement({
 
 SiteSection.implement({
   fields: (t) => ({
-    object: t.exposeString('object'),
-    title: t.exposeString('title'),
-    description: t.exposeString('description', { nullable: true }),
-    default: t.exposeBoolean('default', { nullable: true }),
-    draft: t.exposeBoolean('draft'),
-    path: t.exposeString('path'),
-    condition: t.exposeString('condition', { nullable: true }),
-    icon: t.exposeString('icon', { nullable: true }),
-    sectionGroup: t.field({
-      type: SiteSectionGroup,
-      nullable: true,
-      resolve: (section) => section.sectionGroup ?? null,
-    }),
+    object: t.string({ resolve: () => 'site-section' }),
+    title: t.string({ resolve: ({ section }) => section.title }),
+    description: t.string({ nullable: true, resolve: ({ section }) => section.description }),
+    default: t.boolean({ nullable: true, resolve: ({ section }) => section.isDefault }),
+    draft: t.boolean({ resolve: () => false }),
+    path: t.string({ resolve: ({ section }) => section.path }),
+    condition: t.string({ nullable: true, resolve: ({ section }) => section.condition }),
+    icon: t.string({ nullable: true, resolve: ({ section }) => section.icon }),
+    sectionGroup: t.field({ type: SiteSectionGroup, nullable: true, resolve: ({ section }) => section.sectionGroupId }),
     siteSpaces: t.field({
       type: [SiteSpace],
       description: 'Its site spaces, in order (in a published tree, those shown to the visitor)',
-      resolve: (section) => section.siteSpaces,
+      resolve: (view, _args, ctx) => shownSiteSpacesOf(ctx, view),
     }),
-    urls: t.field({ type: PublishedUrls, resolve: (section) => section.urls }),
+    urls: t.field({
+      type: PublishedUrls,
+      resolve: async ({ section }, _args, ctx) => ({ published: sectionPublishedUrl(await siteOf(ctx, section.siteId), section, ctx.urls) }),
+    }),
   }),
 });
 
 SiteSectionGroup.implement({
   fields: (t) => ({
-    object: t.exposeString('object'),
-    title: t.exposeString('title'),
-    icon: t.exposeString('icon', { nullable: true }),
-    draft: t.exposeBoolean('draft'),
-    sections: t.field({ type: [SiteSection], description: 'Its sections, in order', resolve: (group) => group.sections }),
-    children: t.field({ type: [SiteSection], description: 'The same as `sections` (REST has both)', resolve: (group) => group.children }),
+    object: t.string({ resolve: () => 'site-section-group' }),
+    title: t.string({ resolve: ({ group }) => group.title }),
+    icon: t.string({ nullable: true, resolve: ({ group }) => group.icon }),
+    draft: t.boolean({ resolve: () => false }),
+    sections: t.field({ type: [SiteSection], description: 'Its sections, in order', resolve: (view, _args, ctx) => shownSectionsOf(ctx, view) }),
+    children: t.field({
+      type: [SiteSection],
+      description: 'The same as `sections` (REST has both)',
+      resolve: (view, _args, ctx) => shownSectionsOf(ctx, view),
+    }),
   }),
 });
 
 SiteSpace.implement({
   fields: (t) => ({
-    object: t.exposeString('object'),
+    object: t.string({ resolve: () => 'site-space' }),
     path: t.exposeString('path'),
-    title: t.exposeString('title'),
-    default: t.exposeBoolean('default', { nullable: true }),
+    title: t.string({
+      description: "The space's title",
+      resolve: async (siteSpace, _args, ctx) => (await loader(ctx, spaceRecords).load(siteSpace.spaceId))!.title,
+    }),
+    default: t.exposeBoolean('isDefault', { nullable: true }),
     condition: t.exposeString('condition', { nullable: true }),
-    draft: t.exposeBoolean('draft'),
-    hasAdvancedCustomizationFeature: t.exposeBoolean('hasAdvancedCustomizationFeature', { nullable: true }),
-    section: t.field({ type: SiteSection, nullable: true, resolve: (siteSpace) => siteSpace.section ?? null }),
+    draft: t.boolean({ resolve: () => false }),
+    hasAdvancedCustomizationFeature: t.boolean({ nullable: true, resolve: () => false }),
+    section: t.field({ type: SiteSection, nullable: true, resolve: (siteSpace) => siteSpace.sectionId }),
     space: t.field({
       type: Space,
       // The site space's own visibility decides: visitors of a published site see its spaces.
-      resolve: async (siteSpace, _args, ctx) => (await loader(ctx, spaceRecords).load(siteSpace.space.id))!,
+      resolve: async (siteSpace, _args, ctx) => (await loader(ctx, spaceRecords).load(siteSpace.spaceId))!,
     }),
-    urls: t.field({ type: PublishedUrls, resolve: (siteSpace) => siteSpace.urls }),
+    urls: t.field({
+      type: PublishedUrls,
+      resolve: async (siteSpace, _args, ctx) => {
+        const [site, section] = await Promise.all([
+          siteOf(ctx, siteSpace.siteId),
+          siteSpace.sectionId ? loader(ctx, sectionRecords).load(siteSpace.sectionId) : null,
+        ]);
+        return { published: siteSpacePublishedUrl(site, section?.path ?? null, siteSpace, ctx.urls) };
+      },
+    }),
   }),
 });
 
@@ -232,7 +266,7 @@ builder.objectField(Organization, 'sites', (t) =>
       title: t.arg.string({ description: 'Case-insensitive part of the title' }),
       space: t.arg.id({ description: 'Only sites showing this space' }),
     },
-    resolve: async (org, args, ctx) => toConnection(await listSites(ctx, org.id, connectionQuery(args))),
+    resolve: async (org, args, ctx) => toConnection(await listSiteRecords(ctx, org.id, connectionQuery(args))),
   }),
 );
 
@@ -240,34 +274,34 @@ builder.objectField(Space, 'sites', (t) =>
   t.connection({
     type: Site,
     description: 'Sites showing this space',
-    resolve: async (space, args, ctx) => toConnection(await listSpaceSites(ctx, { id: space.id, organization: space.organizationId }, connectionQuery(args))),
+    resolve: async (space, args, ctx) => toConnection(await listSpaceSiteRecords(ctx, space, connectionQuery(args))),
   }),
 );
-
-type PublishedSite = Awaited<ReturnType<typeof getPublishedSite>>;
-type PublishedEntry = PublishedSite['structure']['structure'][number];
 
 const PublishedSiteEntry = builder.unionType('PublishedSiteEntry', {
   types: [SiteSection, SiteSectionGroup, SiteSpace],
   resolveType: (entry: PublishedEntry) =>
-    entry.object === 'site-section' ? 'SiteSection' : entry.object === 'site-section-group' ? 'SiteSectionGroup' : 'SiteSpace',
+    'kind' in entry ? (entry.kind === 'section' ? 'SiteSection' : 'SiteSectionGroup') : 'SiteSpace',
 });
 
-const PublishedSiteStructure = builder.objectRef<PublishedSite['structure']>('PublishedSiteStructure').implement({
+const PublishedSiteStructure = builder.objectRef<PublishedContent['structure']>('PublishedSiteStructure').implement({
   description: '`sections` (sections and groups) or, for a site without sections, `siteSpaces`',
   fields: (t) => ({
     type: t.exposeString('type'),
-    structure: t.field({ type: [PublishedSiteEntry], resolve: (structure) => structure.structure as never }),
+    structure: t.field({ type: [PublishedSiteEntry], resolve: (structure) => structure.entries }),
   }),
 });
 
-const PublishedContentSite = builder.objectRef<PublishedSite>('PublishedContentSite').implement({
+const PublishedContentSite = builder.objectRef<PublishedContent>('PublishedContentSite').implement({
   fields: (t) => ({
-    object: t.exposeString('object'),
-    site: t.field({ type: Site, resolve: (published) => published.site }),
+    object: t.string({ resolve: () => 'published-content-site' }),
+    site: t.field({ type: Site, resolve: (published) => published.audience.site }),
     structure: t.field({ type: PublishedSiteStructure, resolve: (published) => published.structure }),
-    customizations: t.field({ type: 'JSON', resolve: (published) => published.customizations }),
-    scripts: t.field({ type: 'JSON', resolve: (published) => published.scripts }),
+    customizations: t.field({
+      type: 'JSON',
+      resolve: (published) => ({ site: defaultCustomizations(published.audience.site), siteSpaces: {} }),
+    }),
+    scripts: t.field({ type: 'JSON', resolve: () => [] }),
   }),
 });
 
@@ -276,7 +310,7 @@ builder.queryFields((t) => ({
     type: Site,
     nullable: true,
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, { id }, ctx) => getSiteById(ctx, id),
+    resolve: (_root, { id }, ctx) => siteById(ctx, id),
   }),
   publishedSite: t.field({
     type: PublishedContentSite,
@@ -288,7 +322,7 @@ builder.queryFields((t) => ({
       shareKey: t.arg.string(),
       visitorToken: t.arg.string(),
     },
-    resolve: (_root, { siteId, ...query }, ctx) => getPublishedSite(ctx, null, siteId, connectionQuery(query)),
+    resolve: (_root, { siteId, ...query }, ctx) => publishedContent(ctx, null, siteId, connectionQuery(query)),
   }),
 }));
 
@@ -320,21 +354,26 @@ const pointer = (type: string, key: string, position?: { before?: string | null;
     : {};
 
 type FieldBuilder<Shape> = PothosSchemaTypes.ObjectFieldBuilder<typeof builder.$inferSchemaTypes, Shape>;
+/** Mutations' payloads: what a mutation acted on, read again as the viewer sees it now. */
 const payload = {
-  site: { outputFields: (t: FieldBuilder<{ site: SiteJSON }>) => ({ site: t.field({ type: Site, resolve: (p) => p.site }) }) },
+  site: {
+    outputFields: (t: FieldBuilder<{ site: Pick<SiteJSON, 'id'> }>) => ({
+      site: t.field({ type: Site, resolve: (p, _args, ctx) => siteById(ctx, p.site.id) }),
+    }),
+  },
   section: {
-    outputFields: (t: FieldBuilder<{ section: SiteSectionJSON }>) => ({
-      section: t.field({ type: SiteSection, resolve: (p) => p.section }),
+    outputFields: (t: FieldBuilder<{ section: Pick<SiteSectionJSON, 'id'> }>) => ({
+      section: t.field({ type: SiteSection, resolve: (p, _args, ctx) => sectionById(ctx, p.section.id) }),
     }),
   },
   group: {
-    outputFields: (t: FieldBuilder<{ sectionGroup: SiteSectionGroupJSON }>) => ({
-      sectionGroup: t.field({ type: SiteSectionGroup, resolve: (p) => p.sectionGroup }),
+    outputFields: (t: FieldBuilder<{ sectionGroup: Pick<SiteSectionGroupJSON, 'id'> }>) => ({
+      sectionGroup: t.field({ type: SiteSectionGroup, resolve: (p, _args, ctx) => sectionGroupById(ctx, p.sectionGroup.id) }),
     }),
   },
   siteSpace: {
-    outputFields: (t: FieldBuilder<{ siteSpace: SiteSpaceJSON }>) => ({
-      siteSpace: t.field({ type: SiteSpace, resolve: (p) => p.siteSpace }),
+    outputFields: (t: FieldBuilder<{ siteSpace: Pick<SiteSpaceJSON, 'id'> }>) => ({
+      siteSpace: t.field({ type: SiteSpace, resolve: (p, _args, ctx) => siteSpaceById(ctx, p.siteSpace.id) }),
     }),
   },
   shareLink: {
@@ -571,7 +610,7 @@ builder.relayMutationField(
   {
     resolve: async (_root, { input: { organizationId, siteId, sectionGroupId, sectionId } }, ctx) => {
       await removeSectionFromGroup(ctx, organizationId, siteId, sectionGroupId, sectionId);
-      return { sectionGroup: await getSectionGroup(ctx, sectionGroupId) };
+      return { sectionGroup: { id: sectionGroupId } };
     },
   },
   payload.group,
