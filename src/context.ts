@@ -41,6 +41,11 @@ export interface RequestContext {
    * their data, so that a write there drops the cached answer.
    */
   foreignScopes?: Map<string, Promise<string>>;
+  /**
+   * Throws when the request must stop (out of time, its client gone). Every
+   * data access checks it (src/domain/loaders.ts); set by the GraphQL limits.
+   */
+  checkBudget?: () => void;
 }
 
 export interface ContextOptions {

@@ -5,6 +5,7 @@ import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { type GraphQLCompositeType, type GraphQLOutputType, GraphQLError, type ValidationContext, getNamedType, getNullableType, isLeafType, isListType } from 'graphql';
 import { type ComplexityEstimator, getComplexity } from 'graphql-query-complexity';
 import type { Plugin } from 'graphql-yoga';
+import type { RequestContext } from '../context.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../lib/pagination.ts';
 
 /**
@@ -151,36 +152,33 @@ function costLimit(maxCost: number): Plugin {
   };
 }
 
-/** Stops executing an operation after `timeoutMs` (or when its client goes away). */
+/**
+ * Stops executing an operation after `timeoutMs` (or when its client goes
+ * away): every data access of the domain checks the request's budget
+ * (`ctx.checkBudget`, called by each loader), so an execution stops at its next
+ * read, and the answer is then one error. Between reads, execution is bounded
+ * by the cost limit.
+ */
 function timeLimit(timeoutMs: number): Plugin {
   return {
     onExecute({ args }) {
-      const controller = new AbortController();
+      const ctx = args.contextValue as unknown as RequestContext & { request?: Request };
       const deadline = performance.now() + timeoutMs;
-      const stop = () => controller.abort(serverCondition(`Query execution took longer than ${timeoutMs} ms and was stopped: ask for less`, 503));
-      const timer = setTimeout(stop, timeoutMs);
-      timer.unref();
-      // A client that goes away stops the execution too. (Forwarded by hand: a signal
-      // of AbortSignal.any() costs a walk of its sources at every check.)
-      const clientSignal = (args.contextValue as { request?: Request }).request?.signal;
-      const clientGone = () => controller.abort(clientSignal?.reason);
-      clientSignal?.addEventListener('abort', clientGone, { once: true });
-      const { signal } = controller;
-      // The executor (graphql-tools', which Yoga runs) checks its signal before each
-      // field. An execution that never yields to timers — SQLite answers within the
-      // same turn of the event loop — is stopped by the clock there instead, read
-      // every 64 fields.
-      let checks = 0;
-      const throwIfAborted = signal.throwIfAborted.bind(signal);
-      signal.throwIfAborted = () => {
-        if (++checks % 64 === 0 && !signal.aborted && performance.now() > deadline) stop();
-        throwIfAborted();
+      const clientSignal = ctx.request?.signal;
+      let stopped: GraphQLError | undefined;
+      ctx.checkBudget = () => {
+        if (stopped) throw stopped;
+        if (performance.now() > deadline) {
+          stopped = serverCondition(`Query execution took longer than ${timeoutMs} ms and was stopped: ask for less`, 503);
+        } else if (clientSignal?.aborted) {
+          stopped = serverCondition('The client went away', 499);
+        }
+        if (stopped) throw stopped;
       };
-      (args as { signal?: AbortSignal }).signal = signal;
       return {
-        onExecuteDone: () => {
-          clearTimeout(timer);
-          clientSignal?.removeEventListener('abort', clientGone);
+        onExecuteDone: ({ setResult }) => {
+          ctx.checkBudget = undefined;
+          if (stopped) setResult({ errors: [stopped] });
         },
       };
     },
