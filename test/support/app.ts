@@ -36,11 +36,13 @@ export interface TestApp {
 export type TestAppOptions = Partial<Omit<AppOptions, 'database' | 'clock'>> & {
   /** Another database than the run's (test/support/databases.ts). */
   databaseUrl?: string;
+  /** Sees every SQL statement the app runs. */
+  onStatement?: (sql: string, args: unknown[]) => void;
 };
 
 /** The real server on the run's database; closed after the test file. `options` change its configuration. */
-export async function createTestApp({ databaseUrl, ...options }: TestAppOptions = {}): Promise<TestApp> {
-  const database = openDatabase(databaseUrl ?? inject('databaseUrl'));
+export async function createTestApp({ databaseUrl, onStatement, ...options }: TestAppOptions = {}): Promise<TestApp> {
+  const database = openDatabase(databaseUrl ?? inject('databaseUrl'), onStatement ? { onStatement } : {});
   const clock = new TestClock();
   // The response cache is on, as in production: every read after a write in
   // the suite also proves that the write invalidated it.

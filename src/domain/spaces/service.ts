@@ -7,6 +7,7 @@ import { parseInput } from '../../lib/validation.ts';
 import { type Role, atLeast, authorize } from '../access.ts';
 import { containerLevel, visibleCollection } from '../collections/service.ts';
 import { presentField, valueProblem } from '../custom-fields/service.ts';
+import type { ColumnSource } from '../columns.ts';
 import { defineLoader, defineRecordLoader, loader } from '../loaders.ts';
 import { organizationAccess, visibleOrganization } from '../organizations/service.ts';
 import { endPosition, levelOn, positionAmongSiblings } from '../shared/content-tree.ts';
@@ -26,6 +27,13 @@ import { type SpaceJSON, presentSpace } from './presenter.ts';
 export const SPACE_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 
 export const spaceRecords = defineRecordLoader((ctx, ids) => ctx.db.space.findMany({ where: { id: { in: ids } } }));
+
+/** Spaces read with the columns a request asks for (src/domain/columns.ts): the organization is always read. */
+export const spaceColumns: ColumnSource<SpaceRecord> = {
+  always: ['id', 'organizationId'],
+  findMany: (ctx, ids, select) =>
+    ctx.db.space.findMany({ where: { id: { in: ids } }, ...(select ? { select } : {}) }) as Promise<SpaceRecord[]>,
+};
 
 export function spaceLevel(ctx: RequestContext, space: SpaceRecord): Promise<Role | null> {
   return levelOn(ctx, space.organizationId, space.defaultLevel, space.parentId);

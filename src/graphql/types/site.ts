@@ -57,13 +57,15 @@ import {
   siteSpaceById,
   updateSiteSpace,
 } from '../../domain/sites/site-spaces.ts';
-import { spaceRecords } from '../../domain/spaces/service.ts';
+import { loadColumns } from '../../domain/columns.ts';
+import { spaceColumns } from '../../domain/spaces/service.ts';
+import { columnsOf } from '../columns.ts';
 import { invalid, nullIfHidden } from '../../errors.ts';
 import { builder } from '../builder.ts';
 import { connectionQuery, loadEach, toConnection } from '../connection.ts';
 import { booleanObject, urlsObject } from './common.ts';
 import { Organization } from './organization.ts';
-import { Space } from './space.ts';
+import { SPACE_FIELD_COLUMNS, Space } from './space.ts';
 
 /** Sites, their sections, section groups, site spaces and share links; the published tree. */
 
@@ -233,7 +235,7 @@ SiteSpace.implement({
     path: t.exposeString('path'),
     title: t.string({
       description: "The space's title",
-      resolve: async (siteSpace, _args, ctx) => (await loader(ctx, spaceRecords).load(siteSpace.spaceId))!.title,
+      resolve: async (siteSpace, _args, ctx) => (await loadColumns(ctx, spaceColumns, siteSpace.spaceId, ['title']))!.title,
     }),
     default: t.exposeBoolean('isDefault', { nullable: true }),
     condition: t.exposeString('condition', { nullable: true }),
@@ -243,7 +245,8 @@ SiteSpace.implement({
     space: t.field({
       type: Space,
       // The site space's own visibility decides: visitors of a published site see its spaces.
-      resolve: async (siteSpace, _args, ctx) => (await loader(ctx, spaceRecords).load(siteSpace.spaceId))!,
+      resolve: async (siteSpace, _args, ctx, info) =>
+        (await loadColumns(ctx, spaceColumns, siteSpace.spaceId, columnsOf(info, SPACE_FIELD_COLUMNS)))!,
     }),
     urls: t.field({
       type: PublishedUrls,

@@ -53,6 +53,34 @@ const SpaceCustomFieldValue = builder.objectRef<CustomFieldValue>('SpaceCustomFi
  * is computed when a query asks for it (the viewer's level for `permissions`,
  * the organization), by the functions REST's presenter uses.
  */
+/** The columns each field of Space reads (src/graphql/columns.ts). */
+export const SPACE_FIELD_COLUMNS: Record<string, readonly string[]> = {
+  __typename: [],
+  id: [],
+  object: [],
+  title: ['title'],
+  emoji: ['emoji'],
+  visibility: ['visibility'],
+  createdAt: ['createdAt'],
+  updatedAt: ['updatedAt'],
+  deletedAt: ['deletedAt'],
+  editMode: ['editMode'],
+  mergeRules: ['mergeRules'],
+  urls: ['icon'],
+  organization: [],
+  parent: ['parentId'],
+  language: ['language'],
+  revision: ['revisionId'],
+  defaultLevel: ['defaultLevel'],
+  comments: [],
+  changeRequests: [],
+  changeRequestsOpen: [],
+  changeRequestsDraft: [],
+  permissions: ['defaultLevel', 'parentId', 'editMode'],
+  customFields: [],
+  sites: [],
+};
+
 export const Space = builder.loadableNodeRef<SpaceRecord, string>('Space', {
   id: { resolve: (space) => space.id },
   load: (ids, ctx) => loadEach(ids, (id) => spaceRecord(ctx, id)),
