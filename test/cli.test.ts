@@ -8,6 +8,7 @@ import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { hashApiToken } from '../src/lib/tokens.ts';
 import { createTestApp, type TestApp } from './support/app.ts';
 import { unique } from './support/factories.ts';
+import { rawRequest } from './support/http.ts';
 
 /**
  * The command-line contract: real `docs-gateway` processes (bin/docs-gateway.js)
@@ -447,6 +448,15 @@ describe('docs-gateway serve', () => {
         expect(await user.json()).toMatchObject({ email: 'alice@acme.test' });
         // On loopback, GraphiQL opens with it in its headers.
         expect(await graphiqlPage(base)).toContain(token);
+        // A Host header that makes no URL is the client's mistake, not a 500.
+        const query = JSON.stringify({ query: '{ viewer { user { email } } }' });
+        for (const host of ['undefined:undefined', 'a b']) {
+          const answer = await rawRequest(
+            port,
+            `POST /graphql HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${query.length}\r\n\r\n${query}`,
+          );
+          expect(answer.status, `${host}: ${answer.body}`).toBe(200);
+        }
       }
 
       child.kill('SIGTERM');

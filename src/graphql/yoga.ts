@@ -112,6 +112,9 @@ export async function graphqlPlugin(
     url: yoga.graphqlEndpoint,
     method: ['GET', 'POST'],
     handler: async (req, reply) => {
+      // Yoga builds the request's URL from its Host header: one that makes no URL is the client's mistake, not a 500.
+      const { host } = req.raw.headers;
+      if (host !== undefined && !URL.canParse(`http://${host}/`)) req.raw.headers.host = 'localhost';
       const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
       // Streams (subscriptions, incremental delivery) pass as they are; results are
       // read whole, to bound their size and for the response cache to see their text.

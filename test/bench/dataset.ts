@@ -168,3 +168,51 @@ export async function prepareDataSet(url: string, sizes: Sizes, log: (m: string)
     await database.close();
   }
 }
+
+/** S6: one organization of the multi-tenant mix, with the tokens of its members (the first one its admin). */
+export interface Tenant {
+  organizationId: string;
+  spaceIds: string[];
+  tokens: string[];
+}
+
+/**
+ * S6's data set: `count` small organizations, each with 5 members, 6 spaces and
+ * a published site of 2 sections showing 3 spaces each, built through the
+ * domain services; the members get new tokens at every run.
+ */
+export async function prepareTenants(url: string, count: number, log: (m: string) => void): Promise<Tenant[]> {
+  await runMigrations(url);
+  const database = openDatabase(url);
+  try {
+    const { db } = database;
+    const tenants: Tenant[] = [];
+    for (let t = 0; t < count; t++) {
+      const hostname = `bench-tenant-${t}`;
+      let organization = await db.organization.findUnique({ where: { hostname } });
+      const members = [];
+      for (let m = 0; m < 5; m++) members.push(await ensureUser(db, `tenant${t}-member${m}@bench.test`, `Tenant ${t} member ${m}`));
+      if (!organization) {
+        organization = await createOrganization(db, { title: `Tenant ${t}`, hostname });
+        for (const [index, member] of members.entries()) await ensureMembership(db, organization.id, member.id, index === 0 ? 'admin' : 'read');
+        const ctx = createContext({ database, viewer: { user: members[0]! }, clock: systemClock, urls: BENCH_URLS });
+        const spaces = [];
+        for (let s = 0; s < 6; s++) spaces.push(await createSpace(ctx, organization.id, { title: `Tenant ${t} space ${s}`, emoji: '📗' }));
+        const site = await createSite(ctx, organization.id, { title: `Tenant ${t} docs`, visibility: 'public' });
+        for (const group of [spaces.slice(0, 3), spaces.slice(3)]) {
+          const section = await createSection(ctx, organization.id, site.id, { spaceId: group[0]!.id });
+          for (const space of group.slice(1)) await addSiteSpace(ctx, organization.id, site.id, { spaceId: space.id, sectionId: section.id });
+        }
+        await setSitePublished(ctx, organization.id, site.id, true);
+        if ((t + 1) % 20 === 0) log(`  tenants: ${t + 1}/${count}`);
+      }
+      const spaceIds = (await db.space.findMany({ where: { organizationId: organization.id }, select: { id: true }, orderBy: { id: 'asc' } })).map((s) => s.id);
+      const tokens = [];
+      for (const member of members) tokens.push(await issueApiToken(db, member.id, 'bench'));
+      tenants.push({ organizationId: organization.id, spaceIds, tokens });
+    }
+    return tenants;
+  } finally {
+    await database.close();
+  }
+}

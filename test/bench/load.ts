@@ -1,6 +1,8 @@
 // Load comes from a separate process (the autocannon CLI), so the client's CPU
 // is never the server's, and its JSON report is read back.
 import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { BENCH_DIR } from './processes.ts';
@@ -56,6 +58,39 @@ export async function runLoad(baseUrl: string, request: Request, options: { seco
     failures: report.non2xx + report.errors + report.timeouts,
     bytesPerRequest: report.requests.total ? Math.round(report.throughput.total / report.requests.total) : 0,
   };
+}
+
+export interface MixResult extends LoadResult {
+  /** Share of the answers the response cache served (of those that said), or NaN without a cache. */
+  hitRate: number;
+}
+
+/** S6: many different requests, every `writeEvery`-th one a write, from autocannon in a process of its own (mix.mjs). */
+export async function runMix(
+  baseUrl: string,
+  mix: { reads: Request[]; writes: Request[]; writeEvery: number },
+  options: { seconds: number; connections: number },
+): Promise<MixResult> {
+  const planFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'docs-gateway-mix-')), 'plan.json');
+  fs.writeFileSync(planFile, JSON.stringify({ url: baseUrl, ...mix, ...options }));
+  try {
+    const { stdout } = await promisify(execFile)(process.execPath, [path.join(BENCH_DIR, 'mix.mjs'), planFile], {
+      cwd: BENCH_DIR,
+      maxBuffer: 16 * 1024 * 1024,
+      timeout: (options.seconds + 60) * 1000,
+    });
+    const report = JSON.parse(stdout) as { ok: number; failures: number; p50: number; p99: number; bytes: number; total: number; hits: number; misses: number };
+    return {
+      requestsPerSecond: report.ok / options.seconds,
+      latencyP50: report.p50,
+      latencyP99: report.p99,
+      failures: report.failures,
+      bytesPerRequest: report.total ? Math.round(report.bytes / report.total) : 0,
+      hitRate: report.hits + report.misses ? report.hits / (report.hits + report.misses) : Number.NaN,
+    };
+  } finally {
+    fs.rmSync(path.dirname(planFile), { recursive: true, force: true });
+  }
 }
 
 export function median(values: number[]): number {

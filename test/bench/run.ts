@@ -7,11 +7,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { type DataSet, FULL, type Sizes, prepareDataSet } from './dataset.ts';
-import { type LoadResult, type Request, median, runLoad } from './load.ts';
+import { type DataSet, FULL, type Sizes, prepareDataSet, prepareTenants } from './dataset.ts';
+import { type LoadResult, type MixResult, type Request, median, runLoad, runMix } from './load.ts';
+import { type ScenarioProfile, profileScenario } from './profile.ts';
 import { BENCH_DIR, type RunningSystem, memoryOf, resetPeakMemory } from './processes.ts';
 import { renderMarkdown } from './report.ts';
-import { SCENARIO_REQUESTS, auth, graphql } from './scenarios.ts';
+import { SCENARIO_REQUESTS, TREE_QUERY, auth, graphql } from './scenarios.ts';
 import { type StatementCount, countStatements, explainRequest } from './statements.ts';
 import { startDocsGateway, startFastifyConstant, startFastifySqlite, startMesh, startPostGraphile } from './systems.ts';
 import { postOnce, restWaterfall } from './waterfall.ts';
@@ -20,6 +21,9 @@ const { values: flags } = parseArgs({ options: { quick: { type: 'boolean' }, onl
 const quick = flags.quick ?? false;
 const only = flags.only?.split(',');
 const QUICK: Sizes = { sites: 10, largeSpaces: 10_000, largeMembers: 1_000 };
+/** S6: organizations in the mix, and how often a request is a write. */
+const TENANTS = 100;
+const WRITE_EVERY = 100;
 const sizes = quick ? QUICK : FULL;
 const plan = quick
   ? { rounds: 1, seconds: 2, warmup: 1, connections: 10, waterfalls: 1, soakSeconds: 0 }
@@ -51,6 +55,10 @@ export interface Results {
   memory: Record<string, { idleMB: number; peakUnderTreeMB: number }>;
   waterfall: Record<string, { calls: number; bytes: number; waterfallMs: number; treeQueryMs: number; treeBytes: number }>;
   soak?: { seconds: number; samples: Array<{ atSeconds: number; rssMB: number; requestsPerSecond: number }> };
+  /** S6: share of the answers served by the response cache, per system. */
+  hitRates: Record<string, number>;
+  /** Per scenario and database: in-process time, statements and the CPU split. */
+  cpu: Array<Omit<ScenarioProfile, 'profile'>>;
   plans: Record<string, string[]>;
 }
 
@@ -163,6 +171,8 @@ async function main() {
     memory: {},
     waterfall: {},
     plans: {},
+    hitRates: {},
+    cpu: [],
   };
 
   log('starting the systems');
@@ -223,6 +233,7 @@ async function main() {
       { scenario: 'S1 REST space', system: uncached, database: 'postgresql', request: pgRequests.S1 },
       { scenario: 'S2 GraphQL space', system: uncached, database: 'postgresql', request: pgRequests.S2 },
       { scenario: 'S3 site tree', system: uncached, database: 'postgresql', request: pgRequests.S3 },
+      { scenario: 'S3 site tree', system: uncachedDocs.sqlite, database: 'sqlite', request: requests('sqlite').S3 },
       { scenario: 'S1 REST space', system: constant, database: 'none', request: { path: '/v1/spaces/x' } },
       { scenario: 'S1 REST space', system: rawSqlite, database: 'sqlite', request: { path: `/v1/spaces/${sets.sqlite.spaceId}` } },
       { scenario: 'S2 GraphQL space', system: postgraphile, database: 'postgresql', request: graphql('', postGraphileSpace(pgSet.spaceId)) },
@@ -274,6 +285,71 @@ async function main() {
         }
         results.waterfall[label] = { ...shape, waterfallMs: Math.round(median(waterfalls)), treeQueryMs: Math.round(median(trees)), treeBytes };
         log(`  ${label}: waterfall ${shape.calls} calls ${Math.round(median(waterfalls))} ms; one tree query ${Math.round(median(trees))} ms`);
+      }
+    }
+
+    if (wanted('S6')) {
+      log(`S6 multi-tenant mix: ${TENANTS} organizations, reads spread over their members, 1 request in ${WRITE_EVERY} a write`);
+      const tenants = {
+        sqlite: await prepareTenants(URLS.sqlite, TENANTS, log),
+        postgresql: await prepareTenants(URLS.postgresql, TENANTS, log),
+      };
+      const docsMix = (database: 'sqlite' | 'postgresql') => ({
+        reads: tenants[database].flatMap((tenant) =>
+          tenant.tokens.flatMap((token) => [
+            graphql(token, TREE_QUERY, { id: tenant.organizationId }),
+            { path: `/v1/spaces/${tenant.spaceIds[tenant.tokens.indexOf(token) % tenant.spaceIds.length]}`, headers: auth(token) },
+          ]),
+        ),
+        writes: tenants[database].map((tenant) => ({
+          method: 'PATCH' as const,
+          path: `/v1/spaces/${tenant.spaceIds[0]}`,
+          headers: auth(tenant.tokens[0]!),
+          body: { title: 'Renamed in the mix' },
+        })),
+        writeEvery: WRITE_EVERY,
+      });
+      // PostGraphile caches nothing, so writes would not change what its reads cost: it gets the reads only.
+      const postgraphileMix = {
+        reads: tenants.postgresql.flatMap((tenant) => [
+          graphql('', postGraphileTree(tenant.organizationId)),
+          graphql('', postGraphileSpace(tenant.spaceIds[0]!)),
+        ]),
+        writes: [],
+        writeEvery: WRITE_EVERY,
+      };
+      const mixTargets: Array<[RunningSystem, string, Parameters<typeof runMix>[1]]> = [
+        [docs.postgresql, 'postgresql', docsMix('postgresql')],
+        [uncached, 'postgresql', docsMix('postgresql')],
+        [postgraphile, 'postgresql', postgraphileMix],
+        [docs.sqlite, 'sqlite', docsMix('sqlite')],
+      ];
+      const mixRounds = new Map(mixTargets.map((target) => [target, [] as MixResult[]]));
+      for (const [system, , mix] of mixTargets) await runMix(system.url, mix, { seconds: plan.warmup, connections: plan.connections });
+      for (let round = 0; round < plan.rounds; round++) {
+        for (const target of round % 2 ? [...mixTargets].reverse() : mixTargets) {
+          const [system, , mix] = target;
+          const result = await runMix(system.url, mix, { seconds: plan.seconds, connections: plan.connections });
+          mixRounds.get(target)!.push(result);
+          log(`  ${system.name}: ${result.requestsPerSecond.toFixed(1)} req/s, cache hits ${Number.isFinite(result.hitRate) ? `${(100 * result.hitRate).toFixed(1)}%` : '–'}`);
+        }
+      }
+      for (const target of mixTargets) {
+        const [system, database] = target;
+        const rounds = mixRounds.get(target)!;
+        const pick = (key: keyof MixResult) => median(rounds.map((result) => result[key]));
+        results.measurements.push({
+          scenario: 'S6 multi-tenant mix',
+          system: system.name,
+          database,
+          requestsPerSecond: pick('requestsPerSecond'),
+          latencyP50: pick('latencyP50'),
+          latencyP99: pick('latencyP99'),
+          failures: rounds.reduce((sum, result) => sum + result.failures, 0),
+          bytesPerRequest: pick('bytesPerRequest'),
+          rounds: rounds.map((result) => Math.round(result.requestsPerSecond * 10) / 10),
+        });
+        results.hitRates[system.name] = pick('hitRate');
       }
     }
 
@@ -334,6 +410,17 @@ async function main() {
     }
   } finally {
     for (const system of systems) await system.stop();
+  }
+
+  if (!only || only.includes('cpu')) {
+    log('where the CPU goes, per scenario (in-process, response cache off, V8 profiler)');
+    for (const database of ['sqlite', 'postgresql'] as const) {
+      for (const scenario of ['S1', 'S2', 'S3']) {
+        const { profile: _profile, ...measured } = await profileScenario(URLS[database], sets[database], scenario, quick ? 50 : 200);
+        results.cpu.push(measured);
+        log(`  ${scenario} ${database}: ${measured.msPerRequest.toFixed(1)} ms, ${measured.statements} statements`);
+      }
+    }
   }
 
   const resultsDir = path.join(BENCH_DIR, 'results');

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { expect } from 'vitest';
 
 /**
@@ -22,4 +23,16 @@ export function expectError(response: Reply, status: number, message?: RegExp | 
   expect(error.code).toBe(status);
   if (typeof message === 'string') expect(error.message).toBe(message);
   else if (message) expect(error.message).toMatch(message);
+}
+
+/** Sends `request` as it is on a socket and reads the whole answer (the request must let the server close). */
+export async function rawRequest(port: number, request: string): Promise<{ status: number; body: string }> {
+  const answer = await new Promise<string>((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.end(request));
+    let data = '';
+    socket.setEncoding('utf8').on('data', (chunk: string) => (data += chunk));
+    socket.on('end', () => resolve(data)).on('error', reject);
+  });
+  const [head, ...body] = answer.split('\r\n\r\n');
+  return { status: Number(/^HTTP\/1\.\d (\d{3})/.exec(head!)?.[1]), body: body.join('\r\n\r\n') };
 }
