@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type Plugin, createYoga } from 'graphql-yoga';
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import type { RequestContext } from '../context.ts';
 import { DomainError } from '../errors.ts';
 import { type GraphQLLimits, DEFAULT_GRAPHQL_LIMITS, graphqlLimitPlugins, responseTooLarge } from './limits.ts';
@@ -74,7 +73,8 @@ export async function graphqlPlugin(
     cors: false,
     context: ({ req }) => req.ctx!,
     // GraphiQL served from the package itself: the page works without reaching a CDN.
-    renderGraphiQL,
+    // Loaded when the page is first asked for: the page is megabytes of script.
+    renderGraphiQL: async (graphiqlOptions) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(graphiqlOptions),
     graphiql: {
       title: 'docs-gateway',
       headers: JSON.stringify(

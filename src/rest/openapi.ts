@@ -11,9 +11,11 @@ import type { Route } from './route.ts';
 
 type JsonSchema = Record<string, unknown>;
 
-const officialSpec = createRequire(import.meta.url)('@gitbook/api/spec/openapi.json') as {
-  components: { schemas: Record<string, JsonSchema> };
-};
+type OfficialSpec = { components: { schemas: Record<string, JsonSchema> } };
+let officialSpecRead: OfficialSpec | undefined;
+/** Read when the document is first built: several megabytes a server that is never asked for it need not hold. */
+const officialSpec = (): OfficialSpec =>
+  (officialSpecRead ??= createRequire(import.meta.url)('@gitbook/api/spec/openapi.json') as OfficialSpec);
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
@@ -89,7 +91,7 @@ const ownSchemas: Record<string, JsonSchema> = {
 /** Adds `name` and every schema it references to `into`. */
 function collectSchema(name: string, into: Record<string, JsonSchema>) {
   if (into[name]) return;
-  const schema = ownSchemas[name] ?? officialSpec.components.schemas[name];
+  const schema = ownSchemas[name] ?? officialSpec().components.schemas[name];
   if (!schema) throw new Error(`No schema named ${name} for /v1/openapi.json`);
   into[name] = schema;
   const visit = (node: unknown) => {
