@@ -25,10 +25,15 @@ export function expectError(response: Reply, status: number, message?: RegExp | 
   else if (message) expect(error.message).toMatch(message);
 }
 
-/** Sends `request` as it is on a socket and reads the whole answer (the request must let the server close). */
+/**
+ * Sends `request` as it is on a socket and reads the whole answer: the request
+ * must let the server close the connection (HTTP/1.0, or `Connection: close`).
+ * The socket stays open for writing meanwhile: a server may take a client that
+ * half-closes for one that went away.
+ */
 export async function rawRequest(port: number, request: string): Promise<{ status: number; body: string }> {
   const answer = await new Promise<string>((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1', () => socket.end(request));
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(request));
     let data = '';
     socket.setEncoding('utf8').on('data', (chunk: string) => (data += chunk));
     socket.on('end', () => resolve(data)).on('error', reject);
