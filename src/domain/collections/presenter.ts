@@ -6,6 +6,14 @@ import { type Role, asRole, collectionPermissions } from '../access.ts';
 /** The contract's Collection, which adds `description` to the official one. */
 export type CollectionJSON = Wire<Api.Collection> & { description?: string };
 
+/** Fields computed from a collection row, shared by REST's presenter and GraphQL's resolvers. */
+export function collectionUrls(collection: CollectionRecord, urls: PublicUrls): CollectionJSON['urls'] {
+  return {
+    location: `${urls.api}/v1/collections/${collection.id}`,
+    app: `${urls.app}/o/${collection.organizationId}/c/${collection.id}`,
+  };
+}
+
 export function presentCollection(collection: CollectionRecord, level: Role | null, urls: PublicUrls): CollectionJSON {
   return {
     object: 'collection',
@@ -15,10 +23,7 @@ export function presentCollection(collection: CollectionRecord, level: Role | nu
     organization: collection.organizationId,
     ...(collection.parentId ? { parent: collection.parentId } : {}),
     defaultLevel: asRole(collection.defaultLevel),
-    urls: {
-      location: `${urls.api}/v1/collections/${collection.id}`,
-      app: `${urls.app}/o/${collection.organizationId}/c/${collection.id}`,
-    },
+    urls: collectionUrls(collection, urls),
     permissions: collectionPermissions(level),
   };
 }

@@ -27,9 +27,13 @@ import { type CollectionJSON, presentCollection } from './presenter.ts';
 
 export { collectionRecords };
 
+/** The viewer's level on a collection (null: none). */
+export function collectionLevel(ctx: RequestContext, collection: CollectionRecord): Promise<Role | null> {
+  return levelOn(ctx, collection.organizationId, collection.defaultLevel, collection.parentId);
+}
+
 async function present(ctx: RequestContext, collection: CollectionRecord): Promise<CollectionJSON> {
-  const level = await levelOn(ctx, collection.organizationId, collection.defaultLevel, collection.parentId);
-  return presentCollection(collection, level, ctx.urls);
+  return presentCollection(collection, await collectionLevel(ctx, collection), ctx.urls);
 }
 
 /** A collection the viewer can see, with its level; anything else is a 404. */
@@ -43,6 +47,11 @@ export async function visibleCollection(
     : null;
   if (!collection || !level) throw notFound('Collection', collectionId);
   return { collection, level };
+}
+
+/** The row of a collection the viewer can see; anything else is a 404. */
+export async function collectionRecord(ctx: RequestContext, collectionId: string): Promise<CollectionRecord> {
+  return (await visibleCollection(ctx, collectionId)).collection;
 }
 
 export async function getCollection(ctx: RequestContext, collectionId: string): Promise<CollectionJSON> {
@@ -111,31 +120,31 @@ const collectionsOfCollection: ChildListing<CollectionRecord, null> = {
  * Collections of an organization, oldest first; `nested: false` keeps only the
  * top level, in sibling order.
  */
-export async function listOrganizationCollections(
+export async function listOrganizationCollectionRecords(
   ctx: RequestContext,
   organizationId: string,
   query: unknown,
-): Promise<Page<CollectionJSON>> {
+): Promise<Page<CollectionRecord>> {
   const { access } = await visibleOrganization(ctx, organizationId);
   const params = parseInput(ListCollectionsQuery, query, 'query');
   // Guests see no content, so no collection either.
   if (access.role === null) return emptyPage();
-  const page = await listChildren(
-    ctx,
-    collectionsOfOrganization,
-    organizationId,
-    { nested: params.nested ?? true },
-    pageRequestOf(params),
-  );
-  return mapPage(page, (row) => present(ctx, row));
+  return listChildren(ctx, collectionsOfOrganization, organizationId, { nested: params.nested ?? true }, pageRequestOf(params));
+}
+
+export async function listOrganizationCollections(ctx: RequestContext, organizationId: string, query: unknown): Promise<Page<CollectionJSON>> {
+  return mapPage(await listOrganizationCollectionRecords(ctx, organizationId, query), (row) => present(ctx, row));
 }
 
 /** The collections directly inside a collection. */
-export async function listSubCollections(ctx: RequestContext, collectionId: string, query: unknown) {
+export async function listSubCollectionRecords(ctx: RequestContext, collectionId: string, query: unknown): Promise<Page<CollectionRecord>> {
   await visibleCollection(ctx, collectionId);
   const params = parseInput(ListCollectionSpacesQuery, query, 'query');
-  const page = await listChildren(ctx, collectionsOfCollection, collectionId, null, pageRequestOf(params));
-  return mapPage(page, (row) => present(ctx, row));
+  return listChildren(ctx, collectionsOfCollection, collectionId, null, pageRequestOf(params));
+}
+
+export async function listSubCollections(ctx: RequestContext, collectionId: string, query: unknown): Promise<Page<CollectionJSON>> {
+  return mapPage(await listSubCollectionRecords(ctx, collectionId, query), (row) => present(ctx, row));
 }
 
 /** Where new content may go: the organization root, or a collection of it, with the viewer's level there. */

@@ -1,15 +1,17 @@
-import type { CollectionJSON } from '../../domain/collections/presenter.ts';
+import type { CollectionRecord } from '../../db/index.ts';
+import { type CollectionJSON, collectionUrls } from '../../domain/collections/presenter.ts';
 import {
+  collectionLevel,
+  collectionRecord,
   createCollection,
   deleteCollection,
-  getCollection,
-  listOrganizationCollections,
-  listSubCollections,
+  listOrganizationCollectionRecords,
+  listSubCollectionRecords,
   moveCollection,
   transferCollection,
   updateCollection,
 } from '../../domain/collections/service.ts';
-import { asRole } from '../../domain/access.ts';
+import { asRole, collectionPermissions } from '../../domain/access.ts';
 import { builder } from '../builder.ts';
 import { connectionQuery, loadEach, toConnection } from '../connection.ts';
 import { ContentPositionInput, MemberRole, booleanObject, urlsObject } from './common.ts';
@@ -18,31 +20,35 @@ import { Organization } from './organization.ts';
 const CollectionUrls = urlsObject('CollectionUrls', ['location', 'app']);
 const CollectionPermissions = booleanObject('CollectionPermissions', ['view', 'admin', 'viewInviteLinks', 'create'] as const);
 
-export const Collection = builder.loadableNodeRef<CollectionJSON, string>('Collection', {
+/** Backed by the collection's row (see Space): each field computed when asked. */
+export const Collection = builder.loadableNodeRef<CollectionRecord, string>('Collection', {
   id: { resolve: (collection) => collection.id },
-  load: (ids, ctx) => loadEach(ids, (id) => getCollection(ctx, id)),
+  load: (ids, ctx) => loadEach(ids, (id) => collectionRecord(ctx, id)),
 });
 
 Collection.implement({
   fields: (t) => ({
-    object: t.exposeString('object'),
+    object: t.string({ resolve: () => 'collection' }),
     title: t.exposeString('title'),
     description: t.exposeString('description', { nullable: true }),
-    organization: t.field({ type: Organization, resolve: (collection) => collection.organization }),
-    parent: t.field({ type: Collection, nullable: true, resolve: (collection) => collection.parent ?? null }),
+    organization: t.field({ type: Organization, resolve: (collection) => collection.organizationId }),
+    parent: t.field({ type: Collection, nullable: true, resolve: (collection) => collection.parentId }),
     defaultLevel: t.field({
       type: MemberRole,
       nullable: true,
       description: 'Level of organization members here; null inherits',
       resolve: (collection) => asRole(collection.defaultLevel),
     }),
-    urls: t.field({ type: CollectionUrls, resolve: (collection) => collection.urls }),
-    permissions: t.field({ type: CollectionPermissions, resolve: (collection) => collection.permissions }),
+    urls: t.field({ type: CollectionUrls, resolve: (collection, _args, ctx) => collectionUrls(collection, ctx.urls) }),
+    permissions: t.field({
+      type: CollectionPermissions,
+      resolve: async (collection, _args, ctx) => collectionPermissions(await collectionLevel(ctx, collection)),
+    }),
     collections: t.connection({
       type: Collection,
       description: 'Collections directly inside this one',
       resolve: async (collection, args, ctx) =>
-        toConnection(await listSubCollections(ctx, collection.id, connectionQuery(args))),
+        toConnection(await listSubCollectionRecords(ctx, collection.id, connectionQuery(args))),
     }),
   }),
 });
@@ -51,7 +57,7 @@ builder.objectField(Organization, 'collections', (t) =>
   t.connection({
     type: Collection,
     args: { nested: t.arg.boolean({ description: 'Include nested collections (default true)' }) },
-    resolve: async (org, args, ctx) => toConnection(await listOrganizationCollections(ctx, org.id, connectionQuery(args))),
+    resolve: async (org, args, ctx) => toConnection(await listOrganizationCollectionRecords(ctx, org.id, connectionQuery(args))),
   }),
 );
 
@@ -60,13 +66,14 @@ builder.queryField('collection', (t) =>
     type: Collection,
     nullable: true,
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, { id }, ctx) => getCollection(ctx, id),
+    resolve: (_root, { id }, ctx) => collectionRecord(ctx, id),
   }),
 );
 
+/** A mutation's payload: the collection it acted on, read again as the viewer sees it now. */
 const collectionPayload = {
-  outputFields: (t: PothosSchemaTypes.ObjectFieldBuilder<typeof builder.$inferSchemaTypes, { collection: CollectionJSON }>) => ({
-    collection: t.field({ type: Collection, resolve: (payload) => payload.collection }),
+  outputFields: (t: PothosSchemaTypes.ObjectFieldBuilder<typeof builder.$inferSchemaTypes, { collection: Pick<CollectionJSON, 'id'> }>) => ({
+    collection: t.field({ type: Collection, resolve: (payload, _args, ctx) => collectionRecord(ctx, payload.collection.id) }),
   }),
 };
 
