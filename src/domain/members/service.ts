@@ -1,6 +1,6 @@
 import { SignJWT } from 'jose';
 import type { RequestContext } from '../../context.ts';
-import type { SpaceRecord } from '../../db/index.ts';
+import type { MemberRecord, SpaceRecord } from '../../db/index.ts';
 import { conflict, forbidden, notFound } from '../../errors.ts';
 import { type Ordering, type Page, pageRequestOf } from '../../lib/pagination.ts';
 import { searchable } from '../../lib/search.ts';
@@ -75,11 +75,18 @@ const membersOfOrganization: ChildListing<MemberWithUser, MemberFilter> = {
     ),
 };
 
-async function present(ctx: RequestContext, member: MemberWithUser): Promise<MemberJSON> {
+/** The number of spaces a member can access: every space of the organization, for a non-guest. */
+export async function memberSpaceCount(ctx: RequestContext, member: MemberRecord): Promise<number> {
   const nonGuest = asRole(member.role) !== null && !member.disabled;
-  const spaces = nonGuest ? await countOrganizationSpaces(ctx, member.organizationId) : 0;
-  // Teams and sites arrive with their own resources.
-  return presentMember(member, { spaces, teams: 0, sites: 0 }, ctx.urls);
+  return nonGuest ? countOrganizationSpaces(ctx, member.organizationId) : 0;
+}
+
+/** Teams and sites arrive with their own resources; until then a member has none. */
+export const MEMBER_TEAMS = 0;
+export const MEMBER_SITES = 0;
+
+async function present(ctx: RequestContext, member: MemberWithUser): Promise<MemberJSON> {
+  return presentMember(member, { spaces: await memberSpaceCount(ctx, member), teams: MEMBER_TEAMS, sites: MEMBER_SITES }, ctx.urls);
 }
 
 async function organizationForMembers(ctx: RequestContext, organizationId: string) {
@@ -97,27 +104,29 @@ async function findMember(ctx: RequestContext, organizationId: string, userId: s
   return member;
 }
 
-export async function listMembers(ctx: RequestContext, organizationId: string, query: unknown): Promise<Page<MemberJSON>> {
+export async function listMemberRecords(ctx: RequestContext, organizationId: string, query: unknown): Promise<Page<MemberWithUser>> {
   await visibleOrganization(ctx, organizationId);
   const params = parseInput(ListMembersQuerySchema, query, 'query');
   await organizationForMembers(ctx, organizationId);
   const { order, role, search, sort } = params;
-  const page = await listChildren(
-    ctx,
-    membersOfOrganization,
-    organizationId,
-    { order, role, search, sort },
-    pageRequestOf(params),
-  );
-  return mapPage(page, (member) => present(ctx, member));
+  return listChildren(ctx, membersOfOrganization, organizationId, { order, role, search, sort }, pageRequestOf(params));
 }
 
-export async function getMember(ctx: RequestContext, organizationId: string, userId: string): Promise<MemberJSON> {
+export async function listMembers(ctx: RequestContext, organizationId: string, query: unknown): Promise<Page<MemberJSON>> {
+  return mapPage(await listMemberRecords(ctx, organizationId, query), (member) => present(ctx, member));
+}
+
+/** A membership the viewer may read: its own, or any for a non-guest; anything else is a 404 or 403. */
+export async function memberRecord(ctx: RequestContext, organizationId: string, userId: string): Promise<MemberWithUser> {
   const viewer = requireViewer(ctx);
   const { access } = await visibleOrganization(ctx, organizationId);
   // Anyone sees their own membership; other members are listed for non-guests only.
   if (userId !== viewer.id) authorize(access.role !== null, "read this organization's members");
-  return present(ctx, await findMember(ctx, organizationId, userId));
+  return findMember(ctx, organizationId, userId);
+}
+
+export async function getMember(ctx: RequestContext, organizationId: string, userId: string): Promise<MemberJSON> {
+  return present(ctx, await memberRecord(ctx, organizationId, userId));
 }
 
 /**

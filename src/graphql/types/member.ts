@@ -1,9 +1,13 @@
-import type { MemberJSON } from '../../domain/members/presenter.ts';
+import { asRole } from '../../domain/access.ts';
+import type { MemberWithUser } from '../../domain/members/presenter.ts';
 import {
+  MEMBER_SITES,
+  MEMBER_TEAMS,
   type MemberSpaceJSON,
-  getMember,
+  listMemberRecords,
   listMemberSpaces,
-  listMembers,
+  memberRecord,
+  memberSpaceCount,
   ping,
   removeMember,
   setSsoMember,
@@ -16,6 +20,7 @@ import { Organization } from './organization.ts';
 import { Space } from './space.ts';
 import { spaceRecord } from '../../domain/spaces/service.ts';
 import { User } from './user.ts';
+import { presentUser } from '../../domain/users/presenter.ts';
 
 const MemberSort = builder.enumType('MemberSort', {
   description: '`lastSeenAt` lists only members who have been active',
@@ -26,9 +31,8 @@ const MemberRoleFilter = builder.enumType('MemberRoleFilter', {
   values: ['admin', 'create', 'review', 'edit', 'comment', 'read', 'guest'] as const,
 });
 
-type MemberOf = MemberJSON & { organizationId: string };
-
-export const Member = builder.objectRef<MemberOf>('Member');
+/** Backed by the membership row with its user: each field computed when asked (the space count only then). */
+export const Member = builder.objectRef<MemberWithUser>('Member');
 
 const MemberSpacePermission = builder.objectRef<MemberSpaceJSON>('MemberSpacePermission').implement({
   description: "A space a member can access, with the member's level on it",
@@ -41,29 +45,27 @@ const MemberSpacePermission = builder.objectRef<MemberSpaceJSON>('MemberSpacePer
 Member.implement({
   description: 'A user in an organization; `id` is the user id',
   fields: (t) => ({
-    object: t.exposeString('object'),
-    id: t.exposeID('id'),
-    role: t.field({ type: MemberRole, nullable: true, description: 'null for a guest', resolve: (m) => m.role ?? null }),
-    user: t.field({ type: User, resolve: (member) => member.user }),
+    object: t.string({ resolve: () => 'member' }),
+    id: t.id({ resolve: (member) => member.userId }),
+    role: t.field({ type: MemberRole, nullable: true, description: 'null for a guest', resolve: (member) => asRole(member.role) }),
+    user: t.field({ type: User, resolve: (member, _args, ctx) => presentUser(member.user, ctx.urls) }),
     disabled: t.exposeBoolean('disabled'),
-    joinedAt: t.field({ type: 'DateTime', resolve: (member) => member.joinedAt }),
-    lastSeenAt: t.field({ type: 'DateTime', nullable: true, resolve: (member) => member.lastSeenAt ?? null }),
+    joinedAt: t.field({ type: 'DateTime', resolve: (member) => member.joinedAt.toISOString() }),
+    lastSeenAt: t.field({ type: 'DateTime', nullable: true, resolve: (member) => member.lastSeenAt?.toISOString() ?? null }),
     sso: t.exposeBoolean('sso'),
-    spaces: t.exposeInt('spaces', { description: 'Number of spaces the member can access' }),
-    teams: t.exposeInt('teams'),
-    sites: t.exposeInt('sites'),
+    spaces: t.int({ description: 'Number of spaces the member can access', resolve: (member, _args, ctx) => memberSpaceCount(ctx, member) }),
+    teams: t.int({ resolve: () => MEMBER_TEAMS }),
+    sites: t.int({ resolve: () => MEMBER_SITES }),
     organization: t.field({ type: Organization, resolve: (member) => member.organizationId }),
     spacePermissions: t.connection({
       type: MemberSpacePermission,
       description: 'Spaces the member can access (readable by the member and by admins)',
       args: { order: t.arg({ type: OrderDirection }) },
       resolve: async (member, args, ctx) =>
-        toConnection(await listMemberSpaces(ctx, member.organizationId, member.id, connectionQuery(args))),
+        toConnection(await listMemberSpaces(ctx, member.organizationId, member.userId, connectionQuery(args))),
     }),
   }),
 });
-
-const withOrganization = (organizationId: string) => (member: MemberJSON) => ({ ...member, organizationId });
 
 builder.objectField(Organization, 'members', (t) =>
   t.connection({
@@ -74,10 +76,7 @@ builder.objectField(Organization, 'members', (t) =>
       search: t.arg.string({ description: 'Matches display names and emails' }),
       sort: t.arg({ type: MemberSort }),
     },
-    resolve: async (org, args, ctx) => {
-      const page = await listMembers(ctx, org.id, connectionQuery(args));
-      return toConnection({ ...page, items: page.items.map(withOrganization(org.id)) });
-    },
+    resolve: async (org, args, ctx) => toConnection(await listMemberRecords(ctx, org.id, connectionQuery(args))),
   }),
 );
 
@@ -86,14 +85,14 @@ builder.queryField('member', (t) =>
     type: Member,
     nullable: true,
     args: { organizationId: t.arg.id({ required: true }), userId: t.arg.id({ required: true }) },
-    resolve: async (_root, { organizationId, userId }, ctx) =>
-      withOrganization(organizationId)(await getMember(ctx, organizationId, userId)),
+    resolve: (_root, { organizationId, userId }, ctx) => memberRecord(ctx, organizationId, userId),
   }),
 );
 
+/** A mutation's payload: the membership it acted on, read again as the viewer sees it now. */
 const memberPayload = {
-  outputFields: (t: PothosSchemaTypes.ObjectFieldBuilder<typeof builder.$inferSchemaTypes, { member: MemberOf }>) => ({
-    member: t.field({ type: Member, resolve: (payload) => payload.member }),
+  outputFields: (t: PothosSchemaTypes.ObjectFieldBuilder<typeof builder.$inferSchemaTypes, { organizationId: string; userId: string }>) => ({
+    member: t.field({ type: Member, resolve: (payload, _args, ctx) => memberRecord(ctx, payload.organizationId, payload.userId) }),
   }),
 };
 
@@ -107,9 +106,10 @@ builder.relayMutationField(
     }),
   },
   {
-    resolve: async (_root, { input: { organizationId, userId, ...body } }, ctx) => ({
-      member: withOrganization(organizationId)(await updateMember(ctx, organizationId, userId, body)),
-    }),
+    resolve: async (_root, { input: { organizationId, userId, ...body } }, ctx) => {
+      await updateMember(ctx, organizationId, userId, body);
+      return { organizationId, userId };
+    },
   },
   memberPayload,
 );
@@ -118,9 +118,10 @@ builder.relayMutationField(
   'setMemberSso',
   { inputFields: (t) => ({ organizationId: t.id({ required: true }), userId: t.id({ required: true }) }) },
   {
-    resolve: async (_root, { input: { organizationId, userId } }, ctx) => ({
-      member: withOrganization(organizationId)(await setSsoMember(ctx, organizationId, userId)),
-    }),
+    resolve: async (_root, { input: { organizationId, userId } }, ctx) => {
+      await setSsoMember(ctx, organizationId, userId);
+      return { organizationId, userId };
+    },
   },
   memberPayload,
 );
