@@ -46,7 +46,7 @@ export const LIST_SIZE_ESTIMATE = 10;
  * follows GraphQL over HTTP (400 for application/graphql-response+json, 200 with
  * the error for application/json). Conditions of the server say theirs.
  */
-const REQUEST_ERROR = { code: 400, http: { spec: true, status: 400 } };
+export const REQUEST_ERROR = { code: 400, http: { spec: true, status: 400 } } as const;
 const refusal = (message: string) => new GraphQLError(message, { extensions: REQUEST_ERROR });
 const serverCondition = (message: string, status: number) =>
   new GraphQLError(message, { extensions: { code: status, http: { status } } });

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type Plugin, createYoga } from 'graphql-yoga';
 import type { RequestContext } from '../context.ts';
 import { DomainError } from '../errors.ts';
-import { type GraphQLLimits, DEFAULT_GRAPHQL_LIMITS, graphqlLimitPlugins, responseTooLarge } from './limits.ts';
+import { type GraphQLLimits, DEFAULT_GRAPHQL_LIMITS, REQUEST_ERROR, graphqlLimitPlugins, responseTooLarge } from './limits.ts';
 import { schema } from './schema.ts';
 import { useGraphQlJit } from '@envelop/graphql-jit';
 import { GraphQLError, getOperationAST, getVariableValues } from 'graphql';
@@ -20,7 +20,7 @@ const validationErrorsAre400: Plugin = {
       const extensions = ((error as { extensions: Record<string, unknown> }).extensions ??= {});
       extensions.code ??= 400;
       // A request error: HTTP 400 for application/graphql-response+json, 200 for application/json.
-      extensions.http ??= { spec: true, status: 400 };
+      extensions.http ??= REQUEST_ERROR.http;
     }
   },
 };
@@ -41,7 +41,7 @@ const coerceVariablesFirst: Plugin = {
     if (coerced.errors) {
       setResultAndStopExecution({
         errors: coerced.errors.map(
-          (error) => new GraphQLError(error.message, { nodes: error.nodes, extensions: { code: 400, http: { spec: true, status: 400 } } }),
+          (error) => new GraphQLError(error.message, { nodes: error.nodes, extensions: REQUEST_ERROR }),
         ),
       });
     }

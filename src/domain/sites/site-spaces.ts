@@ -16,10 +16,8 @@ import {
   type SiteSpaceRecord,
   entryOfVisibleSite,
   manageableSite,
-  siteRecords,
   presentSiteSpaceRecord,
   siteSpaceRecords,
-  siteSpacesOfSection,
   uniquePath,
   visibleSite,
 } from './records.ts';

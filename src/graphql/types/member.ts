@@ -13,14 +13,14 @@ import {
   setSsoMember,
   updateMember,
 } from '../../domain/members/service.ts';
+import { spaceRecord } from '../../domain/spaces/service.ts';
+import { presentUser } from '../../domain/users/presenter.ts';
 import { builder } from '../builder.ts';
 import { connectionQuery, toConnection } from '../connection.ts';
 import { MemberRole, OrderDirection } from './common.ts';
 import { Organization } from './organization.ts';
 import { Space } from './space.ts';
-import { spaceRecord } from '../../domain/spaces/service.ts';
 import { User } from './user.ts';
-import { presentUser } from '../../domain/users/presenter.ts';
 
 const MemberSort = builder.enumType('MemberSort', {
   description: '`lastSeenAt` lists only members who have been active',

@@ -1,4 +1,5 @@
-import { type OrganizationAccess, sitePermissions } from '../../domain/access.ts';
+import type { RequestContext } from '../../context.ts';
+import { sitePermissions } from '../../domain/access.ts';
 import { loader } from '../../domain/loaders.ts';
 import { organizationAccess, organizationRecord } from '../../domain/organizations/service.ts';
 import { NEW_SPACE_VALUES } from '../../domain/sites/inputs.ts';
@@ -9,13 +10,13 @@ import {
   type SiteSectionGroupJSON,
   type SiteSectionJSON,
   type SiteSpaceJSON,
+  defaultCustomizations,
   sectionPublishedUrl,
   siteProxy,
   siteSpacePublishedUrl,
   siteUrls,
 } from '../../domain/sites/presenter.ts';
 import { type PublishedContent, type PublishedEntry, publishedContent } from '../../domain/sites/published.ts';
-import { defaultCustomizations } from '../../domain/sites/presenter.ts';
 import {
   type SectionGroupView,
   type SectionView,
@@ -120,7 +121,7 @@ export const SiteSpace = builder.loadableNodeRef<SiteSpaceRecord, string>('SiteS
   load: (ids, ctx) => loadEach(ids, (id) => siteSpaceById(ctx, id)),
 });
 
-const siteOf = async (ctx: Parameters<typeof loader>[0], siteId: string) => (await loader(ctx, siteRecords).load(siteId))!;
+const siteOf = async (ctx: RequestContext, siteId: string) => (await loader(ctx, siteRecords).load(siteId))!;
 
 const ShareLink = builder.objectRef<ShareLinkJSON>('ShareLink').implement({
   description: 'A secret address of a share-link site: its published URL carries the shareKey',
