@@ -38,6 +38,18 @@ export const GENERATION_SCOPES: Record<string, ScopeOf | null> = {
   site_sections: { kind: 'parent', table: 'sites', via: 'siteId' },
   site_spaces: { kind: 'parent', table: 'sites', via: 'siteId' },
   share_links: { kind: 'parent', table: 'sites', via: 'siteId' },
+  revisions: { kind: 'parent', table: 'spaces', via: 'spaceId' },
+  page_versions: { kind: 'parent', table: 'spaces', via: 'spaceId' },
+  documents: { kind: 'parent', table: 'spaces', via: 'spaceId' },
+  file_versions: { kind: 'parent', table: 'spaces', via: 'spaceId' },
+  change_requests: { kind: 'parent', table: 'spaces', via: 'spaceId' },
+  // Written only with a revision (inserted in the same transaction, which bumps
+  // the space's organization) and never changed: a trigger per entry row would
+  // cost a write per page of every new revision for nothing.
+  revision_pages: null,
+  revision_files: null,
+  // Written only with a change request's new revision (same transaction).
+  change_request_contributors: null,
 };
 
 export function scopeOf(table: string): ScopeOf | null {

@@ -30,6 +30,7 @@ const BYTE_ORDERED: Record<string, string[]> = {
   site_section_groups: ['position'],
   site_sections: ['position', 'topPosition'],
   site_spaces: ['position'],
+  revision_pages: ['position'],
 };
 
 function collateBytewise(sql: string): string {

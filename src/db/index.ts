@@ -2,6 +2,8 @@ export { type Database, type Db, type Provider, type Tx, openDatabase, providerO
 export { runMigrations } from './migrate.ts';
 export type {
   ApiToken as ApiTokenRecord,
+  ChangeRequest as ChangeRequestRecord,
+  Revision as RevisionRecord,
   Collection as CollectionRecord,
   CustomField as CustomFieldRecord,
   Member as MemberRecord,

@@ -18,6 +18,11 @@ export const ID_PREFIXES = {
   siteSection: 'sec',
   siteSpace: 'ssp',
   shareLink: 'shl',
+  changeRequest: 'cr',
+  page: 'pg',
+  pageVersion: 'pv',
+  file: 'fil',
+  fileVersion: 'fv',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -85,6 +85,20 @@ const ownSchemas: Record<string, JsonSchema> = {
     required: ['team', 'member'],
     properties: { team: ref('OrganizationTeam'), member: ref('TeamMember') },
   },
+  RevisionPages: {
+    type: 'object',
+    required: ['pages'],
+    properties: { pages: { type: 'array', items: ref('RevisionPage') } },
+  },
+  ChangeRequestMergeResult: {
+    type: 'object',
+    required: ['revision', 'result'],
+    properties: { revision: { type: 'string' }, result: { type: 'string', enum: ['merge', 'update'] } },
+  },
+  ChangeRequestContentResult: {
+    description: 'The change request (`compat=true`, the default), or with the pages changed (`compat=false`).',
+    oneOf: [ref('ChangeRequest'), ref('ChangeRequestContentUpdate')],
+  },
   Error: errorSchema,
 };
 

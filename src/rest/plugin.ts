@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { buildOpenApiDocument } from './openapi.ts';
 import type { Route } from './route.ts';
+import { changeRequestRoutes } from './routes/change-requests.ts';
 import { collectionRoutes } from './routes/collections.ts';
+import { changeRequestContentRoutes, spaceContentRoutes } from './routes/content.ts';
 import { customFieldRoutes } from './routes/custom-fields.ts';
 import { memberRoutes } from './routes/members.ts';
 import { organizationRoutes } from './routes/organizations.ts';
@@ -14,6 +16,9 @@ export const restRoutes: Route[] = [
   ...memberRoutes,
   ...collectionRoutes,
   ...spaceRoutes,
+  ...spaceContentRoutes,
+  ...changeRequestRoutes,
+  ...changeRequestContentRoutes,
   ...customFieldRoutes,
   ...siteRoutes,
 ];

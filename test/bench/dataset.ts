@@ -94,18 +94,21 @@ async function buildLarge(database: Database, sizes: Sizes, log: (m: string) => 
     if (created >= sizes.largeSpaces) break;
     const count = Math.min(perLeaf, sizes.largeSpaces - created);
     const keys = generateNKeysBetween(null, null, count);
-    await db.space.createMany({
-      data: keys.map((position, index) => ({
-        id: newId('space'),
-        organizationId: organization.id,
-        parentId: leaf,
-        title: `Space ${created + index}`,
-        emoji: '📄',
-        mergeRules: { type: 'inherit' },
-        revisionId: newId('revision'),
-        position,
-        createdAt: new Date(start + (created + index) * 1000),
-      })),
+    const spaces = keys.map((position, index) => ({
+      id: newId('space'),
+      organizationId: organization.id,
+      parentId: leaf,
+      title: `Space ${created + index}`,
+      emoji: '📄',
+      mergeRules: { type: 'inherit' },
+      revisionId: newId('revision'),
+      position,
+      createdAt: new Date(start + (created + index) * 1000),
+    }));
+    await db.space.createMany({ data: spaces });
+    // Each space's first revision, empty, as the domain layer writes it.
+    await db.revision.createMany({
+      data: spaces.map((space) => ({ id: space.revisionId, spaceId: space.id, type: 'edits', parents: [], createdAt: space.createdAt })),
     });
     created += count;
     if (created % 20_000 < perLeaf) log(`  large: ${created} spaces`);

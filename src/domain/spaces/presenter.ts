@@ -2,6 +2,7 @@ import type { Api, Wire } from '../shared/api-types.ts';
 import type { PublicUrls } from '../../config.ts';
 import type { SpaceRecord } from '../../db/index.ts';
 import { type Role, asRole, spacePermissions } from '../access.ts';
+import { changeRequestCountsOf } from '../change-requests/counts.ts';
 
 export type SpaceJSON = Wire<Api.Space>;
 
@@ -14,8 +15,8 @@ export function spaceUrls(space: SpaceRecord, urls: PublicUrls): SpaceJSON['urls
   };
 }
 
-/** Comments and change requests arrive with their own resources; until then there are none. */
-export const SPACE_COUNTS = { comments: 0, changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0 } as const;
+/** Comments arrive with their own resource (collaboration issue); until then none are open. */
+export const SPACE_OPEN_COMMENTS = 0;
 
 export function presentSpace(space: SpaceRecord, level: Role | null, urls: PublicUrls): SpaceJSON {
   return {
@@ -35,7 +36,8 @@ export function presentSpace(space: SpaceRecord, level: Role | null, urls: Publi
     ...(space.language ? { language: space.language as SpaceJSON['language'] } : {}),
     revision: space.revisionId,
     defaultLevel: asRole(space.defaultLevel),
-    ...SPACE_COUNTS,
+    comments: SPACE_OPEN_COMMENTS,
+    ...changeRequestCountsOf(space),
     permissions: spacePermissions(level, space.editMode),
   };
 }

@@ -13,6 +13,7 @@ import { organizationAccess, visibleOrganization } from '../organizations/servic
 import { endPosition, levelOn, positionAmongSiblings } from '../shared/content-tree.ts';
 import { type ChildListing, countsBy, emptyPage, listChildren, mapPage } from '../shared/pages.ts';
 import { moveContentInput, transferInput } from '../shared/schemas.ts';
+import { copyRevisionToSpace, writeEmptyRevision } from '../content/revisions.ts';
 import { inTransaction } from '../transaction.ts';
 import {
   CreateSpaceInput,
@@ -170,7 +171,7 @@ export async function createSpaceIn(
   organizationId: string,
   input: { title?: string | undefined; emoji?: string | undefined; parent?: string | undefined; language?: string | undefined; editMode?: string | undefined },
 ): Promise<SpaceRecord> {
-  return tx.db.space.create({
+  const space = await tx.db.space.create({
     data: {
       id: newId('space'),
       organizationId,
@@ -184,6 +185,8 @@ export async function createSpaceIn(
       position: await endPosition(tx, organizationId, input.parent ?? null),
     },
   });
+  await writeEmptyRevision(tx, space.id, space.revisionId);
+  return space;
 }
 
 export async function updateSpace(ctx: RequestContext, spaceId: string, body: unknown): Promise<SpaceJSON> {
@@ -242,6 +245,7 @@ export async function duplicateSpace(ctx: RequestContext, spaceId: string): Prom
       after: { type: 'space', space: space.id },
     });
     const values = await tx.db.spaceCustomFieldValue.findMany({ where: { spaceId } });
+    const revisionId = newId('revision');
     await tx.db.space.create({
       data: {
         id,
@@ -255,13 +259,14 @@ export async function duplicateSpace(ctx: RequestContext, spaceId: string): Prom
         defaultLevel: space.defaultLevel,
         language: space.language,
         mergeRules: space.mergeRules as object,
-        revisionId: newId('revision'),
+        revisionId,
         position,
         customFieldValues: {
           create: values.map((value) => ({ customFieldId: value.customFieldId, value: value.value as never })),
         },
       },
     });
+    await copyRevisionToSpace(tx, space.revisionId, id, revisionId);
   });
   return getSpace(ctx, id);
 }

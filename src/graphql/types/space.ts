@@ -1,5 +1,6 @@
 import type { SpaceRecord } from '../../db/index.ts';
-import { SPACE_COUNTS, type SpaceJSON, spaceUrls } from '../../domain/spaces/presenter.ts';
+import { changeRequestCountsOf } from '../../domain/change-requests/counts.ts';
+import { SPACE_OPEN_COMMENTS, type SpaceJSON, spaceUrls } from '../../domain/spaces/presenter.ts';
 import {
   createSpace,
   deleteSpace,
@@ -73,9 +74,9 @@ export const SPACE_FIELD_COLUMNS: Record<string, readonly string[]> = {
   revision: ['revisionId'],
   defaultLevel: ['defaultLevel'],
   comments: [],
-  changeRequests: [],
-  changeRequestsOpen: [],
-  changeRequestsDraft: [],
+  changeRequests: ['changeRequestsOpen', 'changeRequestsDraft'],
+  changeRequestsOpen: ['changeRequestsOpen'],
+  changeRequestsDraft: ['changeRequestsDraft'],
   permissions: ['defaultLevel', 'parentId', 'editMode'],
   customFields: [],
   sites: [],
@@ -113,10 +114,10 @@ Space.implement({
       description: 'Level of organization members here; null inherits',
       resolve: (space) => asRole(space.defaultLevel),
     }),
-    comments: t.int({ resolve: () => SPACE_COUNTS.comments }),
-    changeRequests: t.int({ resolve: () => SPACE_COUNTS.changeRequests }),
-    changeRequestsOpen: t.int({ resolve: () => SPACE_COUNTS.changeRequestsOpen }),
-    changeRequestsDraft: t.int({ resolve: () => SPACE_COUNTS.changeRequestsDraft }),
+    comments: t.int({ resolve: () => SPACE_OPEN_COMMENTS }),
+    changeRequests: t.int({ resolve: (space) => changeRequestCountsOf(space).changeRequests }),
+    changeRequestsOpen: t.int({ resolve: (space) => space.changeRequestsOpen }),
+    changeRequestsDraft: t.int({ resolve: (space) => space.changeRequestsDraft }),
     permissions: t.field({
       type: SpacePermissions,
       resolve: async (space, _args, ctx) => spacePermissions(await spaceLevel(ctx, space), space.editMode),

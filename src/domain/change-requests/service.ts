@@ -1,0 +1,241 @@
+import type { RequestContext } from '../../context.ts';
+import type { ChangeRequestRecord, SpaceRecord } from '../../db/index.ts';
+import { conflict, notFound } from '../../errors.ts';
+import { newId } from '../../lib/ids.ts';
+import { type Ordering, type Page, pageRequestOf } from '../../lib/pagination.ts';
+import { parseInput } from '../../lib/validation.ts';
+import { type Role, atLeast, authorize } from '../access.ts';
+import { recountChangeRequests } from './counts.ts';
+import { storeDocuments } from '../content/documents.ts';
+import { mergeTrees } from '../content/merge.ts';
+import { writeRevision } from '../content/revisions.ts';
+import { loadPageTree } from '../content/tree.ts';
+import { defineRecordLoader, loader } from '../loaders.ts';
+import { type ChildListing, listChildren, mapPage } from '../shared/pages.ts';
+import { visibleSpace } from '../spaces/service.ts';
+import { inTransaction, serializeOn } from '../transaction.ts';
+import { userRecords } from '../users/service.ts';
+import { CreateChangeRequestInput, ListChangeRequestsQuery, UpdateChangeRequestInput } from './inputs.ts';
+import { type ChangeRequestJSON, presentChangeRequest } from './presenter.ts';
+
+export const changeRequestRecords = defineRecordLoader((ctx, ids) => ctx.db.changeRequest.findMany({ where: { id: { in: ids } } }));
+
+export interface ChangeRequestAccess {
+  space: SpaceRecord;
+  level: Role;
+  changeRequest: ChangeRequestRecord;
+}
+
+/** A change request of a space the viewer can see, by id or by its number in the space; anything else is a 404. */
+export async function visibleChangeRequest(ctx: RequestContext, spaceId: string, idOrNumber: string): Promise<ChangeRequestAccess> {
+  const { space, level } = await visibleSpace(ctx, spaceId);
+  const changeRequest = /^\d{1,9}$/.test(idOrNumber)
+    ? await ctx.db.changeRequest.findUnique({ where: { spaceId_number: { spaceId, number: Number(idOrNumber) } } })
+    : await loader(ctx, changeRequestRecords).load(idOrNumber);
+  if (!changeRequest || changeRequest.spaceId !== spaceId) throw notFound('Change request', idOrNumber);
+  return { space, level, changeRequest };
+}
+
+/** A change request whose content the viewer may change: `edit` on the space, and not merged or archived. */
+export async function editableChangeRequest(ctx: RequestContext, spaceId: string, idOrNumber: string, action: string) {
+  const found = await visibleChangeRequest(ctx, spaceId, idOrNumber);
+  authorize(atLeast(found.level, 'edit'), action);
+  if (found.space.deletedAt) throw conflict(`space "${spaceId}" is deleted: restore it first`);
+  if (found.changeRequest.status === 'merged' || found.changeRequest.status === 'archived') {
+    throw conflict(`change request #${found.changeRequest.number} is ${found.changeRequest.status}: its content can no longer change`);
+  }
+  return found;
+}
+
+export async function presentChangeRequestRecord(ctx: RequestContext, changeRequest: ChangeRequestRecord): Promise<ChangeRequestJSON> {
+  const users = loader(ctx, userRecords);
+  const [createdBy, mergedBy, space] = await Promise.all([
+    changeRequest.createdById ? users.load(changeRequest.createdById) : null,
+    changeRequest.mergedById ? users.load(changeRequest.mergedById) : null,
+    visibleSpace(ctx, changeRequest.spaceId),
+  ]);
+  return presentChangeRequest(changeRequest, { createdBy, mergedBy, spaceRevisionId: space.space.revisionId }, ctx.urls);
+}
+
+export async function getChangeRequest(ctx: RequestContext, spaceId: string, idOrNumber: string): Promise<ChangeRequestJSON> {
+  return presentChangeRequestRecord(ctx, (await visibleChangeRequest(ctx, spaceId, idOrNumber)).changeRequest);
+}
+
+interface ChangeRequestFilter {
+  status: string;
+  contributor?: string | undefined;
+  creator?: string | undefined;
+}
+
+const newestFirst: Ordering<ChangeRequestRecord> = {
+  name: 'change-requests',
+  keys: [
+    { field: 'createdAt', direction: 'desc', type: 'date', value: (row) => row.createdAt },
+    { field: 'id', direction: 'desc', type: 'string', value: (row) => row.id },
+  ],
+};
+
+const whereFilter = (filter: ChangeRequestFilter) => ({
+  status: filter.status,
+  ...(filter.creator ? { createdById: filter.creator } : {}),
+  ...(filter.contributor ? { contributors: { some: { userId: filter.contributor } } } : {}),
+});
+
+const changeRequestsOfSpace: ChildListing<ChangeRequestRecord, ChangeRequestFilter> = {
+  name: 'space-change-requests',
+  records: changeRequestRecords,
+  ordering: () => newestFirst,
+  parentOf: (row) => row.spaceId,
+  findMany: (ctx, spaceIds, filter, args) =>
+    ctx.db.changeRequest.findMany({ ...args, where: { AND: [{ spaceId: { in: spaceIds }, ...whereFilter(filter) }, args.where] } }),
+  count: async (ctx, spaceIds, filter) => {
+    const rows = await ctx.db.changeRequest.groupBy({
+      by: ['spaceId'],
+      where: { spaceId: { in: spaceIds }, ...whereFilter(filter) },
+      _count: { _all: true },
+    });
+    return new Map(rows.map((row) => [row.spaceId, row._count._all]));
+  },
+};
+
+/** The change requests of a space, newest first, by status (`open` unless asked) and contributor. */
+export async function listChangeRequestRecords(ctx: RequestContext, spaceId: string, query: unknown): Promise<Page<ChangeRequestRecord>> {
+  await visibleSpace(ctx, spaceId);
+  const { status, contributor, creator, ...paging } = parseInput(ListChangeRequestsQuery, query, 'query');
+  return listChildren(ctx, changeRequestsOfSpace, spaceId, { status, contributor, creator }, pageRequestOf(paging));
+}
+
+export async function listChangeRequests(ctx: RequestContext, spaceId: string, query: unknown): Promise<Page<ChangeRequestJSON>> {
+  return mapPage(await listChangeRequestRecords(ctx, spaceId, query), (row) => presentChangeRequestRecord(ctx, row));
+}
+
+export async function createChangeRequest(ctx: RequestContext, spaceId: string, body: unknown): Promise<ChangeRequestJSON> {
+  const { space, level } = await visibleSpace(ctx, spaceId);
+  const input = parseInput(CreateChangeRequestInput, body);
+  authorize(atLeast(level, 'edit'), 'open change requests in this space');
+  if (space.deletedAt) throw conflict(`space "${spaceId}" is deleted: restore it first`);
+  const created = await inTransaction(ctx, async (tx) => {
+    // Creations in one space wait for each other: numbers are consecutive, counts exact.
+    await lockSpace(tx, spaceId);
+    const counted = await tx.db.space.update({
+      where: { id: spaceId },
+      data: { changeRequestNumber: { increment: 1 } },
+      select: { changeRequestNumber: true, revisionId: true },
+    });
+    const created = await tx.db.changeRequest.create({
+      data: {
+        id: newId('changeRequest'),
+        spaceId,
+        number: counted.changeRequestNumber,
+        status: 'open',
+        subject: input.subject ?? '',
+        createdById: ctx.viewer!.user.id,
+        // It starts as the space's content; its first edit starts its own chain of revisions.
+        revisionId: counted.revisionId,
+        revisionInitialId: counted.revisionId,
+        revisionMergedAncestorId: counted.revisionId,
+      },
+    });
+    await recountChangeRequests(tx, spaceId);
+    return created;
+  });
+  return getChangeRequest(ctx, spaceId, created.id);
+}
+
+export async function updateChangeRequest(ctx: RequestContext, spaceId: string, idOrNumber: string, body: unknown): Promise<ChangeRequestJSON> {
+  const { changeRequest, level } = await visibleChangeRequest(ctx, spaceId, idOrNumber);
+  const input = parseInput(UpdateChangeRequestInput, body);
+  authorize(atLeast(level, 'edit') || changeRequest.createdById === ctx.viewer?.user.id, 'update this change request');
+  if (changeRequest.status === 'merged' && input.status) throw conflict(`change request #${changeRequest.number} is merged: its status can no longer change`);
+  await inTransaction(ctx, async (tx) => {
+    await lockSpace(tx, spaceId);
+    const current = await tx.db.changeRequest.findUniqueOrThrow({ where: { id: changeRequest.id } });
+    if (current.status === 'merged' && input.status) throw conflict(`change request #${current.number} is merged: its status can no longer change`);
+    await tx.db.changeRequest.update({
+      where: { id: changeRequest.id },
+      data: { ...(input.subject !== undefined ? { subject: input.subject } : {}), ...(input.status ? { status: input.status } : {}) },
+    });
+    await recountChangeRequests(tx, spaceId);
+  });
+  return getChangeRequest(ctx, spaceId, changeRequest.id);
+}
+
+/** The answer of merge and update: the revision made, and what was done. */
+export interface MergeResult {
+  revision: string;
+  result: 'merge' | 'update';
+}
+
+/**
+ * Applies a change request to its space as a new space revision. When the space
+ * has not moved since the change request was last merged with it, its content
+ * becomes the space's as is; otherwise the two are merged three-way from that
+ * ancestor (src/domain/content/merge.ts), and a conflict changes nothing.
+ */
+export async function mergeChangeRequest(ctx: RequestContext, spaceId: string, idOrNumber: string): Promise<MergeResult> {
+  const { changeRequest, level } = await editableChangeRequest(ctx, spaceId, idOrNumber, 'merge this change request');
+  authorize(atLeast(level, 'review'), 'merge change requests in this space');
+  const revision = await inTransaction(ctx, async (tx) => {
+    const space = await lockSpace(tx, spaceId);
+    const current = await tx.db.changeRequest.findUniqueOrThrow({ where: { id: changeRequest.id } });
+    if (current.status === 'merged' || current.status === 'archived') throw conflict(`change request #${current.number} is ${current.status}`);
+    const [base, ours, theirs] = await Promise.all(
+      [current.revisionMergedAncestorId, space.revisionId, current.revisionId].map((id) => loadPageTree(tx, id)),
+    );
+    const merged = space.revisionId === current.revisionMergedAncestorId ? { pages: theirs!.pages.values(), markdowns: [] } : await mergeTrees(tx, spaceId, base!, ours!, theirs!);
+    await storeDocuments(tx, spaceId, merged.markdowns);
+    const revisionId = await writeRevision(tx, {
+      spaceId,
+      changeRequestId: current.id,
+      type: 'merge',
+      parents: [space.revisionId, current.revisionId],
+      base: ours!,
+      pages: merged.pages,
+    });
+    await tx.db.space.update({ where: { id: spaceId }, data: { revisionId } });
+    await tx.db.changeRequest.update({
+      where: { id: current.id },
+      data: { status: 'merged', revisionMergedId: revisionId, mergedAt: tx.clock.now(), mergedById: tx.viewer!.user.id },
+    });
+    await recountChangeRequests(tx, spaceId);
+    return revisionId;
+  });
+  return { revision, result: 'merge' };
+}
+
+/** Pulls the space's current content into a change request (three-way, from their last common revision). */
+export async function updateChangeRequestFromSpace(ctx: RequestContext, spaceId: string, idOrNumber: string): Promise<MergeResult> {
+  const { changeRequest } = await editableChangeRequest(ctx, spaceId, idOrNumber, 'update this change request');
+  const revision = await inTransaction(ctx, async (tx) => {
+    const space = await lockSpace(tx, spaceId);
+    const current = await tx.db.changeRequest.findUniqueOrThrow({ where: { id: changeRequest.id } });
+    if (space.revisionId === current.revisionMergedAncestorId) return current.revisionId;
+    if (current.revisionId === current.revisionMergedAncestorId) {
+      // Nothing edited yet: it simply starts again from the space's content.
+      await tx.db.changeRequest.update({ where: { id: current.id }, data: { revisionId: space.revisionId, revisionMergedAncestorId: space.revisionId } });
+      return space.revisionId;
+    }
+    const [base, ours, theirs] = await Promise.all(
+      [current.revisionMergedAncestorId, current.revisionId, space.revisionId].map((id) => loadPageTree(tx, id)),
+    );
+    const merged = await mergeTrees(tx, spaceId, base!, ours!, theirs!);
+    await storeDocuments(tx, spaceId, merged.markdowns);
+    const revisionId = await writeRevision(tx, {
+      spaceId,
+      changeRequestId: current.id,
+      type: 'update',
+      parents: [current.revisionId, space.revisionId],
+      base: ours!,
+      pages: merged.pages,
+    });
+    await tx.db.changeRequest.update({ where: { id: current.id }, data: { revisionId, revisionMergedAncestorId: space.revisionId } });
+    return revisionId;
+  });
+  return { revision, result: 'update' };
+}
+
+/** Content writes of one space wait for each other until their transaction ends; then the space is read. */
+export async function lockSpace(tx: RequestContext, spaceId: string): Promise<SpaceRecord> {
+  await serializeOn(tx.db, tx.provider, `space-content:${spaceId}`);
+  return tx.db.space.findUniqueOrThrow({ where: { id: spaceId } });
+}

@@ -1,0 +1,204 @@
+import slugify from 'slugify';
+import type { RequestContext } from '../../context.ts';
+import { invalid } from '../../errors.ts';
+import { newId } from '../../lib/ids.ts';
+import { keyBetween } from '../../lib/ordering.ts';
+import { documentIdOf } from './documents.ts';
+import type { ContentChange } from './inputs.ts';
+import type { PageDraft } from './revisions.ts';
+import type { PageTree } from './tree.ts';
+
+export type ChangeOutcome =
+  | { object: 'created_page'; pageId: string; ref?: string }
+  | { object: 'updated_page'; pageId: string }
+  | { object: 'deleted_page'; pageId: string };
+
+export interface AppliedChanges {
+  pages: Map<string, PageDraft>;
+  /** Page bodies the new revision refers to. */
+  markdowns: string[];
+  /** One per page touched, in the order the batch first touched them. */
+  outcomes: ChangeOutcome[];
+}
+
+/**
+ * Applies a batch of content changes, in order, to a tree in memory. The first
+ * change that cannot apply rejects the whole batch with a 400 naming it;
+ * nothing is written here.
+ */
+export async function applyChanges(
+  ctx: RequestContext,
+  spaceId: string,
+  base: PageTree,
+  changes: ContentChange[],
+  treeOfRevision: (revisionId: string | undefined) => Promise<PageTree>,
+): Promise<AppliedChanges> {
+  const pages = new Map<string, PageDraft>(base.pages);
+  const markdowns: string[] = [];
+  const outcomes = new Map<string, ChangeOutcome>();
+  const now = ctx.clock.now();
+  const touch = (outcome: ChangeOutcome) => {
+    const previous = outcomes.get(outcome.pageId);
+    if (previous?.object === 'created_page' && outcome.object === 'updated_page') return;
+    outcomes.set(outcome.pageId, outcome);
+  };
+
+  for (const [index, change] of changes.entries()) {
+    const at = `changes.${index}`;
+    const existing = (pageId: string, field = 'page') => {
+      const page = pages.get(pageId);
+      if (!page) throw invalid(`${at}.${field}: page "${pageId}" does not exist in the change request`);
+      return page;
+    };
+    const container = (pageId: string | null | undefined) => {
+      if (pageId == null) return null;
+      const parent = existing(pageId, 'into');
+      if (parent.type === 'link') throw invalid(`${at}.into: page "${pageId}" is a link and cannot hold pages`);
+      return parent.pageId;
+    };
+
+    switch (change.operation) {
+      case 'insert_page': {
+        const parentId = container(change.into);
+        const markdown = 'markdown' in change.document ? change.document.markdown : '';
+        const title = change.title ?? leadingHeading(markdown) ?? 'Untitled';
+        const pageId = newId('page');
+        const slug = change.slug ?? freeSlug(pages, parentId, slugOf(title), null);
+        assertFreeSlug(pages, parentId, slug, pageId, `${at}.slug`);
+        if (markdown) markdowns.push(markdown);
+        pages.set(pageId, {
+          pageId,
+          parentId,
+          position: positionAt(pages, parentId, change.at, pageId),
+          type: 'document',
+          title,
+          slug,
+          emoji: change.emoji || null,
+          icon: change.icon || null,
+          description: change.description ?? null,
+          documentId: markdown ? documentIdOf(spaceId, markdown) : null,
+          hidden: change.hidden ?? false,
+          noIndex: change.noIndex ?? false,
+          noRobotsIndex: change.noRobotsIndex ?? false,
+          condition: change.condition || null,
+          layout: null,
+          cover: null,
+          target: null,
+          createdAt: now,
+          updatedAt: now,
+        });
+        touch({ object: 'created_page', pageId, ...(change.ref ? { ref: change.ref } : {}) });
+        break;
+      }
+      case 'update_page': {
+        const page = existing(change.page);
+        const next: PageDraft = { ...page, versionId: undefined };
+        if (change.title !== undefined) next.title = change.title;
+        if (change.emoji !== undefined) next.emoji = change.emoji || null;
+        if (change.icon !== undefined) next.icon = change.icon || null;
+        if (change.description !== undefined) next.description = change.description || null;
+        if (change.hidden !== undefined) next.hidden = change.hidden;
+        if (change.noIndex !== undefined) next.noIndex = change.noIndex;
+        if (change.noRobotsIndex !== undefined) next.noRobotsIndex = change.noRobotsIndex;
+        if (change.condition !== undefined) next.condition = change.condition || null;
+        if (change.document !== undefined) {
+          const markdown = 'markdown' in change.document ? change.document.markdown : '';
+          if (markdown) markdowns.push(markdown);
+          next.documentId = markdown ? documentIdOf(spaceId, markdown) : null;
+        }
+        if (change.into !== undefined) {
+          const parentId = container(change.into);
+          if (parentId === page.pageId || (parentId && isUnder(pages, parentId, page.pageId))) {
+            throw invalid(`${at}.into: a page cannot move under itself or one of its own pages`);
+          }
+          next.parentId = parentId;
+        }
+        if (change.into !== undefined || change.at !== undefined) {
+          pages.delete(page.pageId);
+          next.position =
+            change.at === undefined && next.parentId === page.parentId ? page.position : positionAt(pages, next.parentId, change.at, page.pageId);
+        }
+        if (change.slug !== undefined) next.slug = change.slug;
+        assertFreeSlug(pages, next.parentId, next.slug, page.pageId, change.slug !== undefined ? `${at}.slug` : `${at}.into`);
+        pages.set(page.pageId, next);
+        touch({ object: 'updated_page', pageId: page.pageId });
+        break;
+      }
+      case 'delete_page': {
+        const page = existing(change.page);
+        for (const removed of [page.pageId, ...subtreeOf(pages, page.pageId)]) {
+          pages.delete(removed);
+          touch({ object: 'deleted_page', pageId: removed });
+        }
+        break;
+      }
+      case 'revert_page': {
+        const source = await treeOfRevision(change.revision);
+        const before = source.pages.get(change.page);
+        if (!before) {
+          existing(change.page);
+          for (const removed of [change.page, ...subtreeOf(pages, change.page)]) {
+            pages.delete(removed);
+            touch({ object: 'deleted_page', pageId: removed });
+          }
+          break;
+        }
+        // Back where it was, unless that parent is gone: then at the top.
+        const parentId = before.parentId && pages.has(before.parentId) ? before.parentId : null;
+        pages.delete(before.pageId);
+        const position = parentId === before.parentId ? before.position : positionAt(pages, parentId, undefined, before.pageId);
+        assertFreeSlug(pages, parentId, before.slug, before.pageId, `${at}.page`);
+        pages.set(before.pageId, { ...before, parentId, position });
+        touch({ object: 'updated_page', pageId: before.pageId });
+        break;
+      }
+    }
+  }
+  return { pages, markdowns, outcomes: [...outcomes.values()] };
+}
+
+function siblingsOf(pages: Map<string, PageDraft>, parentId: string | null): PageDraft[] {
+  return [...pages.values()]
+    .filter((page) => page.parentId === parentId)
+    .sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : a.pageId < b.pageId ? -1 : 1));
+}
+
+/** An ordering key placing a page at `at` among the siblings (the end when absent or past it). */
+function positionAt(pages: Map<string, PageDraft>, parentId: string | null, at: number | undefined, self: string): string {
+  const siblings = siblingsOf(pages, parentId).filter((page) => page.pageId !== self);
+  const index = at === undefined ? siblings.length : Math.min(at, siblings.length);
+  return keyBetween(siblings[index - 1]?.position ?? null, siblings[index]?.position ?? null);
+}
+
+function isUnder(pages: Map<string, PageDraft>, pageId: string, ancestorId: string): boolean {
+  for (let current = pages.get(pageId); current?.parentId; current = pages.get(current.parentId)) {
+    if (current.parentId === ancestorId) return true;
+  }
+  return false;
+}
+
+function subtreeOf(pages: Map<string, PageDraft>, pageId: string): string[] {
+  return [...pages.values()].filter((page) => isUnder(pages, page.pageId, pageId)).map((page) => page.pageId);
+}
+
+function assertFreeSlug(pages: Map<string, PageDraft>, parentId: string | null, slug: string, self: string, field: string) {
+  const taken = [...pages.values()].find((page) => page.parentId === parentId && page.slug === slug && page.pageId !== self);
+  if (taken) throw invalid(`${field}: the slug "${slug}" is already used by page "${taken.pageId}" in the same parent`);
+}
+
+/** The slug itself, or with the first free numeric suffix among the siblings. */
+function freeSlug(pages: Map<string, PageDraft>, parentId: string | null, slug: string, self: string | null): string {
+  const taken = new Set([...pages.values()].filter((page) => page.parentId === parentId && page.pageId !== self).map((page) => page.slug));
+  if (!taken.has(slug)) return slug;
+  for (let n = 2; ; n++) if (!taken.has(`${slug}-${n}`)) return `${slug}-${n}`;
+}
+
+export function slugOf(title: string): string {
+  return slugify(title, { lower: true, strict: true }).slice(0, 90).replace(/-+$/, '') || 'page';
+}
+
+/** The text of a markdown document's leading `# heading`, if it starts with one. */
+export function leadingHeading(markdown: string): string | undefined {
+  const match = /^\s*#\s+(.+?)\s*#*\s*$/m.exec(markdown.split('\n').find((line) => line.trim()) ?? '');
+  return match?.[1]?.slice(0, 255);
+}

@@ -1,0 +1,36 @@
+import { createHash } from 'node:crypto';
+import type { RequestContext } from '../../context.ts';
+import { Prisma } from '../../db/index.ts';
+import { defineLoader, loader } from '../loaders.ts';
+
+/**
+ * Page bodies are stored once per space and content: the id is a digest of both,
+ * so a revision that keeps a page's body refers to the same row, and two pages
+ * with the same body share it.
+ */
+export function documentIdOf(spaceId: string, markdown: string): string {
+  return `doc_${createHash('sha256').update(spaceId).update('\0').update(markdown).digest('base64url')}`;
+}
+
+/** Stores the bodies that are not stored yet (another transaction may store the same one: no conflict). */
+export async function storeDocuments(tx: RequestContext, spaceId: string, markdowns: Iterable<string>): Promise<void> {
+  const rows = new Map<string, string>();
+  for (const markdown of markdowns) rows.set(documentIdOf(spaceId, markdown), markdown);
+  for (const [id, markdown] of rows) {
+    await tx.db.$executeRaw(Prisma.sql`
+      INSERT INTO "documents" ("id", "spaceId", "markdown") VALUES (${id}, ${spaceId}, ${markdown})
+      ON CONFLICT ("id") DO NOTHING`);
+  }
+}
+
+const documents = defineLoader<string, string | null>(async (ctx, ids) => {
+  const rows = await ctx.db.document.findMany({ where: { id: { in: [...ids] } }, select: { id: true, markdown: true } });
+  const byId = new Map(rows.map((row) => [row.id, row.markdown]));
+  return ids.map((id) => byId.get(id) ?? null);
+});
+
+/** The markdown of a page body; an empty page (no document) is "". */
+export async function markdownOf(ctx: RequestContext, documentId: string | null): Promise<string> {
+  if (!documentId) return '';
+  return (await loader(ctx, documents).load(documentId)) ?? '';
+}

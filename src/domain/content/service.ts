@@ -1,0 +1,152 @@
+import type { RequestContext } from '../../context.ts';
+import type { ChangeRequestRecord, RevisionRecord } from '../../db/index.ts';
+import { notFound } from '../../errors.ts';
+import { parseInput } from '../../lib/validation.ts';
+import {
+  editableChangeRequest,
+  getChangeRequest,
+  lockSpace,
+  presentChangeRequestRecord,
+  visibleChangeRequest,
+} from '../change-requests/service.ts';
+import type { ChangeRequestJSON } from '../change-requests/presenter.ts';
+import { defineRecordLoader, loader } from '../loaders.ts';
+import { visibleSpace } from '../spaces/service.ts';
+import { inTransaction } from '../transaction.ts';
+import { applyChanges } from './changes.ts';
+import { markdownOf, storeDocuments } from './documents.ts';
+import { ContentQuery, PageQuery, UpdateContentInput, UpdateContentQuery } from './inputs.ts';
+import { type ContentPresentation, presentPage, presentPages, presentRevision } from './presenter.ts';
+import { writeRevision } from './revisions.ts';
+import { type PageTree, loadPageTree, pageAtPath } from './tree.ts';
+
+export const revisionRecords = defineRecordLoader((ctx, ids) => ctx.db.revision.findMany({ where: { id: { in: ids } } }));
+
+/**
+ * Whose content a read is about: a space's (its active revision) or a change
+ * request's (its latest revision). Both are read the same way.
+ */
+export interface ContentSource {
+  spaceId: string;
+  /** A change request id or number; absent for the space's own content. */
+  changeRequest?: string | undefined;
+}
+
+async function sourceRevision(ctx: RequestContext, source: ContentSource): Promise<{ revisionId: string; changeRequest?: ChangeRequestRecord }> {
+  if (source.changeRequest === undefined) return { revisionId: (await visibleSpace(ctx, source.spaceId)).space.revisionId };
+  const { changeRequest } = await visibleChangeRequest(ctx, source.spaceId, source.changeRequest);
+  return { revisionId: changeRequest.revisionId, changeRequest };
+}
+
+function presentation(ctx: RequestContext, spaceId: string, query: { metadata?: boolean | undefined }): ContentPresentation {
+  return { urls: ctx.urls, spaceId, metadata: query.metadata ?? true };
+}
+
+/** A tree's pages with their bodies, as the official Revision and page list carry them: one more statement. */
+async function withBodies(ctx: RequestContext, tree: PageTree, options: ContentPresentation): Promise<ContentPresentation> {
+  const ids = [...new Set([...tree.pages.values()].flatMap((page) => (page.documentId ? [page.documentId] : [])))];
+  const markdowns = await Promise.all(ids.map((id) => markdownOf(ctx, id)));
+  return { ...options, bodies: new Map(ids.map((id, index) => [id, markdowns[index]!])) };
+}
+
+/** The revision of a space or change request with its page tree. */
+export async function getContent(ctx: RequestContext, source: ContentSource, query: unknown = {}) {
+  const params = parseInput(ContentQuery, query, 'query');
+  const { revisionId } = await sourceRevision(ctx, source);
+  const [revision, tree] = await Promise.all([loader(ctx, revisionRecords).load(revisionId), loadPageTree(ctx, revisionId)]);
+  if (!revision) throw notFound('Revision', revisionId);
+  const options = await withBodies(ctx, tree, presentation(ctx, source.spaceId, params));
+  return presentRevision(revision, tree, [], options, await mergedFromOf(ctx, revision));
+}
+
+async function mergedFromOf(ctx: RequestContext, revision: RevisionRecord): Promise<ChangeRequestJSON | undefined> {
+  if (revision.type !== 'merge' || !revision.changeRequestId) return undefined;
+  const changeRequest = await ctx.db.changeRequest.findUnique({ where: { id: revision.changeRequestId } });
+  return changeRequest ? presentChangeRequestRecord(ctx, changeRequest) : undefined;
+}
+
+export async function listPages(ctx: RequestContext, source: ContentSource, query: unknown = {}) {
+  const params = parseInput(ContentQuery, query, 'query');
+  const tree = await loadPageTree(ctx, (await sourceRevision(ctx, source)).revisionId);
+  return { pages: presentPages(tree, await withBodies(ctx, tree, presentation(ctx, source.spaceId, params))) };
+}
+
+/** One page with its body, as markdown (the default) or the structured document. */
+export async function getPage(ctx: RequestContext, source: ContentSource, pageId: string, query: unknown = {}) {
+  const params = parseInput(PageQuery, query, 'query');
+  const tree = await loadPageTree(ctx, (await sourceRevision(ctx, source)).revisionId);
+  const page = tree.pages.get(pageId);
+  if (!page) throw notFound('Page', pageId);
+  return presentPageWithBody(ctx, tree, pageId, source.spaceId, params);
+}
+
+export async function getPageByPath(ctx: RequestContext, source: ContentSource, path: string, query: unknown = {}) {
+  const params = parseInput(PageQuery, query, 'query');
+  const tree = await loadPageTree(ctx, (await sourceRevision(ctx, source)).revisionId);
+  const page = pageAtPath(tree, path);
+  if (!page || page.type === 'link') throw notFound('Page at path', path);
+  return presentPageWithBody(ctx, tree, page.pageId, source.spaceId, params);
+}
+
+async function presentPageWithBody(
+  ctx: RequestContext,
+  tree: PageTree,
+  pageId: string,
+  spaceId: string,
+  params: { metadata?: boolean | undefined; format?: string | undefined },
+) {
+  const page = tree.pages.get(pageId)!;
+  const body = page.type === 'document' ? { markdown: await markdownOf(ctx, page.documentId) } : {};
+  return presentPage(tree, page, presentation(ctx, spaceId, params), body);
+}
+
+/**
+ * Applies a batch of content changes to a change request as one new revision:
+ * all of them, in order, or none (the official `updateChangeRequestContent`).
+ */
+export async function updateChangeRequestContent(ctx: RequestContext, spaceId: string, idOrNumber: string, body: unknown, query: unknown = {}) {
+  const { changes } = parseInput(UpdateContentInput, body);
+  const { compat } = parseInput(UpdateContentQuery, query, 'query');
+  const { changeRequest } = await editableChangeRequest(ctx, spaceId, idOrNumber, 'edit the content of this change request');
+  const outcomes = await inTransaction(ctx, async (tx) => {
+    await lockSpace(tx, spaceId);
+    const current = await tx.db.changeRequest.findUniqueOrThrow({ where: { id: changeRequest.id } });
+    const base = await loadPageTree(tx, current.revisionId);
+    const applied = await applyChanges(tx, spaceId, base, changes, (revisionId) =>
+      loadPageTree(tx, revisionId ?? current.revisionMergedAncestorId),
+    );
+    await storeDocuments(tx, spaceId, applied.markdowns);
+    const revisionId = await writeRevision(tx, {
+      spaceId,
+      changeRequestId: current.id,
+      type: 'edits',
+      parents: [current.revisionId],
+      base,
+      pages: applied.pages.values(),
+    });
+    await tx.db.changeRequest.update({ where: { id: current.id }, data: { revisionId } });
+    const userId = tx.viewer!.user.id;
+    await tx.db.changeRequestContributor.upsert({
+      where: { changeRequestId_userId: { changeRequestId: current.id, userId } },
+      create: { changeRequestId: current.id, userId },
+      update: {},
+    });
+    return applied.outcomes;
+  });
+  const updated = await getChangeRequest(ctx, spaceId, changeRequest.id);
+  if (compat !== false) return updated;
+  const pageRef = (pageId: string) => ({
+    object: 'page',
+    id: pageId,
+    urls: { location: `${ctx.urls.api}/v1/spaces/${spaceId}/change-requests/${changeRequest.id}/content/page/${pageId}` },
+  });
+  return {
+    changeRequest: updated,
+    changes: outcomes.map((outcome) =>
+      outcome.object === 'deleted_page'
+        ? { object: outcome.object, page: outcome.pageId }
+        : { object: outcome.object, ...(outcome.object === 'created_page' && outcome.ref ? { ref: outcome.ref } : {}), page: pageRef(outcome.pageId) },
+    ),
+    insertedFiles: [],
+  };
+}

@@ -1,0 +1,150 @@
+import type { RequestContext } from '../../context.ts';
+import { Prisma } from '../../db/index.ts';
+import { defineLoader, loader } from '../loaders.ts';
+
+export const PAGE_TYPES = ['document', 'group', 'link'] as const;
+export type PageType = (typeof PAGE_TYPES)[number];
+
+/** What a page is in one revision: its version's fields and its place in the tree. */
+export interface PageState {
+  pageId: string;
+  versionId: string;
+  parentId: string | null;
+  position: string;
+  type: PageType;
+  title: string;
+  slug: string;
+  emoji: string | null;
+  icon: string | null;
+  description: string | null;
+  documentId: string | null;
+  hidden: boolean;
+  noIndex: boolean;
+  noRobotsIndex: boolean;
+  condition: string | null;
+  layout: Record<string, unknown> | null;
+  cover: Record<string, unknown> | null;
+  target: Record<string, unknown> | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** The fields of a page version: what makes two versions the same page content. */
+export const VERSION_FIELDS = [
+  'type', 'title', 'slug', 'emoji', 'icon', 'description', 'documentId', 'hidden', 'noIndex', 'noRobotsIndex',
+  'condition', 'layout', 'cover', 'target',
+] as const satisfies ReadonlyArray<keyof PageState>;
+
+/**
+ * A revision's pages, in tree order, with each page's path and children. Built
+ * once per revision and request from one statement, whatever the depth.
+ */
+export interface PageTree {
+  revisionId: string;
+  /** Pages by id. */
+  pages: Map<string, PageState>;
+  /** Children of each page id (and of null, the root), in sibling order. */
+  children: Map<string | null, PageState[]>;
+  /** Path of each page: its ancestors' slugs and its own, joined by "/". */
+  paths: Map<string, string>;
+}
+
+interface PageRow extends Omit<PageState, 'hidden' | 'noIndex' | 'noRobotsIndex' | 'layout' | 'cover' | 'target' | 'createdAt' | 'updatedAt'> {
+  hidden: boolean | number;
+  noIndex: boolean | number;
+  noRobotsIndex: boolean | number;
+  layout: unknown;
+  cover: unknown;
+  target: unknown;
+  createdAt: Date | string | number;
+  updatedAt: Date | string | number;
+}
+
+/** One statement for every page of a revision, however deep its tree. */
+const pageTrees = defineLoader<string, PageTree>(async (ctx, revisionIds) => {
+  const rows = await ctx.db.$queryRaw<Array<PageRow & { revisionId: string }>>(Prisma.sql`
+    SELECT e."revisionId", e."pageId", e."versionId", e."parentId", e."position",
+      v."type", v."title", v."slug", v."emoji", v."icon", v."description", v."documentId", v."hidden", v."noIndex",
+      v."noRobotsIndex", v."condition", v."layout", v."cover", v."target", v."createdAt", v."updatedAt"
+    FROM "revision_pages" e JOIN "page_versions" v ON v."id" = e."versionId"
+    WHERE e."revisionId" IN (${Prisma.join([...revisionIds])})`);
+  const byRevision = new Map<string, PageState[]>(revisionIds.map((id) => [id, []]));
+  for (const row of rows) byRevision.get(row.revisionId)?.push(pageStateOf(row));
+  return revisionIds.map((id) => treeOf(id, byRevision.get(id)!));
+});
+
+export function loadPageTree(ctx: RequestContext, revisionId: string): Promise<PageTree> {
+  return loader(ctx, pageTrees).load(revisionId);
+}
+
+/** Drivers differ on booleans, dates and JSON in raw rows (SQLite: 0/1, text); one shape for both. */
+function pageStateOf(row: PageRow): PageState {
+  const json = (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : (value ?? null));
+  return {
+    pageId: row.pageId,
+    versionId: row.versionId,
+    parentId: row.parentId,
+    position: row.position,
+    type: row.type,
+    title: row.title,
+    slug: row.slug,
+    emoji: row.emoji,
+    icon: row.icon,
+    description: row.description,
+    documentId: row.documentId,
+    hidden: Boolean(row.hidden),
+    noIndex: Boolean(row.noIndex),
+    noRobotsIndex: Boolean(row.noRobotsIndex),
+    condition: row.condition,
+    layout: json(row.layout),
+    cover: json(row.cover),
+    target: json(row.target),
+    createdAt: new Date(row.createdAt),
+    updatedAt: new Date(row.updatedAt),
+  };
+}
+
+/** The tree of a set of page states: sibling order by position (then id), paths from slugs. */
+export function treeOf(revisionId: string, states: Iterable<PageState>): PageTree {
+  const pages = new Map<string, PageState>();
+  const children = new Map<string | null, PageState[]>();
+  for (const page of states) {
+    pages.set(page.pageId, page);
+    const siblings = children.get(page.parentId);
+    if (siblings) siblings.push(page);
+    else children.set(page.parentId, [page]);
+  }
+  for (const siblings of children.values()) {
+    siblings.sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : a.pageId < b.pageId ? -1 : 1));
+  }
+  const paths = new Map<string, string>();
+  const walk = (parentId: string | null, prefix: string) => {
+    for (const page of children.get(parentId) ?? []) {
+      const path = prefix ? (page.slug ? `${prefix}/${page.slug}` : prefix) : page.slug;
+      paths.set(page.pageId, path);
+      walk(page.pageId, path);
+    }
+  };
+  walk(null, '');
+  return { revisionId, pages, children, paths };
+}
+
+/** Every page under `pageId` (not itself), depth first. */
+export function descendantsOf(tree: PageTree, pageId: string | null): PageState[] {
+  const found: PageState[] = [];
+  const walk = (id: string | null) => {
+    for (const child of tree.children.get(id) ?? []) {
+      found.push(child);
+      walk(child.pageId);
+    }
+  };
+  walk(pageId);
+  return found;
+}
+
+/** The page at a path (slugs joined by "/", leading or trailing slashes ignored). */
+export function pageAtPath(tree: PageTree, path: string): PageState | undefined {
+  const wanted = path.replace(/^\/+|\/+$/g, '');
+  for (const [pageId, pagePath] of tree.paths) if (pagePath === wanted) return tree.pages.get(pageId);
+  return undefined;
+}

@@ -1,0 +1,95 @@
+import {
+  createChangeRequest,
+  getChangeRequest,
+  listChangeRequests,
+  mergeChangeRequest,
+  updateChangeRequest,
+  updateChangeRequestFromSpace,
+} from '../../domain/change-requests/service.ts';
+import { CreateChangeRequestInput, ListChangeRequestsQuery, UpdateChangeRequestInput } from '../../domain/change-requests/inputs.ts';
+import { UpdateContentInput, UpdateContentQuery } from '../../domain/content/inputs.ts';
+import { updateChangeRequestContent } from '../../domain/content/service.ts';
+import { restList } from '../../lib/pagination.ts';
+import { route } from '../route.ts';
+
+const tag = 'Change requests';
+const base = '/v1/spaces/{spaceId}/change-requests';
+
+export const changeRequestRoutes = [
+  route({
+    method: 'GET',
+    path: base,
+    operationId: 'listChangeRequestsForSpace',
+    summary: 'Change requests of a space, newest first (open ones unless `status` says otherwise)',
+    tag,
+    query: ListChangeRequestsQuery,
+    status: 200,
+    response: 'ChangeRequest',
+    list: true,
+    handler: async (ctx, { params, query }) => restList(await listChangeRequests(ctx, params.spaceId!, query)),
+  }),
+  route({
+    method: 'POST',
+    path: base,
+    operationId: 'createChangeRequest',
+    summary: 'Open a change request from the space content',
+    tag,
+    body: CreateChangeRequestInput,
+    status: 201,
+    response: 'ChangeRequest',
+    handler: (ctx, { params, body }) => createChangeRequest(ctx, params.spaceId!, body),
+  }),
+  route({
+    method: 'GET',
+    path: `${base}/{changeRequestId}`,
+    operationId: 'getChangeRequestById',
+    summary: 'A change request, by id or by its number in the space',
+    tag,
+    status: 200,
+    response: 'ChangeRequest',
+    handler: (ctx, { params }) => getChangeRequest(ctx, params.spaceId!, params.changeRequestId!),
+  }),
+  route({
+    method: 'PATCH',
+    path: `${base}/{changeRequestId}`,
+    operationId: 'updateChangeRequestById',
+    summary: 'Change the subject or status of a change request',
+    tag,
+    body: UpdateChangeRequestInput,
+    status: 200,
+    response: 'ChangeRequest',
+    handler: (ctx, { params, body }) => updateChangeRequest(ctx, params.spaceId!, params.changeRequestId!, body),
+  }),
+  route({
+    method: 'POST',
+    path: `${base}/{changeRequestId}/merge`,
+    operationId: 'mergeChangeRequest',
+    summary: 'Merge a change request into the space content (409 naming the pages on a conflict)',
+    tag,
+    status: 200,
+    response: 'ChangeRequestMergeResult',
+    handler: (ctx, { params }) => mergeChangeRequest(ctx, params.spaceId!, params.changeRequestId!),
+  }),
+  route({
+    method: 'POST',
+    path: `${base}/{changeRequestId}/update`,
+    operationId: 'updateChangeRequest',
+    summary: 'Bring the space content into a change request (409 naming the pages on a conflict)',
+    tag,
+    status: 200,
+    response: 'ChangeRequestMergeResult',
+    handler: (ctx, { params }) => updateChangeRequestFromSpace(ctx, params.spaceId!, params.changeRequestId!),
+  }),
+  route({
+    method: 'POST',
+    path: `${base}/{changeRequestId}/content`,
+    operationId: 'updateChangeRequestContent',
+    summary: 'Apply a batch of up to 50 content changes to a change request, all or none, as one revision',
+    tag,
+    query: UpdateContentQuery,
+    body: UpdateContentInput,
+    status: 200,
+    response: 'ChangeRequestContentResult',
+    handler: (ctx, { params, body, query }) => updateChangeRequestContent(ctx, params.spaceId!, params.changeRequestId!, body, query),
+  }),
+];

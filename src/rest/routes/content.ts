@@ -1,0 +1,74 @@
+import { ContentQuery, PageQuery } from '../../domain/content/inputs.ts';
+import { type ContentSource, getContent, getPage, getPageByPath, listPages } from '../../domain/content/service.ts';
+import { type Route, route } from '../route.ts';
+
+/**
+ * The content reads, once for a space's content and once for a change
+ * request's: the same queries and shapes, under two bases.
+ */
+function contentRoutes(base: string, names: { revision: string; pages: string; page: string; path: string }, tag: string): Route[] {
+  const source = (params: Record<string, string>): ContentSource => ({ spaceId: params.spaceId!, changeRequest: params.changeRequestId });
+  return [
+    route({
+      method: 'GET',
+      path: base,
+      operationId: names.revision,
+      summary: 'The current revision, with its page tree',
+      tag,
+      query: ContentQuery,
+      status: 200,
+      response: 'Revision',
+      handler: (ctx, { params, query }) => getContent(ctx, source(params), query),
+    }),
+    route({
+      method: 'GET',
+      path: `${base}/pages`,
+      operationId: names.pages,
+      summary: 'The page tree of the current revision',
+      tag,
+      query: ContentQuery,
+      status: 200,
+      response: 'RevisionPages',
+      handler: (ctx, { params, query }) => listPages(ctx, source(params), query),
+    }),
+    route({
+      method: 'GET',
+      path: `${base}/page/{pageId}`,
+      operationId: names.page,
+      summary: 'One page with its body',
+      tag,
+      query: PageQuery,
+      status: 200,
+      response: 'RevisionPage',
+      handler: (ctx, { params, query }) => getPage(ctx, source(params), params.pageId!, query),
+    }),
+    route({
+      method: 'GET',
+      path: `${base}/path/{pagePath}`,
+      operationId: names.path,
+      summary: 'One page by its path (slugs joined by "/", URL-encoded), with its body',
+      tag,
+      query: PageQuery,
+      status: 200,
+      response: 'RevisionPage',
+      handler: (ctx, { params, query }) => getPageByPath(ctx, source(params), params.pagePath!, query),
+    }),
+  ];
+}
+
+export const spaceContentRoutes = contentRoutes(
+  '/v1/spaces/{spaceId}/content',
+  { revision: 'getCurrentRevision', pages: 'listPages', page: 'getPageById', path: 'getPageByPath' },
+  'Space content',
+);
+
+export const changeRequestContentRoutes = contentRoutes(
+  '/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content',
+  {
+    revision: 'getRevisionOfChangeRequestById',
+    pages: 'listPagesInChangeRequest',
+    page: 'getPageInChangeRequestById',
+    path: 'getPageInChangeRequestByPath',
+  },
+  'Change request content',
+);

@@ -1,0 +1,306 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../support/app.ts';
+import { expectMatchesSchema } from '../support/contract.ts';
+import { buildTeam, buildUser } from '../support/factories.ts';
+import { type OfficialClient, expectOfficialError, officialClient } from '../support/official.ts';
+
+let t: TestApp;
+let official: OfficialClient;
+beforeAll(async () => {
+  t = await createTestApp();
+  official = await officialClient(t);
+});
+
+const CR = '/v1/spaces/{spaceId}/change-requests';
+
+/** An organization with a space, and helpers to open change requests and edit their content as the admin. */
+async function setup() {
+  const team = await buildTeam(t.database);
+  const { admin } = team;
+  const created = await t.call('POST', `/v1/orgs/${team.organization.id}/spaces`, { token: admin.token, body: { title: 'Guide' } });
+  expect(created.statusCode, created.body).toBe(201);
+  const space = created.json();
+  const open = async (subject?: string) => {
+    const response = await t.call('POST', `/v1/spaces/${space.id}/change-requests`, { token: admin.token, body: subject ? { subject } : {} });
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json();
+  };
+  const edit = async (changeRequest: { id: string }, changes: unknown[], token = admin.token) => {
+    const response = await t.call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content?compat=false`, {
+      token,
+      body: { changes },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json();
+  };
+  const merge = (changeRequest: { id: string }) =>
+    t.call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`, { token: admin.token });
+  const pages = async (path = `/v1/spaces/${space.id}/content/pages`) => {
+    const response = await t.call('GET', path, { token: admin.token });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json().pages as Array<Record<string, any>>;
+  };
+  const page = async (pageId: string, base = `/v1/spaces/${space.id}/content`) => {
+    const response = await t.call('GET', `${base}/page/${pageId}?format=markdown`, { token: admin.token });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json();
+  };
+  const spaceRow = () => t.database.db.space.findUniqueOrThrow({ where: { id: space.id } });
+  return { ...team, space, open, edit, merge, pages, page, spaceRow };
+}
+
+const created = (result: { changes: Array<{ object: string; ref?: string; page: { id: string } }> }, ref: string) =>
+  result.changes.find((change) => change.object === 'created_page' && change.ref === ref)!.page.id;
+
+describe('change requests', () => {
+  it('opens change requests numbered per space, lists, gets by id or number, and counts them on the space', async () => {
+    const { space, admin, open } = await setup();
+    const response = await t.call('POST', `/v1/spaces/${space.id}/change-requests`, { token: admin.token, body: { subject: 'Fix typos' } });
+    expect(response.statusCode).toBe(201);
+    const first = response.json();
+    expectMatchesSchema('POST', CR, 201, first);
+    expect(first).toMatchObject({
+      object: 'change-request',
+      number: 1,
+      status: 'open',
+      subject: 'Fix typos',
+      space: space.id,
+      revision: space.revision,
+      revisionInitial: space.revision,
+      outdated: false,
+      createdBy: { id: admin.id },
+    });
+    expect(response.headers.location).toBe(first.urls.location);
+    const second = await open();
+    expect(second.number).toBe(2);
+
+    const byNumber = await t.call('GET', `/v1/spaces/${space.id}/change-requests/2`, { token: admin.token });
+    expect(byNumber.json().id).toBe(second.id);
+    expectMatchesSchema('GET', `${CR}/{changeRequestId}`, 200, byNumber.json());
+
+    await t.call('PATCH', `/v1/spaces/${space.id}/change-requests/${second.id}`, { token: admin.token, body: { status: 'draft' } });
+    const listed = await t.call('GET', `/v1/spaces/${space.id}/change-requests`, { token: admin.token });
+    expectMatchesSchema('GET', CR, 200, listed.json());
+    expect(listed.json().items.map((item: { id: string }) => item.id)).toEqual([first.id]);
+    const drafts = await t.call('GET', `/v1/spaces/${space.id}/change-requests?status=draft`, { token: admin.token });
+    expect(drafts.json()).toMatchObject({ count: 1, items: [{ id: second.id, status: 'draft' }] });
+
+    const refreshed = (await t.call('GET', `/v1/spaces/${space.id}`, { token: admin.token })).json();
+    expect(refreshed).toMatchObject({ changeRequests: 2, changeRequestsOpen: 1, changeRequestsDraft: 1 });
+  });
+
+  it('works with the official client', async () => {
+    const { space, admin } = await setup();
+    const client = official(admin);
+    const { data: changeRequest } = await client.spaces.createChangeRequest(space.id, { subject: 'Via the client' });
+    expect(changeRequest.number).toBe(1);
+    const { data: listed } = await client.spaces.listChangeRequestsForSpace(space.id);
+    expect(listed.items.map((item) => item.id)).toEqual([changeRequest.id]);
+    const { data: revision } = await client.spaces.getCurrentRevision(space.id);
+    expect(revision).toMatchObject({ object: 'revision', id: space.revision, pages: [] });
+    await expectOfficialError(client.spaces.getChangeRequestById(space.id, 'cr_missing'), 404);
+  });
+
+  it('gives consecutive numbers and exact counts to concurrent creations', async () => {
+    const { space, open, spaceRow } = await setup();
+    const all = await Promise.all(Array.from({ length: 10 }, (_, index) => open(`Change ${index}`)));
+    expect(all.map((changeRequest) => changeRequest.number).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(await spaceRow()).toMatchObject({ changeRequestNumber: 10, changeRequestsOpen: 10 });
+    expect(await t.database.db.changeRequest.count({ where: { spaceId: space.id } })).toBe(10);
+  });
+
+  it('rejects bad input, and callers without the level, changing nothing', async () => {
+    const { space, admin, member, open } = await setup();
+    const changeRequest = await open('Original');
+    for (const [body, message] of [
+      [{ subject: 'x'.repeat(101) }, /^subject: /],
+      [{ status: 'merged' }, /^status: must be draft, open or archived/],
+      [{ color: 'red' }, /unknown field "color"/],
+    ] as const) {
+      const response = await t.call('PATCH', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}`, { token: admin.token, body });
+      expect(response.statusCode, JSON.stringify(body)).toBe(400);
+      expect(response.json().error.message).toMatch(message);
+    }
+    const listing = await t.call('GET', `/v1/spaces/${space.id}/change-requests?status=closed`, { token: admin.token });
+    expect(listing.statusCode).toBe(400);
+    expect(listing.json().error.message).toMatch(/^status: /);
+
+    const reader = await member('read');
+    expect((await t.call('POST', `/v1/spaces/${space.id}/change-requests`, { token: reader.token, body: {} })).statusCode).toBe(403);
+    expect((await t.call('GET', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}`, { token: reader.token })).statusCode).toBe(200);
+    const stranger = await buildUser(t.database);
+    expect((await t.call('GET', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}`, { token: stranger.token })).statusCode).toBe(404);
+    expect((await t.call('GET', `/v1/spaces/${space.id}/change-requests`, {})).statusCode).toBe(401);
+    const row = await t.database.db.changeRequest.findUniqueOrThrow({ where: { id: changeRequest.id } });
+    expect(row).toMatchObject({ subject: 'Original', status: 'open' });
+  });
+});
+
+describe('change request content', () => {
+  it('applies a batch as one revision: inserts nested pages, renames, moves and deletes; the space is unchanged until merged', async () => {
+    const { space, admin, open, edit, pages, page, merge, spaceRow } = await setup();
+    const changeRequest = await open('Write the guide');
+    const result = await edit(changeRequest, [
+      { operation: 'insert_page', ref: 'intro', document: { markdown: '# Introduction\n\nWelcome.\n' } },
+      { operation: 'insert_page', ref: 'guides', title: 'Guides', document: {} },
+      { operation: 'insert_page', ref: 'old', title: 'Old page', document: { markdown: 'Obsolete.\n' } },
+    ]);
+    expectMatchesSchema('POST', `${CR}/{changeRequestId}/content`, 200, result);
+    const introId = created(result, 'intro');
+    const guidesId = created(result, 'guides');
+    const oldId = created(result, 'old');
+
+    const second = await edit(changeRequest, [
+      { operation: 'insert_page', ref: 'start', title: 'Getting started', into: guidesId, document: { markdown: 'Step one.\n' } },
+      { operation: 'update_page', page: introId, title: 'Welcome', slug: 'welcome' },
+      { operation: 'delete_page', page: oldId },
+      { operation: 'update_page', page: guidesId, at: 0 },
+    ]);
+    const startId = created(second, 'start');
+    expect(second.changes.map((change: { object: string }) => change.object)).toEqual(['created_page', 'updated_page', 'deleted_page', 'updated_page']);
+
+    const base = `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`;
+    const tree = await pages(`${base}/pages`);
+    expect(tree.map((p) => [p.title, p.path])).toEqual([['Guides', 'guides'], ['Welcome', 'welcome']]);
+    expect(tree[0]!.pages.map((p: { title: string; path: string }) => [p.title, p.path])).toEqual([['Getting started', 'guides/getting-started']]);
+    const start = await page(startId, base);
+    expect(start).toMatchObject({ id: startId, markdown: 'Step one.\n', path: 'guides/getting-started', git: { path: 'guides/getting-started.md' } });
+    expectMatchesSchema('GET', '/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}', 200, start);
+    const byPath = await t.call('GET', `${base}/path/${encodeURIComponent('guides/getting-started')}`, { token: admin.token });
+    expect(byPath.statusCode, byPath.body).toBe(200);
+    expect(byPath.json()).toMatchObject({ id: startId, markdown: 'Step one.\n' });
+    expect((await t.call('GET', `${base}/path/guides%2Fmissing`, { token: admin.token })).statusCode).toBe(404);
+
+    // The space has not moved: the change request's revisions are its own.
+    expect(await pages()).toEqual([]);
+    const crRevision = (await t.call('GET', base, { token: admin.token })).json();
+    expectMatchesSchema('GET', '/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content', 200, crRevision);
+    expect(crRevision.parents).toHaveLength(1);
+
+    const merged = await merge(changeRequest);
+    expect(merged.statusCode, merged.body).toBe(200);
+    expect(merged.json()).toMatchObject({ result: 'merge' });
+    const row = await spaceRow();
+    expect(row.revisionId).toBe(merged.json().revision);
+    expect((await pages()).map((p) => p.title)).toEqual(['Guides', 'Welcome']);
+    expect((await page(introId)).markdown).toBe('# Introduction\n\nWelcome.\n');
+    const after = await t.database.db.changeRequest.findUniqueOrThrow({ where: { id: changeRequest.id } });
+    expect(after).toMatchObject({ status: 'merged', revisionMergedId: row.revisionId });
+    expect(row).toMatchObject({ changeRequestsOpen: 0 });
+  });
+
+  it('rejects a batch with one bad change as a whole, writing nothing', async () => {
+    const { space, admin, open, edit } = await setup();
+    const changeRequest = await open();
+    await edit(changeRequest, [{ operation: 'insert_page', title: 'Kept', document: {} }]);
+    const before = await t.database.db.changeRequest.findUniqueOrThrow({ where: { id: changeRequest.id } });
+    const revisions = await t.database.db.revision.count({ where: { spaceId: space.id } });
+    for (const [changes, message] of [
+      [[{ operation: 'insert_page', title: 'New', document: {} }, { operation: 'delete_page', page: 'pg_missing' }], /^changes\.1\.page: page "pg_missing" does not exist/],
+      [[{ operation: 'insert_page', title: 'Kept', slug: 'kept', document: {} }], /^changes\.0\.slug: the slug "kept" is already used/],
+      [[{ operation: 'rename_page', page: 'x' }], /^changes\.0\.operation: must be an object whose operation is/],
+      [[], /^changes: /],
+      [Array.from({ length: 51 }, () => ({ operation: 'insert_page', document: {} })), /^changes: /],
+    ] as const) {
+      const response = await t.call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, { token: admin.token, body: { changes } });
+      expect(response.statusCode, response.body).toBe(400);
+      expect(response.json().error.message).toMatch(message);
+    }
+    expect(await t.database.db.changeRequest.findUniqueOrThrow({ where: { id: changeRequest.id } })).toEqual(before);
+    expect(await t.database.db.revision.count({ where: { spaceId: space.id } })).toBe(revisions);
+  });
+
+  it('shares unchanged pages between revisions and stores each body once', async () => {
+    const { space, open, edit } = await setup();
+    const changeRequest = await open();
+    const result = await edit(changeRequest, [
+      { operation: 'insert_page', ref: 'a', title: 'A', document: { markdown: 'Same body\n' } },
+      { operation: 'insert_page', ref: 'b', title: 'B', document: { markdown: 'Same body\n' } },
+    ]);
+    await edit(changeRequest, [{ operation: 'update_page', page: created(result, 'a'), title: 'A2' }]);
+    expect(await t.database.db.document.count({ where: { spaceId: space.id } })).toBe(1);
+    // B's version is shared by both revisions; A has two versions.
+    expect(await t.database.db.pageVersion.count({ where: { spaceId: space.id } })).toBe(3);
+  });
+});
+
+describe('merging and updating', () => {
+  async function twoChangeRequestsOnOnePage() {
+    const world = await setup();
+    const first = await world.open('Seed');
+    const seeded = await world.edit(first, [{ operation: 'insert_page', ref: 'p', title: 'Page', document: { markdown: 'one\ntwo\nthree\nfour\nfive\n' } }]);
+    expect((await world.merge(first)).statusCode).toBe(200);
+    const pageId = created(seeded, 'p');
+    const left = await world.open('Left');
+    const right = await world.open('Right');
+    return { ...world, pageId, left, right };
+  }
+
+  it('merges changes to different lines of one page, and marks the other change request outdated until updated', async () => {
+    const { space, admin, pageId, left, right, edit, merge, page, spaceRow } = await twoChangeRequestsOnOnePage();
+    await edit(left, [{ operation: 'update_page', page: pageId, document: { markdown: 'ONE\ntwo\nthree\nfour\nfive\n' } }]);
+    await edit(right, [{ operation: 'update_page', page: pageId, title: 'Renamed', document: { markdown: 'one\ntwo\nthree\nfour\nFIVE\n' } }]);
+    expect((await merge(left)).statusCode).toBe(200);
+    const outdated = await t.call('GET', `/v1/spaces/${space.id}/change-requests/${right.id}`, { token: admin.token });
+    expect(outdated.json().outdated).toBe(true);
+
+    const updated = await t.call('POST', `/v1/spaces/${space.id}/change-requests/${right.id}/update`, { token: admin.token });
+    expect(updated.statusCode, updated.body).toBe(200);
+    expect(updated.json()).toMatchObject({ result: 'update' });
+    const refreshed = (await t.call('GET', `/v1/spaces/${space.id}/change-requests/${right.id}`, { token: admin.token })).json();
+    expect(refreshed).toMatchObject({ outdated: false, revision: updated.json().revision, revisionMergedAncestor: (await spaceRow()).revisionId });
+    expect((await page(pageId, `/v1/spaces/${space.id}/change-requests/${right.id}/content`)).markdown).toBe('ONE\ntwo\nthree\nfour\nFIVE\n');
+
+    expect((await merge(right)).statusCode).toBe(200);
+    expect(await page(pageId)).toMatchObject({ title: 'Renamed', markdown: 'ONE\ntwo\nthree\nfour\nFIVE\n' });
+  });
+
+  it('merges without an update too (three-way from the common ancestor)', async () => {
+    const { pageId, left, right, edit, merge, page } = await twoChangeRequestsOnOnePage();
+    await edit(left, [{ operation: 'update_page', page: pageId, document: { markdown: 'ONE\ntwo\nthree\nfour\nfive\n' } }]);
+    await edit(right, [{ operation: 'update_page', page: pageId, document: { markdown: 'one\ntwo\nthree\nfour\nFIVE\n' } }]);
+    expect((await merge(left)).statusCode).toBe(200);
+    expect((await merge(right)).statusCode).toBe(200);
+    expect((await page(pageId)).markdown).toBe('ONE\ntwo\nthree\nfour\nFIVE\n');
+  });
+
+  it('refuses a true conflict with a 409 naming the page, changing nothing', async () => {
+    const { space, admin, pageId, left, right, edit, merge, spaceRow } = await twoChangeRequestsOnOnePage();
+    await edit(left, [{ operation: 'update_page', page: pageId, document: { markdown: 'one\nLEFT\nthree\nfour\nfive\n' } }]);
+    await edit(right, [{ operation: 'update_page', page: pageId, document: { markdown: 'one\nRIGHT\nthree\nfour\nfive\n' } }]);
+    expect((await merge(left)).statusCode).toBe(200);
+    const spaceBefore = await spaceRow();
+    const rightBefore = await t.database.db.changeRequest.findUniqueOrThrow({ where: { id: right.id } });
+    const revisions = await t.database.db.revision.count({ where: { spaceId: space.id } });
+
+    const refused = await merge(right);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error.message).toMatch(new RegExp(`"Page" \\(${pageId}\\) has body changed on both sides`));
+    const updateRefused = await t.call('POST', `/v1/spaces/${space.id}/change-requests/${right.id}/update`, { token: admin.token });
+    expect(updateRefused.statusCode).toBe(409);
+
+    expect(await spaceRow()).toEqual(spaceBefore);
+    expect(await t.database.db.changeRequest.findUniqueOrThrow({ where: { id: right.id } })).toEqual(rightBefore);
+    expect(await t.database.db.revision.count({ where: { spaceId: space.id } })).toBe(revisions);
+  });
+
+  it('refuses a page deleted on one side and changed on the other', async () => {
+    const { pageId, left, right, edit, merge } = await twoChangeRequestsOnOnePage();
+    await edit(left, [{ operation: 'delete_page', page: pageId }]);
+    await edit(right, [{ operation: 'update_page', page: pageId, title: 'Still here' }]);
+    expect((await merge(left)).statusCode).toBe(200);
+    const refused = await merge(right);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error.message).toMatch(/was deleted on one side and changed on the other/);
+  });
+
+  it('needs the review level to merge, and refuses merged change requests', async () => {
+    const { space, member, open, merge } = await setup();
+    const editor = await member('edit');
+    const changeRequest = await open();
+    const byEditor = await t.call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`, { token: editor.token });
+    expect(byEditor.statusCode).toBe(403);
+    expect((await merge(changeRequest)).statusCode).toBe(200);
+    expect((await merge(changeRequest)).statusCode).toBe(409);
+  });
+});
