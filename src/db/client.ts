@@ -58,6 +58,9 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
   };
   // PostgreSQL: one pool for Prisma and the direct reads.
   const pool = provider === 'postgresql' ? new pg.Pool({ connectionString: url, max: 10 }) : undefined;
+  // An idle connection the server ends (restart, administrator) is dropped by the
+  // pool and the next query opens another; unheard, the error would end the process.
+  pool?.on('error', () => {});
   const counting = countStatements(pool ? new PrismaPg(pool) : sqliteAdapter(url), (query) => seen(query.sql, query.args));
   const direct = pool ? poolReader(pool) : sqliteReader(url);
   const db =

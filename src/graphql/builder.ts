@@ -16,6 +16,7 @@ const typeOfKind: Partial<Record<IdKind, string>> = {
   siteSection: 'SiteSection',
   siteSectionGroup: 'SiteSectionGroup',
   siteSpace: 'SiteSpace',
+  changeRequest: 'ChangeRequest',
 };
 
 /** Configures plugins and scalars only; types live in ./types, one file per resource. */

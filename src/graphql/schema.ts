@@ -6,6 +6,8 @@ import './types/member.ts';
 import './types/collection.ts';
 import './types/space.ts';
 import './types/custom-field.ts';
+import './types/content.ts';
+import './types/change-request.ts';
 import './types/site.ts';
 import './types/viewer.ts';
 

@@ -304,3 +304,42 @@ describe('merging and updating', () => {
     expect((await merge(changeRequest)).statusCode).toBe(409);
   });
 });
+
+describe('page formats', () => {
+  it('answers a page as markdown or as the structured document, and leaves git metadata out with metadata=false', async () => {
+    const { space, admin, open, edit, merge } = await setup();
+    const changeRequest = await open();
+    const markdown = '# Install\n\nRun **npm** with `install`, see [the guide](https://example.test/guide) or [home](/pages/pg_home).\n\n- one\n- two\n\n```sh\nnpm install\nnpm start\n```\n\n> Note\n\n---\n';
+    const result = await edit(changeRequest, [{ operation: 'insert_page', ref: 'p', document: { markdown } }]);
+    expect((await merge(changeRequest)).statusCode).toBe(200);
+    const pageId = created(result, 'p');
+    const url = `/v1/spaces/${space.id}/content/page/${pageId}`;
+
+    const asDocument = await t.call('GET', `${url}?format=document&metadata=false`, { token: admin.token });
+    expect(asDocument.statusCode, asDocument.body).toBe(200);
+    const body = asDocument.json();
+    expectMatchesSchema('GET', '/v1/spaces/{spaceId}/content/page/{pageId}', 200, body);
+    expect(body.title).toBe('Install');
+    expect(body.git).toBeUndefined();
+    expect(body.markdown).toBeUndefined();
+    const nodes = body.document.nodes;
+    expect(nodes.map((node: { type: string }) => node.type)).toEqual(['heading-1', 'paragraph', 'list-unordered', 'code', 'blockquote', 'divider']);
+    const paragraph = nodes[1].nodes;
+    expect(paragraph[0].leaves.map((leaf: { text: string; marks: Array<{ type: string }> }) => [leaf.text, leaf.marks.map((m) => m.type)])).toEqual([
+      ['Run ', []],
+      ['npm', ['bold']],
+      [' with ', []],
+      ['install', ['code']],
+      [', see ', []],
+    ]);
+    expect(paragraph[1]).toMatchObject({ object: 'inline', type: 'link', data: { ref: { kind: 'url', url: 'https://example.test/guide' } } });
+    expect(paragraph[3]).toMatchObject({ type: 'link', data: { ref: { kind: 'page', page: 'pg_home' } } });
+    expect(nodes[3]).toMatchObject({ data: { syntax: 'sh' }, nodes: [{ type: 'code-line' }, { type: 'code-line' }] });
+
+    const asMarkdown = await t.call('GET', url, { token: admin.token });
+    expect(asMarkdown.json()).toMatchObject({ markdown, git: { path: 'install.md' } });
+    const bad = await t.call('GET', `${url}?format=html`, { token: admin.token });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.message).toMatch(/^format: /);
+  });
+});

@@ -46,7 +46,18 @@ export async function emptyDatabase() {
     drop: async () => {
       const c = new pg.Client({ connectionString: admin.toString() });
       await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      // A closed pool's connections finish closing just after it resolves: give them
+      // a moment before forcing (a forced end of a closing connection is an
+      // uncaught error in the process that owned it).
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await c.query(`DROP DATABASE IF EXISTS "${name}"${attempt >= 20 ? ' WITH (FORCE)' : ''}`);
+          break;
+        } catch (error) {
+          if (attempt >= 20) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      }
       await c.end();
     },
   };

@@ -13,7 +13,7 @@ export function changeRequestUrls(changeRequest: ChangeRequestRecord, urls: Publ
 }
 
 /** A user who is gone still shows as the author of what they wrote. */
-function presentAuthor(user: UserRecord | null, id: string | null, urls: PublicUrls) {
+export function presentAuthor(user: UserRecord | null, id: string | null, urls: PublicUrls) {
   if (user) return presentUser(user, urls);
   return { object: 'user' as const, id: id ?? 'unknown', displayName: 'Deleted user', urls: { location: `${urls.api}/v1/users/${id ?? 'unknown'}` } };
 }

@@ -16,7 +16,7 @@ import { visibleSpace } from '../spaces/service.ts';
 import { inTransaction, serializeOn } from '../transaction.ts';
 import { userRecords } from '../users/service.ts';
 import { CreateChangeRequestInput, ListChangeRequestsQuery, UpdateChangeRequestInput } from './inputs.ts';
-import { type ChangeRequestJSON, presentChangeRequest } from './presenter.ts';
+import { type ChangeRequestJSON, presentAuthor, presentChangeRequest } from './presenter.ts';
 
 export const changeRequestRecords = defineRecordLoader((ctx, ids) => ctx.db.changeRequest.findMany({ where: { id: { in: ids } } }));
 
@@ -238,4 +238,17 @@ export async function updateChangeRequestFromSpace(ctx: RequestContext, spaceId:
 export async function lockSpace(tx: RequestContext, spaceId: string): Promise<SpaceRecord> {
   await serializeOn(tx.db, tx.provider, `space-content:${spaceId}`);
   return tx.db.space.findUniqueOrThrow({ where: { id: spaceId } });
+}
+
+/** A change request's author or merger as a User (a user who is gone still shows). */
+export async function changeRequestUser(ctx: RequestContext, userId: string | null) {
+  const user = userId ? await loader(ctx, userRecords).load(userId) : null;
+  return presentAuthor(user, userId, ctx.urls);
+}
+
+/** A change request the viewer can see, by its id alone (GraphQL: the id identifies it). */
+export async function changeRequestById(ctx: RequestContext, changeRequestId: string): Promise<ChangeRequestAccess> {
+  const record = await loader(ctx, changeRequestRecords).load(changeRequestId);
+  if (!record) throw notFound('Change request', changeRequestId);
+  return visibleChangeRequest(ctx, record.spaceId, changeRequestId);
 }

@@ -14,6 +14,7 @@ import { defineRecordLoader, loader } from '../loaders.ts';
 import { visibleSpace } from '../spaces/service.ts';
 import { inTransaction } from '../transaction.ts';
 import { applyChanges } from './changes.ts';
+import { structuredDocumentOf } from './document-format.ts';
 import { markdownOf, storeDocuments } from './documents.ts';
 import { ContentQuery, PageQuery, UpdateContentInput, UpdateContentQuery } from './inputs.ts';
 import { type ContentPresentation, presentPage, presentPages, presentRevision } from './presenter.ts';
@@ -71,7 +72,7 @@ export async function listPages(ctx: RequestContext, source: ContentSource, quer
   return { pages: presentPages(tree, await withBodies(ctx, tree, presentation(ctx, source.spaceId, params))) };
 }
 
-/** One page with its body, as markdown (the default) or the structured document. */
+/** One page with its body, as markdown (the default) or as the structured document (`format=document`). */
 export async function getPage(ctx: RequestContext, source: ContentSource, pageId: string, query: unknown = {}) {
   const params = parseInput(PageQuery, query, 'query');
   const tree = await loadPageTree(ctx, (await sourceRevision(ctx, source)).revisionId);
@@ -96,7 +97,11 @@ async function presentPageWithBody(
   params: { metadata?: boolean | undefined; format?: string | undefined },
 ) {
   const page = tree.pages.get(pageId)!;
-  const body = page.type === 'document' ? { markdown: await markdownOf(ctx, page.documentId) } : {};
+  let body = {};
+  if (page.type === 'document') {
+    const markdown = await markdownOf(ctx, page.documentId);
+    body = params.format === 'document' ? { document: structuredDocumentOf(markdown) } : { markdown };
+  }
   return presentPage(tree, page, presentation(ctx, spaceId, params), body);
 }
 
@@ -149,4 +154,17 @@ export async function updateChangeRequestContent(ctx: RequestContext, spaceId: s
     ),
     insertedFiles: [],
   };
+}
+
+/** A revision the viewer can see and its page tree, for GraphQL's Revision and Page. */
+export async function revisionContent(ctx: RequestContext, spaceId: string, revisionId: string) {
+  const [revision, tree] = await Promise.all([loader(ctx, revisionRecords).load(revisionId), loadPageTree(ctx, revisionId)]);
+  if (!revision || revision.spaceId !== spaceId) throw notFound('Revision', revisionId);
+  return { revision, tree, spaceId };
+}
+
+/** The body of a page in either format. */
+export async function pageBody(ctx: RequestContext, documentId: string | null, format: 'markdown' | 'document') {
+  const markdown = await markdownOf(ctx, documentId);
+  return format === 'document' ? structuredDocumentOf(markdown) : markdown;
 }

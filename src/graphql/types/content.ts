@@ -1,0 +1,60 @@
+import { revisionContent, pageBody } from '../../domain/content/service.ts';
+import type { PageState, PageTree } from '../../domain/content/tree.ts';
+import { DOCUMENT_FORMATS } from '../../domain/content/inputs.ts';
+import { builder } from '../builder.ts';
+
+/** A revision of a space or change request, loaded (with its page tree) when a field asks. */
+export const Revision = builder.objectRef<{ spaceId: string; revisionId: string }>('Revision');
+/** A page of a revision: its state and the tree it is in (paths and children come from there). */
+export const Page = builder.objectRef<{ page: PageState; tree: PageTree }>('Page');
+const DocumentFormat = builder.enumType('DocumentFormat', { values: DOCUMENT_FORMATS });
+
+Revision.implement({
+  description: 'Immutable content: a page tree (files arrive in a later slice)',
+  fields: (t) => ({
+    id: t.exposeID('revisionId'),
+    object: t.string({ resolve: () => 'revision' }),
+    type: t.string({ resolve: async ({ spaceId, revisionId }, _args, ctx) => (await revisionContent(ctx, spaceId, revisionId)).revision.type }),
+    parents: t.stringList({
+      resolve: async ({ spaceId, revisionId }, _args, ctx) => (await revisionContent(ctx, spaceId, revisionId)).revision.parents as string[],
+    }),
+    createdAt: t.field({
+      type: 'DateTime',
+      resolve: async ({ spaceId, revisionId }, _args, ctx) => (await revisionContent(ctx, spaceId, revisionId)).revision.createdAt.toISOString(),
+    }),
+    pages: t.field({
+      type: [Page],
+      description: 'The top-level pages; each has its `pages`. The whole tree is one statement, whatever its depth.',
+      resolve: async ({ spaceId, revisionId }, _args, ctx) => {
+        const { tree } = await revisionContent(ctx, spaceId, revisionId);
+        return (tree.children.get(null) ?? []).map((page) => ({ page, tree }));
+      },
+    }),
+  }),
+});
+
+Page.implement({
+  fields: (t) => ({
+    id: t.id({ resolve: ({ page }) => page.pageId }),
+    type: t.string({ description: 'document, group or link', resolve: ({ page }) => page.type }),
+    title: t.string({ resolve: ({ page }) => page.title }),
+    slug: t.string({ resolve: ({ page }) => page.slug }),
+    path: t.string({ description: 'Slugs from the top, joined by "/"', resolve: ({ page, tree }) => tree.paths.get(page.pageId) ?? page.slug }),
+    emoji: t.string({ nullable: true, resolve: ({ page }) => page.emoji }),
+    icon: t.string({ nullable: true, resolve: ({ page }) => page.icon }),
+    description: t.string({ nullable: true, resolve: ({ page }) => page.description }),
+    hidden: t.boolean({ resolve: ({ page }) => page.hidden }),
+    noIndex: t.boolean({ resolve: ({ page }) => page.noIndex }),
+    noRobotsIndex: t.boolean({ resolve: ({ page }) => page.noRobotsIndex }),
+    createdAt: t.field({ type: 'DateTime', resolve: ({ page }) => page.createdAt.toISOString() }),
+    updatedAt: t.field({ type: 'DateTime', resolve: ({ page }) => page.updatedAt.toISOString() }),
+    pages: t.field({ type: [Page], resolve: ({ page, tree }) => (tree.children.get(page.pageId) ?? []).map((child) => ({ page: child, tree })) }),
+    markdown: t.string({ description: 'The body as markdown', resolve: ({ page }, _args, ctx) => pageBody(ctx, page.documentId, 'markdown') as Promise<string> }),
+    document: t.field({
+      type: 'JSON',
+      description: 'The body in a format: the structured document (default) or markdown',
+      args: { format: t.arg({ type: DocumentFormat }) },
+      resolve: ({ page }, { format }, ctx) => pageBody(ctx, page.documentId, format ?? 'document'),
+    }),
+  }),
+});

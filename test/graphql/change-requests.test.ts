@@ -1,0 +1,100 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../support/app.ts';
+import { buildTeam } from '../support/factories.ts';
+import { expectData, expectGraphQLError, mutate } from '../support/graphql.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+
+async function setup() {
+  const team = await buildTeam(t.database);
+  const space = (await t.call('POST', `/v1/orgs/${team.organization.id}/spaces`, { token: team.admin.token, body: { title: 'Guide' } })).json();
+  return { ...team, space };
+}
+
+/** A change request holding `sections` top-level pages, each with `children` pages of `grandchildren` pages. */
+async function changeRequestWithTree(token: string, spaceId: string, sections: number, children: number, grandchildren: number) {
+  const opened = expectData(await mutate(t, token, 'createChangeRequest', { spaceId, subject: 'Tree' }, 'changeRequest { id number }'));
+  const id = opened.createChangeRequest.changeRequest.id;
+  const changes: unknown[] = [];
+  const ids: string[] = [];
+  const insert = async (batch: unknown[]) => {
+    const result = expectData(await mutate(t, token, 'updateChangeRequestContent', { changeRequestId: id, changes: batch }, 'changes { kind pageId ref }'));
+    return result.updateChangeRequestContent.changes as Array<{ pageId: string; ref: string }>;
+  };
+  for (let s = 0; s < sections; s++) changes.push({ operation: 'insert_page', ref: `s${s}`, title: `Section ${s}`, document: { markdown: `# Section ${s}\n` } });
+  ids.push(...(await insert(changes)).map((change) => change.pageId));
+  for (const sectionId of [...ids]) {
+    const inserted = await insert(Array.from({ length: children }, (_, c) => ({ operation: 'insert_page', into: sectionId, title: `Child ${c}`, document: {} })));
+    for (const child of inserted) {
+      if (grandchildren) await insert(Array.from({ length: grandchildren }, (_, g) => ({ operation: 'insert_page', into: child.pageId, title: `Leaf ${g}`, document: {} })));
+    }
+  }
+  return id;
+}
+
+const TREE = /* GraphQL */ `
+  query($id: ID!) {
+    node(id: $id) {
+      ... on ChangeRequest {
+        number
+        status
+        createdBy { id }
+        content { pages { title path pages { title path pages { title path } } } }
+      }
+    }
+  }
+`;
+
+describe('change requests over GraphQL', () => {
+  it('opens, edits, reads and merges a change request; the space shows its content and counts', async () => {
+    const { admin, space } = await setup();
+    const changeRequestId = await changeRequestWithTree(admin.token, space.id, 2, 1, 0);
+    const read = expectData(await t.graphql(admin.token, TREE, { id: changeRequestId }));
+    expect(read.node).toMatchObject({ number: 1, status: 'open', createdBy: { id: admin.id } });
+    expect(read.node.content.pages.map((page: { path: string }) => page.path)).toEqual(['section-0', 'section-1']);
+    expect(read.node.content.pages[0].pages.map((page: { path: string }) => page.path)).toEqual(['section-0/child-0']);
+
+    const listed = expectData(
+      await t.graphql(admin.token, `query($id: ID!) { space(id: $id) { changeRequests changeRequestsOpen changeRequestsConnection(first: 10) { totalCount edges { node { id subject outdated } } } } }`, { id: space.id }),
+    );
+    expect(listed.space).toMatchObject({ changeRequests: 1, changeRequestsOpen: 1, changeRequestsConnection: { totalCount: 1, edges: [{ node: { id: changeRequestId, subject: 'Tree', outdated: false } }] } });
+
+    const merged = expectData(await mutate(t, admin.token, 'mergeChangeRequest', { changeRequestId }, 'revision changeRequest { status revisionMerged }'));
+    expect(merged.mergeChangeRequest.changeRequest).toEqual({ status: 'merged', revisionMerged: merged.mergeChangeRequest.revision });
+    const content = expectData(
+      await t.graphql(admin.token, `query($id: ID!) { space(id: $id) { revision content { id type pages { title markdown document(format: document) } } } }`, { id: space.id }),
+    );
+    expect(content.space.content).toMatchObject({ id: content.space.revision, type: 'merge' });
+    expect(content.space.content.pages[0]).toMatchObject({ title: 'Section 0', markdown: '# Section 0\n', document: { object: 'document', nodes: [{ type: 'heading-1' }] } });
+    const rest = (await t.call('GET', `/v1/spaces/${space.id}/content`, { token: admin.token })).json();
+    expect(rest.id).toBe(content.space.revision);
+  });
+
+  it('answers errors in our shape: bad changes, a reader merging', async () => {
+    const { admin, member, space } = await setup();
+    const opened = expectData(await mutate(t, admin.token, 'createChangeRequest', { spaceId: space.id }, 'changeRequest { id }'));
+    const changeRequestId = opened.createChangeRequest.changeRequest.id;
+    const bad = await mutate(t, admin.token, 'updateChangeRequestContent', { changeRequestId, changes: [{ operation: 'delete_page', page: 'pg_nope' }] }, 'changes { kind }');
+    expectGraphQLError(bad, 400, /^changes\.0\.page: page "pg_nope" does not exist/);
+    const reader = await member('read');
+    expectGraphQLError(await mutate(t, reader.token, 'mergeChangeRequest', { changeRequestId }, 'revision'), 403);
+    expect((await t.database.db.changeRequest.findUniqueOrThrow({ where: { id: changeRequestId } })).status).toBe('open');
+  });
+
+  it('reads a page tree of any breadth in the same number of statements', async () => {
+    const { admin, space } = await setup();
+    const count = async (changeRequestId: string) => {
+      await t.graphql(admin.token, TREE, { id: changeRequestId });
+      const before = t.statements();
+      const result = await t.graphql(admin.token, TREE, { id: changeRequestId });
+      expectData(result);
+      return t.statements() - before;
+    };
+    const small = await count(await changeRequestWithTree(admin.token, space.id, 1, 1, 1));
+    const large = await count(await changeRequestWithTree(admin.token, space.id, 4, 2, 2));
+    expect(large).toBe(small);
+  });
+});
