@@ -13,6 +13,8 @@ import { createSection, updateSection } from '../../src/domain/sites/sections.ts
 import { createSite, setSitePublished, updateAdaptiveSchema } from '../../src/domain/sites/service.ts';
 import { addSiteSpace, updateSiteSpace } from '../../src/domain/sites/site-spaces.ts';
 import { createSpace, listOrganizationSpaces, updateSpaceCustomFields } from '../../src/domain/spaces/service.ts';
+import { createChangeRequest, mergeChangeRequest } from '../../src/domain/change-requests/service.ts';
+import { listPages, updateChangeRequestContent } from '../../src/domain/content/service.ts';
 import { createOrganization, ensureMembership, ensureUser } from '../../src/domain/users/provisioning.ts';
 import { systemClock } from '../../src/lib/clock.ts';
 
@@ -139,6 +141,86 @@ async function createAcmeSites(ctx: RequestContext, organizationId: string) {
 }
 
 /** Loads the demo data unless it is already there. Returns false when nothing was done. */
+/** A page of demo content: a title, a markdown body and its pages. */
+interface PageSeed {
+  title: string;
+  markdown: string;
+  pages?: PageSeed[];
+}
+
+const GETTING_STARTED: PageSeed[] = [
+  {
+    title: 'Overview',
+    markdown: '# Overview\n\nAcme lets you ship **docs** with your product.\n\n- Write in change requests\n- Review and merge\n- Publish to your site\n',
+  },
+  {
+    title: 'Quickstart',
+    markdown: '# Quickstart\n\nInstall the CLI, then create a project:\n\n```sh\nnpm install -g acme\nacme init my-docs\n```\n',
+    pages: [
+      { title: 'Create an account', markdown: 'Sign up at the [console](https://console.acme.test) with your work email.\n' },
+      { title: 'Invite your team', markdown: 'Admins invite members from **Settings → Members**.\n' },
+    ],
+  },
+  {
+    title: 'Concepts',
+    markdown: '# Concepts\n\nSpaces hold content; sites publish spaces.\n',
+    pages: [
+      { title: 'Spaces', markdown: 'A space is a tree of pages with its own history.\n' },
+      { title: 'Change requests', markdown: 'Edits are proposed in a change request and merged when reviewed.\n' },
+    ],
+  },
+];
+
+const REST_API: PageSeed[] = [
+  { title: 'Authentication', markdown: '# Authentication\n\nSend `Authorization: Bearer <token>` with every request.\n' },
+  {
+    title: 'Endpoints',
+    markdown: '# Endpoints\n\nEvery path starts with `/v1`.\n',
+    pages: [
+      { title: 'Spaces', markdown: '`GET /v1/spaces/{spaceId}` returns a space.\n' },
+      { title: 'Change requests', markdown: '`POST /v1/spaces/{spaceId}/change-requests` opens one.\n' },
+    ],
+  },
+  { title: 'Errors', markdown: '# Errors\n\nErrors answer `{"error": {"code", "message"}}`.\n' },
+];
+
+/** Writes a page tree into a space the way an author would: one change request, merged. */
+async function writeDemoContent(ctx: RequestContext, spaceId: string, subject: string, pages: PageSeed[]) {
+  const changeRequest = await createChangeRequest(ctx, spaceId, { subject });
+  const insert = async (seeds: PageSeed[], into?: string) => {
+    const result = (await updateChangeRequestContent(
+      ctx,
+      spaceId,
+      changeRequest.id,
+      { changes: seeds.map((seed) => ({ operation: 'insert_page', title: seed.title, document: { markdown: seed.markdown }, ...(into ? { into } : {}) })) },
+      { compat: 'false' },
+    )) as { changes: Array<{ page: { id: string } }> };
+    for (const [index, seed] of seeds.entries()) if (seed.pages) await insert(seed.pages, result.changes[index]!.page.id);
+  };
+  await insert(pages);
+  await mergeChangeRequest(ctx, spaceId, changeRequest.id);
+}
+
+async function createAcmeContent(alice: RequestContext, bob: RequestContext, organizationId: string) {
+  const spaces = new Map((await listOrganizationSpaces(alice, organizationId, { limit: 100 })).items.map((space) => [space.title, space.id]));
+  const gettingStarted = spaces.get('Getting started')!;
+  await writeDemoContent(alice, gettingStarted, 'First version of the guide', GETTING_STARTED);
+  await writeDemoContent(alice, spaces.get('REST API')!, 'Document the REST API', REST_API);
+  // An open change request by Bob, waiting for review.
+  const overview = (await listPages(bob, { spaceId: gettingStarted })).pages[0] as { id: string };
+  const pending = await createChangeRequest(bob, gettingStarted, { subject: 'Explain publishing in the overview' });
+  await updateChangeRequestContent(bob, gettingStarted, pending.id, {
+    changes: [
+      {
+        operation: 'update_page',
+        page: overview.id,
+        document: { markdown: '# Overview\n\nAcme lets you ship **docs** with your product.\n\n- Write in change requests\n- Review and merge\n- Publish to your site, for everyone or for signed-in visitors\n' },
+      },
+      { operation: 'insert_page', title: 'Publishing', document: { markdown: '# Publishing\n\nA site publishes one or more spaces.\n' } },
+    ],
+  });
+}
+
 export async function seedDemo(database: Database, urls: PublicUrls): Promise<boolean> {
   const { db } = database;
   if (await db.organization.findUnique({ where: { hostname: 'acme-docs' } })) return false;
@@ -179,6 +261,7 @@ export async function seedDemo(database: Database, urls: PublicUrls): Promise<bo
   for (const collection of acme.collections) await createTree(alice, acmeOrg.id, collection);
   for (const space of acme.spaces) await createDemoSpace(alice, acmeOrg.id, space);
   await createAcmeSites(alice, acmeOrg.id);
+  await createAcmeContent(alice, as(people.bob), acmeOrg.id);
 
   const globex = await createOrganization(db, { title: 'Globex Engineering', hostname: 'globex', emailDomains: ['globex.test'] });
   await ensureMembership(db, globex.id, people.erin.id, 'admin');

@@ -80,6 +80,8 @@ export const SPACE_FIELD_COLUMNS: Record<string, readonly string[]> = {
   permissions: ['defaultLevel', 'parentId', 'editMode'],
   customFields: [],
   sites: [],
+  content: ['revisionId'],
+  changeRequestsConnection: [],
 };
 
 export const Space = builder.loadableNodeRef<SpaceRecord, string>('Space', {
