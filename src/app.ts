@@ -9,7 +9,9 @@ import { graphqlPlugin } from './graphql/yoga.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { type CorsOrigins, registerCors } from './cors.ts';
 import { registerResponseCache } from './response-cache.ts';
+import { registerFileDownloads } from './rest/files.ts';
 import { OPENAPI_PATH, restPlugin } from './rest/plugin.ts';
+import type { FileStorage } from './storage/files.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -31,6 +33,8 @@ export interface AppOptions {
   corsOrigins?: CorsOrigins;
   /** What one GraphQL request may ask for (src/graphql/limits.ts); the defaults when absent. */
   graphqlLimits?: GraphQLLimits;
+  /** Where uploaded files are kept; without it, uploads are refused. */
+  fileStorage?: FileStorage;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -62,7 +66,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (!token) throw unauthenticated();
     const viewer = await viewerForToken(database, token);
     if (!viewer) throw unauthenticated('The API token is not valid');
-    request.ctx = createContext({ database, viewer, clock, urls });
+    request.ctx = createContext({ database, viewer, clock, urls, storage: options.fileStorage });
   });
 
   app.setErrorHandler((error, request, reply) => {
@@ -86,6 +90,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     graphql: `${urls.api}/graphql`,
   }));
   await app.register(restPlugin, { publicUrl: urls.api });
+  registerFileDownloads(app, { database, storage: options.fileStorage });
   await app.register(graphqlPlugin, { graphiqlToken: options.graphiqlToken, limits: options.graphqlLimits });
   return app;
 }

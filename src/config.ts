@@ -8,6 +8,7 @@ const Environment = z.object({
     .string()
     .regex(/^(file:|postgres(ql)?:\/\/)/, 'must start with file: (SQLite) or postgresql:// (PostgreSQL)')
     .default('file:./data/docs-gateway.db'),
+  FILES_DIR: z.string().min(1).default('./data/files'),
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   HOST: z.string().default('127.0.0.1'),
   PUBLIC_URL: z.url().optional(),
@@ -37,6 +38,8 @@ const Environment = z.object({
 
 export interface Config {
   databaseUrl: string;
+  /** Where uploaded files are stored (src/storage/files.ts). */
+  filesDir: string;
   port: number;
   host: string;
   logLevel: string;
@@ -69,6 +72,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: { po
   const api = (values.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, '');
   return {
     databaseUrl: values.DATABASE_URL,
+    filesDir: values.FILES_DIR,
     port,
     host: values.HOST,
     logLevel: values.LOG_LEVEL,

@@ -2,6 +2,7 @@ import type { PublicUrls } from './config.ts';
 import type { Database, Db, MemberRecord, Provider, UserRecord } from './db/index.ts';
 import type { LoaderRegistry } from './domain/loaders.ts';
 import type { Clock } from './lib/clock.ts';
+import type { FileStorage } from './storage/files.ts';
 
 /** The authenticated caller. */
 export interface Viewer {
@@ -30,6 +31,8 @@ export interface RequestContext {
   loaders: LoaderRegistry;
   clock: Clock;
   urls: PublicUrls;
+  /** Where uploaded files are kept; absent where nothing uploads (the CLI's seeds, the benchmark). */
+  storage?: FileStorage;
   /**
    * Sites whose published content this request opened as a visitor (with a share
    * key or visitor token): the rest of the request may read their structure.
@@ -53,10 +56,11 @@ export interface ContextOptions {
   viewer: Viewer | null;
   clock: Clock;
   urls: PublicUrls;
+  storage?: FileStorage | undefined;
 }
 
-export function createContext({ database, viewer, clock, urls }: ContextOptions): RequestContext {
-  return { db: database.db, provider: database.provider, viewer, loaders: new Map(), clock, urls, siteVisits: new Map() };
+export function createContext({ database, viewer, clock, urls, storage }: ContextOptions): RequestContext {
+  return { db: database.db, provider: database.provider, viewer, loaders: new Map(), clock, urls, siteVisits: new Map(), ...(storage ? { storage } : {}) };
 }
 
 /** The same context acting inside a transaction: reads and writes go through `tx`, with fresh loaders. */

@@ -9,6 +9,7 @@ import { bootstrap, createUserWithToken, issueApiToken } from '../domain/users/p
 import { translateConstraintError } from '../domain/transaction.ts';
 import { DomainError } from '../errors.ts';
 import { systemClock } from '../lib/clock.ts';
+import { localDiskStorage } from '../storage/files.ts';
 
 /** The `docs-gateway` command line. Other tools depend on its exact flags and JSON output. */
 
@@ -71,6 +72,7 @@ program
         responseCacheBytes: config.responseCacheBytes,
         corsOrigins: config.corsOrigins,
         graphqlLimits: config.graphqlLimits,
+        fileStorage: localDiskStorage(config.filesDir),
         // Only a page no one else can reach may carry a token.
         ...(demoToken && isLoopback(config.host) ? { graphiqlToken: demoToken } : {}),
       });

@@ -31,6 +31,7 @@ export async function restPlugin(app: FastifyInstance, options: { publicUrl: str
     app.route({
       method: definition.method,
       url: definition.path.replace(/\{(\w+)\}/g, ':$1'),
+      ...(definition.bodyLimit ? { bodyLimit: definition.bodyLimit } : {}),
       handler: async (request, reply) => {
         const result = await definition.handler(request.ctx!, {
           params: request.params as Record<string, string>,

@@ -25,6 +25,8 @@ export interface Route {
   tag: string;
   query?: z.ZodType;
   body?: z.ZodType;
+  /** Largest request body in bytes, when it is not Fastify's 1 MiB (uploads). */
+  bodyLimit?: number;
   status: 200 | 201 | 204 | 205;
   /** Name of the response schema in /v1/openapi.json (official component names where one exists). */
   response?: string;

@@ -343,3 +343,87 @@ describe('page formats', () => {
     expect(bad.json().error.message).toMatch(/^format: /);
   });
 });
+
+describe('files', () => {
+  // A 2×3 PNG.
+  const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAIAAAADCAYAAAC56t6BAAAAEklEQVR42mP8z8DwnwEIGBkZAB8bAv8HDz0lAAAAAElFTkSuQmCC';
+
+  it('uploads files with a batch, links them from pages by ref, lists them and serves their bytes', async () => {
+    const { space, admin, open, edit, merge, page } = await setup();
+    const changeRequest = await open();
+    const result = await edit(changeRequest, [
+      { operation: 'insert_page', ref: 'p', title: 'Diagram', document: { markdown: 'See ![the diagram](./diagram) and [notes](./notes).\n' } },
+      {
+        operation: 'insert_files',
+        files: [
+          { ref: 'diagram', name: 'diagram.png', contentType: 'image/png', base64: PNG },
+          { ref: 'notes', name: 'notes.txt', contentType: 'text/plain', base64: Buffer.from('hello files').toString('base64') },
+        ],
+      },
+    ]);
+    expect(result.insertedFiles).toHaveLength(2);
+    const [diagram, notes] = result.insertedFiles;
+    expect(diagram).toMatchObject({ name: 'diagram.png', contentType: 'image/png', dimensions: { width: 2, height: 3 } });
+    expect(notes).toMatchObject({ name: 'notes.txt', size: 11 });
+    expect((await page(created(result, 'p'), `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`)).markdown).toBe(
+      `See ![the diagram](/files/${diagram.id}) and [notes](/files/${notes.id}).\n`,
+    );
+
+    const listed = await t.call('GET', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content/files?limit=1`, { token: admin.token });
+    expect(listed.statusCode).toBe(200);
+    expectMatchesSchema('GET', '/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files', 200, listed.json());
+    expect(listed.json()).toMatchObject({ count: 2, next: { page: expect.any(String) } });
+
+    const bytes = await t.call('GET', new URL(notes.downloadURL).pathname, {});
+    expect(bytes.statusCode).toBe(200);
+    expect(bytes.headers['content-type']).toBe('text/plain');
+    expect(bytes.body).toBe('hello files');
+    expect((await t.call('GET', `/files/fv_missing/notes.txt`, {})).statusCode).toBe(404);
+
+    expect((await merge(changeRequest)).statusCode).toBe(200);
+    const file = await t.call('GET', `/v1/spaces/${space.id}/content/files/${diagram.id}`, { token: admin.token });
+    expect(file.statusCode).toBe(200);
+    expectMatchesSchema('GET', '/v1/spaces/{spaceId}/content/files/{fileId}', 200, file.json());
+    const revision = (await t.call('GET', `/v1/spaces/${space.id}/content`, { token: admin.token })).json();
+    expect(revision.files.map((entry: { id: string }) => entry.id).sort()).toEqual([diagram.id, notes.id].sort());
+  });
+
+  it('refuses files without bytes, of a bad type or from URLs, storing nothing', async () => {
+    const { space, admin, open } = await setup();
+    const changeRequest = await open();
+    for (const [file, message] of [
+      [{ name: 'a.png', contentType: 'image/png' }, /files\.0\.base64: is required/],
+      [{ name: 'a.png', base64: PNG }, /files\.0\.contentType: is required with base64/],
+      [{ name: 'a.png', contentType: 'image/png', base64: 'not base64!' }, /files\.0\.base64: must be base64/],
+      [{ name: 'a/b.png', contentType: 'image/png', base64: PNG }, /files\.0\.name: must not contain slashes/],
+      [{ name: 'a.png', url: 'https://example.test/a.png' }, /files\.0\.url: fetching files from a URL is not available yet/],
+    ] as const) {
+      const response = await t.call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, {
+        token: admin.token,
+        body: { changes: [{ operation: 'insert_files', files: [file] }] },
+      });
+      expect(response.statusCode, response.body).toBe(400);
+      expect(response.json().error.message).toMatch(message);
+    }
+    expect(await t.database.db.fileVersion.count({ where: { spaceId: space.id } })).toBe(0);
+  });
+});
+
+describe('duplicating a space', () => {
+  it('copies its content: pages, bodies and files, owned by the copy', async () => {
+    const { space, admin, open, edit, merge, pages } = await setup();
+    const changeRequest = await open();
+    await edit(changeRequest, [
+      { operation: 'insert_page', ref: 'p', title: 'Kept', document: { markdown: 'Body.\n' } },
+      { operation: 'insert_files', files: [{ name: 'a.txt', contentType: 'text/plain', base64: Buffer.from('a').toString('base64') }] },
+    ]);
+    expect((await merge(changeRequest)).statusCode).toBe(200);
+    const copy = (await t.call('POST', `/v1/spaces/${space.id}/duplicate`, { token: admin.token })).json();
+    const copied = await pages(`/v1/spaces/${copy.id}/content/pages`);
+    expect(copied.map((page) => [page.title, page.markdown])).toEqual([['Kept', 'Body.\n']]);
+    const files = (await t.call('GET', `/v1/spaces/${copy.id}/content/files`, { token: admin.token })).json();
+    expect(files.items.map((file: { name: string }) => file.name)).toEqual(['a.txt']);
+    expect(await t.database.db.pageVersion.count({ where: { spaceId: copy.id } })).toBe(1);
+    expect(await t.database.db.fileVersion.count({ where: { spaceId: copy.id } })).toBe(1);
+  });
+});

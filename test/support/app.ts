@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { inject } from 'vitest';
@@ -5,6 +8,7 @@ import { type AppOptions, buildApp } from '../../src/app.ts';
 import type { PublicUrls } from '../../src/config.ts';
 import { type Database, openDatabase } from '../../src/db/index.ts';
 import type { Clock } from '../../src/lib/clock.ts';
+import { localDiskStorage } from '../../src/storage/files.ts';
 import { closeWhenFileEnds } from './cleanup.ts';
 
 /** A clock tests can move. */
@@ -52,6 +56,7 @@ export async function createTestApp({ databaseUrl, onStatement, ...options }: Te
     clock,
     logLevel: 'silent',
     responseCacheBytes: 16 * 1024 * 1024,
+    fileStorage: localDiskStorage(fs.mkdtempSync(path.join(os.tmpdir(), 'docs-gateway-files-'))),
     ...options,
   });
   closeWhenFileEnds(async () => {

@@ -8,7 +8,7 @@ import { type Role, atLeast, authorize } from '../access.ts';
 import { recountChangeRequests } from './counts.ts';
 import { storeDocuments } from '../content/documents.ts';
 import { mergeTrees } from '../content/merge.ts';
-import { writeRevision } from '../content/revisions.ts';
+import { filesMissingFrom, writeRevision } from '../content/revisions.ts';
 import { loadPageTree } from '../content/tree.ts';
 import { defineRecordLoader, loader } from '../loaders.ts';
 import { type ChildListing, listChildren, mapPage } from '../shared/pages.ts';
@@ -191,6 +191,7 @@ export async function mergeChangeRequest(ctx: RequestContext, spaceId: string, i
       parents: [space.revisionId, current.revisionId],
       base: ours!,
       pages: merged.pages,
+      addedFiles: await filesMissingFrom(tx, current.revisionId, space.revisionId),
     });
     await tx.db.space.update({ where: { id: spaceId }, data: { revisionId } });
     await tx.db.changeRequest.update({
@@ -227,6 +228,7 @@ export async function updateChangeRequestFromSpace(ctx: RequestContext, spaceId:
       parents: [current.revisionId, space.revisionId],
       base: ours!,
       pages: merged.pages,
+      addedFiles: await filesMissingFrom(tx, space.revisionId, current.revisionId),
     });
     await tx.db.changeRequest.update({ where: { id: current.id }, data: { revisionId, revisionMergedAncestorId: space.revisionId } });
     return revisionId;

@@ -1,10 +1,12 @@
+import { createHash } from 'node:crypto';
+import { imageSize } from 'image-size';
 import slugify from 'slugify';
 import type { RequestContext } from '../../context.ts';
 import { invalid } from '../../errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { keyBetween } from '../../lib/ordering.ts';
 import { documentIdOf } from './documents.ts';
-import type { ContentChange } from './inputs.ts';
+import { type ContentChange, MAX_FILE_BYTES } from './inputs.ts';
 import type { PageDraft } from './revisions.ts';
 import type { PageTree } from './tree.ts';
 
@@ -13,12 +15,25 @@ export type ChangeOutcome =
   | { object: 'updated_page'; pageId: string }
   | { object: 'deleted_page'; pageId: string };
 
+/** A file an `insert_files` change uploads. */
+export interface UploadedFile {
+  fileId: string;
+  versionId: string;
+  name: string;
+  contentType: string;
+  bytes: Buffer;
+  sha256: string;
+  width: number | null;
+  height: number | null;
+}
+
 export interface AppliedChanges {
   pages: Map<string, PageDraft>;
   /** Page bodies the new revision refers to. */
   markdowns: string[];
   /** One per page touched, in the order the batch first touched them. */
   outcomes: ChangeOutcome[];
+  files: UploadedFile[];
 }
 
 /**
@@ -36,6 +51,15 @@ export async function applyChanges(
   const pages = new Map<string, PageDraft>(base.pages);
   const markdowns: string[] = [];
   const outcomes = new Map<string, ChangeOutcome>();
+  // Bodies set by this batch: stored at the end, once every ref of the batch is known.
+  const bodies = new Map<string, string>();
+  const refs = new Map<string, string>();
+  const files: UploadedFile[] = [];
+  const claimRef = (ref: string | undefined, target: string, field: string) => {
+    if (ref === undefined) return;
+    if (refs.has(ref)) throw invalid(`${field}: the ref "${ref}" is used twice in the batch`);
+    refs.set(ref, target);
+  };
   const now = ctx.clock.now();
   const touch = (outcome: ChangeOutcome) => {
     const previous = outcomes.get(outcome.pageId);
@@ -65,7 +89,8 @@ export async function applyChanges(
         const pageId = newId('page');
         const slug = change.slug ?? freeSlug(pages, parentId, slugOf(title), null);
         assertFreeSlug(pages, parentId, slug, pageId, `${at}.slug`);
-        if (markdown) markdowns.push(markdown);
+        claimRef(change.ref, `/pages/${pageId}`, `${at}.ref`);
+        bodies.set(pageId, markdown);
         pages.set(pageId, {
           pageId,
           parentId,
@@ -76,7 +101,7 @@ export async function applyChanges(
           emoji: change.emoji || null,
           icon: change.icon || null,
           description: change.description ?? null,
-          documentId: markdown ? documentIdOf(spaceId, markdown) : null,
+          documentId: null,
           hidden: change.hidden ?? false,
           noIndex: change.noIndex ?? false,
           noRobotsIndex: change.noRobotsIndex ?? false,
@@ -102,9 +127,7 @@ export async function applyChanges(
         if (change.noRobotsIndex !== undefined) next.noRobotsIndex = change.noRobotsIndex;
         if (change.condition !== undefined) next.condition = change.condition || null;
         if (change.document !== undefined) {
-          const markdown = 'markdown' in change.document ? change.document.markdown : '';
-          if (markdown) markdowns.push(markdown);
-          next.documentId = markdown ? documentIdOf(spaceId, markdown) : null;
+          bodies.set(page.pageId, 'markdown' in change.document ? change.document.markdown : '');
         }
         if (change.into !== undefined) {
           const parentId = container(change.into);
@@ -149,12 +172,38 @@ export async function applyChanges(
         const position = parentId === before.parentId ? before.position : positionAt(pages, parentId, undefined, before.pageId);
         assertFreeSlug(pages, parentId, before.slug, before.pageId, `${at}.page`);
         pages.set(before.pageId, { ...before, parentId, position });
+        bodies.delete(before.pageId);
         touch({ object: 'updated_page', pageId: before.pageId });
+        break;
+      }
+      case 'insert_files': {
+        for (const [index, file] of change.files.entries()) {
+          const bytes = Buffer.from(file.base64!, 'base64');
+          if (bytes.length > MAX_FILE_BYTES) throw invalid(`${at}.files.${index}.base64: the file is larger than 1 MB`);
+          const fileId = newId('file');
+          claimRef(file.ref, `/files/${fileId}`, `${at}.files.${index}.ref`);
+          files.push({
+            fileId,
+            versionId: newId('fileVersion'),
+            name: file.name,
+            contentType: file.contentType!,
+            bytes,
+            sha256: createHash('sha256').update(bytes).digest('hex'),
+            ...dimensionsOf(bytes, file.contentType!),
+          });
+        }
         break;
       }
     }
   }
-  return { pages, markdowns, outcomes: [...outcomes.values()] };
+  for (const [pageId, markdown] of bodies) {
+    const page = pages.get(pageId);
+    if (!page) continue;
+    const resolved = resolveRefs(markdown, refs);
+    if (resolved) markdowns.push(resolved);
+    pages.set(pageId, { ...page, versionId: undefined, documentId: resolved ? documentIdOf(spaceId, resolved) : null });
+  }
+  return { pages, markdowns, outcomes: [...outcomes.values()], files };
 }
 
 function siblingsOf(pages: Map<string, PageDraft>, parentId: string | null): PageDraft[] {
@@ -201,4 +250,24 @@ export function slugOf(title: string): string {
 export function leadingHeading(markdown: string): string | undefined {
   const match = /^\s*#\s+(.+?)\s*#*\s*$/m.exec(markdown.split('\n').find((line) => line.trim()) ?? '');
   return match?.[1]?.slice(0, 255);
+}
+
+/** Links to a ref of the batch (`./<ref>`, `./<ref>.md`, with an anchor) point at what it names. */
+function resolveRefs(markdown: string, refs: Map<string, string>): string {
+  if (!refs.size) return markdown;
+  return markdown.replace(/\]\(\.\/([^)\s#]+?)(\.md)?(#[^)\s]*)?\)/g, (link, ref: string, _md, anchor: string | undefined) => {
+    const target = refs.get(ref);
+    return target ? `](${target}${anchor ?? ''})` : link;
+  });
+}
+
+/** Width and height of an image file; null for anything else or bytes that are not the image they claim. */
+function dimensionsOf(bytes: Buffer, contentType: string): { width: number | null; height: number | null } {
+  if (!contentType.startsWith('image/')) return { width: null, height: null };
+  try {
+    const { width, height } = imageSize(bytes);
+    return { width: width ?? null, height: height ?? null };
+  } catch {
+    return { width: null, height: null };
+  }
 }

@@ -37,6 +37,33 @@ const pageFields = {
 
 const pageId = z.string().min(1).max(100);
 
+/** Largest file an `insert_files` change takes inline. */
+export const MAX_FILE_BYTES = 1024 * 1024;
+
+/** One file of `insert_files`: inline bytes (base64) with their type. */
+const fileUpload = z
+  .strictObject({
+    ref: z.string().min(1).max(100).optional(),
+    name: z.string().min(1).max(256).regex(/^[^/\\\u0000-\u001f]+$/, 'must not contain slashes or control characters'),
+    contentType: z.string().min(3).max(255).regex(/^[\w.+-]+\/[\w.+-]+$/, 'must be a MIME type such as image/png').optional(),
+    base64: z
+      .string()
+      .max(Math.ceil(MAX_FILE_BYTES / 3) * 4)
+      .regex(/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/, 'must be base64 of at most 1 MB')
+      .optional(),
+    url: z.url().max(2048).optional(),
+  })
+  .superRefine((file, context) => {
+    if (file.url !== undefined) {
+      // Fetching needs the address-checked fetcher (no private addresses) that is not built yet.
+      context.addIssue({ code: 'custom', path: ['url'], message: 'fetching files from a URL is not available yet: send the bytes as base64' });
+    } else if (file.base64 === undefined) {
+      context.addIssue({ code: 'custom', path: ['base64'], message: 'is required (the file bytes, base64)' });
+    } else if (file.contentType === undefined) {
+      context.addIssue({ code: 'custom', path: ['contentType'], message: 'is required with base64' });
+    }
+  });
+
 export const ContentChange = z.discriminatedUnion(
   'operation',
   [
@@ -58,8 +85,9 @@ export const ContentChange = z.discriminatedUnion(
     }),
     z.strictObject({ operation: z.literal('delete_page'), page: pageId }),
     z.strictObject({ operation: z.literal('revert_page'), page: pageId, revision: z.string().min(1).max(100).optional() }),
+    z.strictObject({ operation: z.literal('insert_files'), files: z.array(fileUpload).min(1).max(20) }),
   ],
-  { error: 'must be an object whose operation is insert_page, update_page, delete_page or revert_page' },
+  { error: 'must be an object whose operation is insert_page, update_page, delete_page, revert_page or insert_files' },
 );
 export type ContentChange = z.infer<typeof ContentChange>;
 

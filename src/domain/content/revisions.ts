@@ -133,6 +133,13 @@ export async function copyRevisionToSpace(tx: RequestContext, fromRevisionId: st
   const copiedDocument = new Map(documents.map((document) => [document.id, documentIdOf(spaceId, document.markdown)]));
   await storeDocuments(tx, spaceId, documents.map((document) => document.markdown));
   await writeEmptyRevision(tx, spaceId, revisionId);
+  // Files keep their ids; their versions are the copy's own (the bytes are shared by their digest).
+  const files = await tx.db.revisionFile.findMany({ where: { revisionId: fromRevisionId }, include: { version: true } });
+  if (files.length) {
+    const copies = files.map((file) => ({ ...file.version, id: newId('fileVersion'), spaceId }));
+    await tx.db.fileVersion.createMany({ data: copies });
+    await tx.db.revisionFile.createMany({ data: copies.map((copy) => ({ revisionId, fileId: copy.fileId, versionId: copy.id })) });
+  }
   const pages = [...tree.pages.values()].map((page) => ({ page, versionId: newId('pageVersion') }));
   if (!pages.length) return;
   await tx.db.pageVersion.createMany({
@@ -143,4 +150,13 @@ export async function copyRevisionToSpace(tx: RequestContext, fromRevisionId: st
   await tx.db.revisionPage.createMany({
     data: pages.map(({ page, versionId }) => ({ revisionId, pageId: page.pageId, versionId, parentId: page.parentId, position: page.position })),
   });
+}
+
+/** The file entries of `revisionId` that `intoRevisionId` lacks or has in another version: what a merge carries over. */
+export async function filesMissingFrom(tx: RequestContext, revisionId: string, intoRevisionId: string): Promise<Map<string, string>> {
+  const [from, into] = await Promise.all(
+    [revisionId, intoRevisionId].map((id) => tx.db.revisionFile.findMany({ where: { revisionId: id }, select: { fileId: true, versionId: true } })),
+  );
+  const present = new Map(into!.map((entry) => [entry.fileId, entry.versionId]));
+  return new Map(from!.filter((entry) => present.get(entry.fileId) !== entry.versionId).map((entry) => [entry.fileId, entry.versionId]));
 }

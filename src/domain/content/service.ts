@@ -12,11 +12,13 @@ import {
 import type { ChangeRequestJSON } from '../change-requests/presenter.ts';
 import { defineRecordLoader, loader } from '../loaders.ts';
 import { visibleSpace } from '../spaces/service.ts';
+import { mapPage } from '../shared/pages.ts';
 import { inTransaction } from '../transaction.ts';
 import { applyChanges } from './changes.ts';
 import { structuredDocumentOf } from './document-format.ts';
 import { markdownOf, storeDocuments } from './documents.ts';
-import { ContentQuery, PageQuery, UpdateContentInput, UpdateContentQuery } from './inputs.ts';
+import { listRevisionFiles, presentFile, presentUploadedFiles, revisionFile, storeUploadedFiles } from './files.ts';
+import { ContentQuery, ListFilesQuery, PageQuery, UpdateContentInput, UpdateContentQuery } from './inputs.ts';
 import { type ContentPresentation, presentPage, presentPages, presentRevision } from './presenter.ts';
 import { writeRevision } from './revisions.ts';
 import { type PageTree, loadPageTree, pageAtPath } from './tree.ts';
@@ -57,7 +59,13 @@ export async function getContent(ctx: RequestContext, source: ContentSource, que
   const [revision, tree] = await Promise.all([loader(ctx, revisionRecords).load(revisionId), loadPageTree(ctx, revisionId)]);
   if (!revision) throw notFound('Revision', revisionId);
   const options = await withBodies(ctx, tree, presentation(ctx, source.spaceId, params));
-  return presentRevision(revision, tree, [], options, await mergedFromOf(ctx, revision));
+  const files = await ctx.db.revisionFile.findMany({
+    where: { revisionId },
+    orderBy: { fileId: 'asc' },
+    select: { revisionId: true, fileId: true, version: { select: { id: true, name: true, contentType: true, size: true, width: true, height: true, sha256: true } } },
+  });
+  const presentedFiles = files.map((file) => presentFile(file, options));
+  return presentRevision(revision, tree, presentedFiles, options, await mergedFromOf(ctx, revision));
 }
 
 async function mergedFromOf(ctx: RequestContext, revision: RevisionRecord): Promise<ChangeRequestJSON | undefined> {
@@ -121,6 +129,7 @@ export async function updateChangeRequestContent(ctx: RequestContext, spaceId: s
       loadPageTree(tx, revisionId ?? current.revisionMergedAncestorId),
     );
     await storeDocuments(tx, spaceId, applied.markdowns);
+    const addedFiles = await storeUploadedFiles(tx, spaceId, applied.files);
     const revisionId = await writeRevision(tx, {
       spaceId,
       changeRequestId: current.id,
@@ -128,6 +137,7 @@ export async function updateChangeRequestContent(ctx: RequestContext, spaceId: s
       parents: [current.revisionId],
       base,
       pages: applied.pages.values(),
+      addedFiles,
     });
     await tx.db.changeRequest.update({ where: { id: current.id }, data: { revisionId } });
     const userId = tx.viewer!.user.id;
@@ -136,7 +146,7 @@ export async function updateChangeRequestContent(ctx: RequestContext, spaceId: s
       create: { changeRequestId: current.id, userId },
       update: {},
     });
-    return applied.outcomes;
+    return { changes: applied.outcomes, files: applied.files };
   });
   const updated = await getChangeRequest(ctx, spaceId, changeRequest.id);
   if (compat !== false) return updated;
@@ -147,13 +157,27 @@ export async function updateChangeRequestContent(ctx: RequestContext, spaceId: s
   });
   return {
     changeRequest: updated,
-    changes: outcomes.map((outcome) =>
+    changes: outcomes.changes.map((outcome) =>
       outcome.object === 'deleted_page'
         ? { object: outcome.object, page: outcome.pageId }
         : { object: outcome.object, ...(outcome.object === 'created_page' && outcome.ref ? { ref: outcome.ref } : {}), page: pageRef(outcome.pageId) },
     ),
-    insertedFiles: [],
+    insertedFiles: presentUploadedFiles(outcomes.files, { urls: ctx.urls, metadata: true }),
   };
+}
+
+/** The files of the current revision of a space or change request, by id. */
+export async function listFiles(ctx: RequestContext, source: ContentSource, query: unknown = {}) {
+  const { metadata, computed: _computed, ...paging } = parseInput(ListFilesQuery, query, 'query');
+  const { revisionId } = await sourceRevision(ctx, source);
+  const page = await listRevisionFiles(ctx, revisionId, paging);
+  return mapPage(page, (file) => presentFile(file, { urls: ctx.urls, metadata: metadata ?? true }));
+}
+
+export async function getFile(ctx: RequestContext, source: ContentSource, fileId: string, query: unknown = {}) {
+  const { metadata } = parseInput(ContentQuery, query, 'query');
+  const { revisionId } = await sourceRevision(ctx, source);
+  return presentFile(await revisionFile(ctx, revisionId, fileId), { urls: ctx.urls, metadata: metadata ?? true });
 }
 
 /** A revision the viewer can see and its page tree, for GraphQL's Revision and Page. */

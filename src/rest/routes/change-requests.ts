@@ -88,6 +88,8 @@ export const changeRequestRoutes = [
     tag,
     query: UpdateContentQuery,
     body: UpdateContentInput,
+    // 20 files of 1 MB each, base64, and the pages around them.
+    bodyLimit: 32 * 1024 * 1024,
     status: 200,
     response: 'ChangeRequestContentResult',
     handler: (ctx, { params, body, query }) => updateChangeRequestContent(ctx, params.spaceId!, params.changeRequestId!, body, query),

@@ -1,12 +1,22 @@
-import { ContentQuery, PageQuery } from '../../domain/content/inputs.ts';
-import { type ContentSource, getContent, getPage, getPageByPath, listPages } from '../../domain/content/service.ts';
+import { ContentQuery, ListFilesQuery, PageQuery } from '../../domain/content/inputs.ts';
+import { type ContentSource, getContent, getFile, getPage, getPageByPath, listFiles, listPages } from '../../domain/content/service.ts';
+import { restList } from '../../lib/pagination.ts';
 import { type Route, route } from '../route.ts';
 
 /**
  * The content reads, once for a space's content and once for a change
  * request's: the same queries and shapes, under two bases.
  */
-function contentRoutes(base: string, names: { revision: string; pages: string; page: string; path: string }, tag: string): Route[] {
+interface OperationNames {
+  revision: string;
+  pages: string;
+  page: string;
+  path: string;
+  files: string;
+  file: string;
+}
+
+function contentRoutes(base: string, names: OperationNames, tag: string): Route[] {
   const source = (params: Record<string, string>): ContentSource => ({ spaceId: params.spaceId!, changeRequest: params.changeRequestId });
   return [
     route({
@@ -53,12 +63,35 @@ function contentRoutes(base: string, names: { revision: string; pages: string; p
       response: 'RevisionPage',
       handler: (ctx, { params, query }) => getPageByPath(ctx, source(params), params.pagePath!, query),
     }),
+    route({
+      method: 'GET',
+      path: `${base}/files`,
+      operationId: names.files,
+      summary: 'The files of the current revision',
+      tag,
+      query: ListFilesQuery,
+      status: 200,
+      response: 'RevisionFile',
+      list: true,
+      handler: async (ctx, { params, query }) => restList(await listFiles(ctx, source(params), query)),
+    }),
+    route({
+      method: 'GET',
+      path: `${base}/files/{fileId}`,
+      operationId: names.file,
+      summary: 'One file of the current revision, with its downloadURL',
+      tag,
+      query: ContentQuery,
+      status: 200,
+      response: 'RevisionFile',
+      handler: (ctx, { params, query }) => getFile(ctx, source(params), params.fileId!, query),
+    }),
   ];
 }
 
 export const spaceContentRoutes = contentRoutes(
   '/v1/spaces/{spaceId}/content',
-  { revision: 'getCurrentRevision', pages: 'listPages', page: 'getPageById', path: 'getPageByPath' },
+  { revision: 'getCurrentRevision', pages: 'listPages', page: 'getPageById', path: 'getPageByPath', files: 'listFiles', file: 'getFileById' },
   'Space content',
 );
 
@@ -69,6 +102,8 @@ export const changeRequestContentRoutes = contentRoutes(
     pages: 'listPagesInChangeRequest',
     page: 'getPageInChangeRequestById',
     path: 'getPageInChangeRequestByPath',
+    files: 'listFilesInChangeRequestById',
+    file: 'getFileInChangeRequestById',
   },
   'Change request content',
 );
