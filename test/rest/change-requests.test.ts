@@ -309,7 +309,7 @@ describe('page formats', () => {
   it('answers a page as markdown or as the structured document, and leaves git metadata out with metadata=false', async () => {
     const { space, admin, open, edit, merge } = await setup();
     const changeRequest = await open();
-    const markdown = '# Install\n\nRun **npm** with `install`, see [the guide](https://example.test/guide) or [home](/pages/pg_home).\n\n- one\n- two\n\n```sh\nnpm install\nnpm start\n```\n\n> Note\n\n---\n';
+    const markdown = '# Install\n\nRun **npm** with `install`, see [the guide](https://example.test/guide) or [home](./p.md).\n\n- one\n- two\n\n```sh\nnpm install\nnpm start\n```\n\n> Note\n\n---\n';
     const result = await edit(changeRequest, [{ operation: 'insert_page', ref: 'p', document: { markdown } }]);
     expect((await merge(changeRequest)).statusCode).toBe(200);
     const pageId = created(result, 'p');
@@ -333,11 +333,11 @@ describe('page formats', () => {
       [', see ', []],
     ]);
     expect(paragraph[1]).toMatchObject({ object: 'inline', type: 'link', data: { ref: { kind: 'url', url: 'https://example.test/guide' } } });
-    expect(paragraph[3]).toMatchObject({ type: 'link', data: { ref: { kind: 'page', page: 'pg_home' } } });
+    expect(paragraph[3]).toMatchObject({ type: 'link', data: { ref: { kind: 'page', page: pageId } } });
     expect(nodes[3]).toMatchObject({ data: { syntax: 'sh' }, nodes: [{ type: 'code-line' }, { type: 'code-line' }] });
 
     const asMarkdown = await t.call('GET', url, { token: admin.token });
-    expect(asMarkdown.json()).toMatchObject({ markdown, git: { path: 'install.md' } });
+    expect(asMarkdown.json()).toMatchObject({ markdown: markdown.replace('./p.md', `/pages/${pageId}`), git: { path: 'install.md' } });
     const bad = await t.call('GET', `${url}?format=html`, { token: admin.token });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.message).toMatch(/^format: /);
@@ -425,5 +425,38 @@ describe('duplicating a space', () => {
     expect(files.items.map((file: { name: string }) => file.name)).toEqual(['a.txt']);
     expect(await t.database.db.pageVersion.count({ where: { spaceId: copy.id } })).toBe(1);
     expect(await t.database.db.fileVersion.count({ where: { spaceId: copy.id } })).toBe(1);
+  });
+});
+
+describe('links in markdown', () => {
+  it('resolves links to pages by slug path, Git file path and relative path; unknown page links become text', async () => {
+    const { space, open, edit, page } = await setup();
+    const changeRequest = await open();
+    const tree = await edit(changeRequest, [
+      { operation: 'insert_page', ref: 'guides', title: 'Guides', document: { markdown: 'Guides.\n' } },
+      { operation: 'insert_page', ref: 'faq', title: 'FAQ', document: { markdown: 'Questions.\n' } },
+    ]);
+    const guides = created(tree, 'guides');
+    const faq = created(tree, 'faq');
+    const nested = await edit(changeRequest, [
+      { operation: 'insert_page', ref: 'start', into: guides, title: 'Start', document: { markdown: 'Start.\n' } },
+      {
+        operation: 'insert_page',
+        ref: 'install',
+        into: guides,
+        title: 'Install',
+        document: {
+          markdown:
+            'See [start](./start.md), [the FAQ](/pages/faq), [guides](../guides/README.md), [faq file](/pages/faq.md#top), ' +
+            `[by id](/pages/${faq}), [away](https://example.test), [gone](/pages/nowhere).\n`,
+        },
+      },
+    ]);
+    const start = created(nested, 'start');
+    const install = await page(created(nested, 'install'), `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`);
+    expect(install.markdown).toBe(
+      `See [start](/pages/${start}), [the FAQ](/pages/${faq}), [guides](/pages/${guides}), [faq file](/pages/${faq}#top), ` +
+        `[by id](/pages/${faq}), [away](https://example.test), gone.\n`,
+    );
   });
 });

@@ -8,7 +8,7 @@ import { keyBetween } from '../../lib/ordering.ts';
 import { documentIdOf } from './documents.ts';
 import { type ContentChange, MAX_FILE_BYTES } from './inputs.ts';
 import type { PageDraft } from './revisions.ts';
-import type { PageTree } from './tree.ts';
+import { type PageState, type PageTree, treeOf } from './tree.ts';
 
 export type ChangeOutcome =
   | { object: 'created_page'; pageId: string; ref?: string }
@@ -196,10 +196,11 @@ export async function applyChanges(
       }
     }
   }
+  const tree = treeOf('', pages.values() as Iterable<PageState>);
   for (const [pageId, markdown] of bodies) {
     const page = pages.get(pageId);
     if (!page) continue;
-    const resolved = resolveRefs(markdown, refs);
+    const resolved = resolveLinks(resolveRefs(markdown, refs), pageId, tree);
     if (resolved) markdowns.push(resolved);
     pages.set(pageId, { ...page, versionId: undefined, documentId: resolved ? documentIdOf(spaceId, resolved) : null });
   }
@@ -269,5 +270,57 @@ function dimensionsOf(bytes: Buffer, contentType: string): { width: number | nul
     return { width: width ?? null, height: height ?? null };
   } catch {
     return { width: null, height: null };
+  }
+}
+
+/**
+ * Links to pages of the change request, written as authors write them in Git —
+ * `/pages/<slug path>`, `/pages/<path>.md`, `/pages/<path>/README.md`, or
+ * relative to the page (`./sibling.md`, `../README.md`, `./section`) — become
+ * `/pages/<page id>`. Links to page ids, files, anchors and URLs stay; a page
+ * link that matches no page is left as its text.
+ */
+function resolveLinks(markdown: string, pageId: string, tree: PageTree): string {
+  const byPath = new Map([...tree.paths].map(([id, path]) => [path, id]));
+  const hasChildren = (id: string) => Boolean(tree.children.get(id)?.length);
+  const page = tree.pages.get(pageId)!;
+  // The folder the page's file is in: its own for a page with pages (README.md), else its parent's.
+  const folder = hasChildren(pageId) ? tree.paths.get(pageId)! : page.parentId ? tree.paths.get(page.parentId)! : '';
+  const lookup = (path: string): string | undefined => {
+    const clean = path.replace(/\/+$/, '').replace(/(^|\/)README\.md$/i, '').replace(/\.md$/i, '');
+    if (clean === '') return tree.children.get(null)?.[0]?.pageId;
+    return byPath.get(clean);
+  };
+  return markdown.replace(/(!?)\[([^\]]*)\]\(([^)\s]+)((?:\s+"[^"]*")?)\)/g, (link, bang: string, text: string, target: string, title: string) => {
+    if (bang || /^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('#') || target.startsWith('/files/')) return link;
+    const [path, anchor] = [target.replace(/#.*$/, ''), /#.*$/.exec(target)?.[0] ?? ''];
+    let found: string | undefined;
+    if (path.startsWith('/pages/')) {
+      const rest = decodeURIComponentSafe(path.slice('/pages/'.length));
+      if (tree.pages.has(rest)) return link;
+      found = lookup(rest);
+    } else if (path.startsWith('./') || path.startsWith('../')) {
+      found = lookup(joinPath(folder, decodeURIComponentSafe(path)));
+    } else {
+      return link;
+    }
+    return found ? `[${text}](/pages/${found}${anchor}${title})` : text;
+  });
+}
+
+function joinPath(folder: string, relative: string): string {
+  const parts = folder ? folder.split('/') : [];
+  for (const part of relative.split('/')) {
+    if (part === '..') parts.pop();
+    else if (part !== '.' && part !== '') parts.push(part);
+  }
+  return parts.join('/');
+}
+
+function decodeURIComponentSafe(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
   }
 }
