@@ -50,6 +50,14 @@ export const GENERATION_SCOPES: Record<string, ScopeOf | null> = {
   revision_files: null,
   // Written only with a change request's new revision (same transaction).
   change_request_contributors: null,
+  // The search index (hand-written migration; SQLite's FTS5 keeps its own
+  // shadow tables): replaced with the space's revision, in the same transaction.
+  search_sections: null,
+  search_sections_data: null,
+  search_sections_idx: null,
+  search_sections_content: null,
+  search_sections_docsize: null,
+  search_sections_config: null,
 };
 
 export function scopeOf(table: string): ScopeOf | null {

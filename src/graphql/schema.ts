@@ -8,6 +8,7 @@ import './types/space.ts';
 import './types/custom-field.ts';
 import './types/content.ts';
 import './types/change-request.ts';
+import './types/search.ts';
 import './types/site.ts';
 import './types/viewer.ts';
 

@@ -98,3 +98,28 @@ describe('change requests over GraphQL', () => {
     expect(large).toBe(small);
   });
 });
+
+describe('search over GraphQL', () => {
+  it('answers Space.search and Organization.search as REST does', async () => {
+    const { admin, space, organization } = await setup();
+    const changeRequestId = await changeRequestWithTree(admin.token, space.id, 2, 1, 0);
+    expectData(await mutate(t, admin.token, 'mergeChangeRequest', { changeRequestId }, 'revision'));
+    const data = expectData(
+      await t.graphql(
+        admin.token,
+        `query($space: ID!, $org: ID!) {
+          space(id: $space) { search(query: "section 1") { id title path rank ancestors sections { title body } } }
+          organization(id: $org) { search(query: "child", first: 5) { space { id } pages { title ancestors } } }
+        }`,
+        { space: space.id, org: organization.id },
+      ),
+    );
+    const rest = (await t.call('GET', `/v1/spaces/${space.id}/search?query=${encodeURIComponent('section 1')}`, { token: admin.token })).json();
+    expect(data.space.search.map((page: { id: string }) => page.id)).toEqual(rest.items.map((item: { id: string }) => item.id));
+    expect(data.space.search[0]).toMatchObject({ title: 'Section 1', path: 'section-1', rank: 1, ancestors: [] });
+    expect(data.organization.search).toEqual([
+      { space: { id: space.id }, pages: expect.arrayContaining([{ title: 'Child 0', ancestors: ['Section 0'] }, { title: 'Child 0', ancestors: ['Section 1'] }]) },
+    ]);
+    expectGraphQLError(await t.graphql(admin.token, `query($id: ID!) { space(id: $id) { search(query: "") { id } } }`, { id: space.id }), 400, /^query: /);
+  });
+});

@@ -5,6 +5,7 @@ import { newId } from '../../lib/ids.ts';
 import { type Ordering, type Page, pageRequestOf } from '../../lib/pagination.ts';
 import { parseInput } from '../../lib/validation.ts';
 import { type Role, atLeast, authorize } from '../access.ts';
+import { reindexSpace } from '../search/service.ts';
 import { recountChangeRequests } from './counts.ts';
 import { storeDocuments } from '../content/documents.ts';
 import { mergeTrees } from '../content/merge.ts';
@@ -194,6 +195,7 @@ export async function mergeChangeRequest(ctx: RequestContext, spaceId: string, i
       addedFiles: await filesMissingFrom(tx, current.revisionId, space.revisionId),
     });
     await tx.db.space.update({ where: { id: spaceId }, data: { revisionId } });
+    await reindexSpace(tx, spaceId, revisionId);
     await tx.db.changeRequest.update({
       where: { id: current.id },
       data: { status: 'merged', revisionMergedId: revisionId, mergedAt: tx.clock.now(), mergedById: tx.viewer!.user.id },

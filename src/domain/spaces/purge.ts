@@ -5,8 +5,12 @@ import { SPACE_RETENTION_MS } from './service.ts';
 /** Permanently removes spaces deleted longer ago than the retention period. Returns how many. */
 export async function purgeDeletedSpaces(db: Db, clock: Clock): Promise<number> {
   const cutoff = new Date(clock.now().getTime() - SPACE_RETENTION_MS);
-  const { count } = await db.space.deleteMany({ where: { deletedAt: { lt: cutoff } } });
-  return count;
+  return db.$transaction(async (tx) => {
+    // The search index has no foreign key (an FTS5 table on SQLite): its rows go with their space.
+    await tx.$executeRaw`DELETE FROM "search_sections" WHERE "spaceId" IN (SELECT "id" FROM "spaces" WHERE "deletedAt" < ${cutoff})`;
+    const { count } = await tx.space.deleteMany({ where: { deletedAt: { lt: cutoff } } });
+    return count;
+  });
 }
 
 export interface PurgeJob {

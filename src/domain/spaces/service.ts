@@ -14,6 +14,7 @@ import { endPosition, levelOn, positionAmongSiblings } from '../shared/content-t
 import { type ChildListing, countsBy, emptyPage, listChildren, mapPage } from '../shared/pages.ts';
 import { moveContentInput, transferInput } from '../shared/schemas.ts';
 import { copyRevisionToSpace, writeEmptyRevision } from '../content/revisions.ts';
+import { reindexSpace } from '../search/service.ts';
 import { inTransaction } from '../transaction.ts';
 import {
   CreateSpaceInput,
@@ -267,6 +268,7 @@ export async function duplicateSpace(ctx: RequestContext, spaceId: string): Prom
       },
     });
     await copyRevisionToSpace(tx, space.revisionId, id, revisionId);
+    await reindexSpace(tx, id, revisionId);
   });
   return getSpace(ctx, id);
 }

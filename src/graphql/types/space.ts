@@ -82,6 +82,7 @@ export const SPACE_FIELD_COLUMNS: Record<string, readonly string[]> = {
   sites: [],
   content: ['revisionId'],
   changeRequestsConnection: [],
+  search: [],
 };
 
 export const Space = builder.loadableNodeRef<SpaceRecord, string>('Space', {

@@ -1,3 +1,4 @@
+import { SearchQuery, searchOrganization } from '../../domain/search/service.ts';
 import { ListOrganizationsQuery, UpdateOrganizationInput } from '../../domain/organizations/inputs.ts';
 import {
   getOrganization,
@@ -74,5 +75,17 @@ export const organizationRoutes = [
     status: 200,
     response: 'OrganizationsOfEmailDomain',
     handler: (ctx, { params }) => listOrganizationsForEmailDomain(ctx, params.emailDomain!),
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/orgs/{organizationId}/search',
+    operationId: 'searchOrganizationContent',
+    summary: 'Search the pages of every space of the organization, grouped by space',
+    tag,
+    query: SearchQuery,
+    status: 200,
+    response: 'SearchSpaceResult',
+    list: true,
+    handler: (ctx, { params, query }) => searchOrganization(ctx, params.organizationId!, query),
   }),
 ];

@@ -19,6 +19,7 @@ import {
   updateSpace,
   updateSpaceCustomFields,
 } from '../../domain/spaces/service.ts';
+import { SearchQuery, searchSpace } from '../../domain/search/service.ts';
 import { restList } from '../../lib/pagination.ts';
 import { route } from '../route.ts';
 
@@ -140,5 +141,17 @@ export const spaceRoutes = [
     body: UpdateSpaceCustomFieldsInput,
     status: 204,
     handler: (ctx, { params, body }) => updateSpaceCustomFields(ctx, params.spaceId!, body),
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/spaces/{spaceId}/search',
+    operationId: 'searchSpaceContent',
+    summary: 'Search the pages of the space content: ranked pages with the sections that matched and excerpts',
+    tag,
+    query: SearchQuery,
+    status: 200,
+    response: 'SearchPageResult',
+    list: true,
+    handler: (ctx, { params, query }) => searchSpace(ctx, params.spaceId!, query),
   }),
 ];

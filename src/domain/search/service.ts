@@ -1,0 +1,213 @@
+import { type Token, lexer } from 'marked';
+import slugify from 'slugify';
+import { z } from 'zod';
+import type { RequestContext } from '../../context.ts';
+import { Prisma } from '../../db/index.ts';
+import { invalid } from '../../errors.ts';
+import { parseInput, queryInt } from '../../lib/validation.ts';
+import { markdownOf } from '../content/documents.ts';
+import { pageAppUrl } from '../content/presenter.ts';
+import { loadPageTree } from '../content/tree.ts';
+import { visibleOrganization } from '../organizations/service.ts';
+import { visibleSpace } from '../spaces/service.ts';
+
+/**
+ * Full-text search over the pages of each space's live content, with the
+ * database's own engine behind one interface: SQLite's FTS5 (bm25) or
+ * PostgreSQL's tsvector with a GIN index (ts_rank). A page is indexed as its
+ * sections — the text before the first heading, then each heading's text — so
+ * that results point at the section that matched, with an excerpt.
+ */
+
+export const SearchQuery = z.object({
+  query: z.string().min(1).max(512),
+  page: z.string().min(1).max(200).optional(),
+  limit: queryInt(1, 100).optional(),
+});
+
+interface Section {
+  sectionId: string;
+  title: string;
+  body: string;
+  position: number;
+}
+
+/** The sections of a page body: plain text, split at headings. */
+export function sectionsOf(pageTitle: string, markdown: string): Section[] {
+  const sections: Section[] = [{ sectionId: '', title: pageTitle, body: '', position: 0 }];
+  const walk = (tokens: Token[]) => {
+    for (const token of tokens) {
+      if (token.type === 'heading') {
+        const title = (token as { text: string }).text;
+        sections.push({ sectionId: slugify(title, { lower: true, strict: true }) || `section-${sections.length}`, title, body: '', position: sections.length });
+      } else if ('tokens' in token && token.tokens && token.type !== 'code') {
+        walk(token.tokens);
+        if (token.type === 'paragraph' || token.type === 'list_item') sections.at(-1)!.body += '\n';
+      } else if (token.type === 'list') {
+        for (const item of (token as { items: Array<{ tokens: Token[] }> }).items) walk(item.tokens);
+      } else if ('text' in token && typeof token.text === 'string') {
+        sections.at(-1)!.body += token.type === 'code' ? `${token.text}\n` : token.text;
+      }
+    }
+  };
+  walk(lexer(markdown));
+  return sections.map((section) => ({ ...section, body: section.body.replace(/\n{2,}/g, '\n').trim() })).filter((s, i) => i === 0 || s.body || s.title);
+}
+
+/**
+ * Makes a space's index its live revision's pages, in the transaction that
+ * changed the revision. Every document page is indexed (hidden pages too: they
+ * are reachable; `noIndex` pages are not).
+ */
+export async function reindexSpace(tx: RequestContext, spaceId: string, revisionId: string): Promise<void> {
+  await tx.db.$executeRaw(Prisma.sql`DELETE FROM "search_sections" WHERE "spaceId" = ${spaceId}`);
+  const tree = await loadPageTree(tx, revisionId);
+  const rows: Prisma.Sql[] = [];
+  for (const page of tree.pages.values()) {
+    if (page.type !== 'document' || page.noIndex) continue;
+    const path = tree.paths.get(page.pageId) ?? page.slug;
+    for (const section of sectionsOf(page.title, await markdownOf(tx, page.documentId))) {
+      rows.push(Prisma.sql`(${page.title}, ${section.title}, ${section.body}, ${spaceId}, ${page.pageId}, ${section.sectionId}, ${path}, ${section.position})`);
+    }
+  }
+  // A few hundred rows per statement keeps far below every parameter limit.
+  for (let start = 0; start < rows.length; start += 500) {
+    await tx.db.$executeRaw(Prisma.sql`
+      INSERT INTO "search_sections" ("pageTitle", "title", "body", "spaceId", "pageId", "sectionId", "path", "position")
+      VALUES ${Prisma.join(rows.slice(start, start + 500))}`);
+  }
+}
+
+/** Words of a query (letters and digits), each matched as a prefix; everything else is ignored. */
+function wordsOf(query: string): string[] {
+  return (query.normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, 16);
+}
+
+interface Hit {
+  spaceId: string;
+  pageId: string;
+  sectionId: string;
+  pageTitle: string;
+  title: string;
+  path: string;
+  excerpt: string;
+  score: number;
+}
+
+/** The best-ranked sections of these spaces matching every word of the query, best first. */
+async function searchSections(ctx: RequestContext, spaceIds: string[], words: string[], limit: number): Promise<Hit[]> {
+  if (!spaceIds.length || !words.length) return [];
+  if (ctx.provider === 'sqlite') {
+    const match = words.map((word) => `"${word}"*`).join(' ');
+    const rows = await ctx.db.$queryRaw<Array<Omit<Hit, 'score'> & { rank: number }>>(Prisma.sql`
+      SELECT "spaceId", "pageId", "sectionId", "pageTitle", "title", "path",
+        snippet("search_sections", 2, '', '', '…', 24) AS "excerpt", bm25("search_sections", 8.0, 4.0, 1.0) AS "rank"
+      FROM "search_sections"
+      WHERE "search_sections" MATCH ${match} AND "spaceId" IN (${Prisma.join(spaceIds)})
+      ORDER BY "rank" LIMIT ${limit}`);
+    return rows.map(({ rank, ...row }) => ({ ...row, score: Math.max(0, -Number(rank)) }));
+  }
+  const tsquery = words.map((word) => `${word}:*`).join(' & ');
+  const rows = await ctx.db.$queryRaw<Array<Omit<Hit, 'score'> & { rank: number }>>(Prisma.sql`
+    SELECT s."spaceId", s."pageId", s."sectionId", s."pageTitle", s."title", s."path",
+      ts_headline('simple', s."body", q, 'StartSel="",StopSel="",MaxWords=30,MinWords=12,ShortWord=2') AS "excerpt",
+      ts_rank(s."document", q) AS "rank"
+    FROM "search_sections" s, to_tsquery('simple', ${tsquery}) q
+    WHERE s."document" @@ q AND s."spaceId" = ANY(${spaceIds})
+    ORDER BY "rank" DESC, s."pageId", s."position" LIMIT ${limit}`);
+  return rows.map(({ rank, ...row }) => ({ ...row, score: Number(rank) }));
+}
+
+/** Sections grouped by page, pages in the order of their best section; descriptions and ancestors from each space's live tree. */
+async function pagesOf(hits: Hit[], ctx: RequestContext, revisionOfSpace: Map<string, string>) {
+  const spaceIds = [...new Set(hits.map((hit) => hit.spaceId))];
+  const trees = new Map(await Promise.all(spaceIds.map(async (id) => [id, await loadPageTree(ctx, revisionOfSpace.get(id)!)] as const)));
+  const pages = new Map<string, { hit: Hit; sections: Hit[] }>();
+  for (const hit of hits) {
+    const key = `${hit.spaceId}/${hit.pageId}`;
+    const page = pages.get(key);
+    if (page) page.sections.push(hit);
+    else pages.set(key, { hit, sections: [hit] });
+  }
+  return [...pages.values()].map(({ hit, sections }, index) => {
+    const options = { urls: ctx.urls, spaceId: hit.spaceId, metadata: false };
+    const pageUrl = pageAppUrl(options, hit.pageId);
+    const tree = trees.get(hit.spaceId)!;
+    const ancestors: Array<{ title: string }> = [];
+    for (let parent = tree.pages.get(hit.pageId)?.parentId; parent; parent = tree.pages.get(parent)?.parentId) {
+      ancestors.unshift({ title: tree.pages.get(parent)!.title });
+    }
+    return {
+      spaceId: hit.spaceId,
+      result: {
+        id: hit.pageId,
+        title: hit.pageTitle,
+        description: tree.pages.get(hit.pageId)?.description ?? '',
+        path: hit.path,
+        score: hit.score,
+        rank: index + 1,
+        ancestors,
+        resultType: sections.some((section) => section.sectionId === '') ? 'page' : 'section',
+        sections: sections.map((section) => ({
+          id: section.sectionId || hit.pageId,
+          title: section.title,
+          path: section.sectionId ? `${hit.path}#${section.sectionId}` : hit.path,
+          score: section.score,
+          resultType: section.sectionId ? 'section' : 'page',
+          body: section.excerpt,
+          urls: { app: section.sectionId ? `${pageUrl}#${section.sectionId}` : pageUrl },
+        })),
+        urls: { app: pageUrl },
+      },
+    };
+  });
+}
+
+/** Pages of ranked results: the token is the offset of the next page, bound to its query. */
+function pageWindow<T>(items: T[], query: string, token: string | undefined, limit: number) {
+  let offset = 0;
+  if (token) {
+    try {
+      const [name, at, forQuery] = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as [string, number, string];
+      if (name !== 'search' || forQuery !== query || !Number.isInteger(at) || at < 0) throw new Error();
+      offset = at;
+    } catch {
+      throw invalid('page: is not a page token returned by this search');
+    }
+  }
+  const window = items.slice(offset, offset + limit);
+  const nextAt = offset + limit;
+  return {
+    ...(nextAt < items.length ? { next: { page: Buffer.from(JSON.stringify(['search', nextAt, query])).toString('base64url') } } : {}),
+    count: items.length,
+    items: window,
+  };
+}
+
+/** Most sections read for one search: enough for 100 pages of ranked results with their sections. */
+const MAX_HITS = 1000;
+
+export async function searchSpace(ctx: RequestContext, spaceId: string, query: unknown) {
+  const { space } = await visibleSpace(ctx, spaceId);
+  const params = parseInput(SearchQuery, query, 'query');
+  const hits = await searchSections(ctx, [spaceId], wordsOf(params.query), MAX_HITS);
+  const pages = await pagesOf(hits, ctx, new Map([[spaceId, space.revisionId]]));
+  return pageWindow(pages.map((page) => page.result), params.query, params.page, params.limit ?? 20);
+}
+
+/** Pages of every space of an organization its member can read, grouped by space (guests see nothing). */
+export async function searchOrganization(ctx: RequestContext, organizationId: string, query: unknown) {
+  const { access } = await visibleOrganization(ctx, organizationId);
+  const params = parseInput(SearchQuery, query, 'query');
+  if (access.role === null) return pageWindow([], params.query, params.page, params.limit ?? 20);
+  const spaces = await ctx.db.space.findMany({ where: { organizationId, deletedAt: null }, select: { id: true, title: true, revisionId: true } });
+  const hits = await searchSections(ctx, spaces.map((space) => space.id), wordsOf(params.query), MAX_HITS);
+  const titles = new Map(spaces.map((space) => [space.id, space.title]));
+  const bySpace = new Map<string, { type: 'space'; id: string; title: string; score: number; pages: unknown[] }>();
+  for (const { spaceId, result } of await pagesOf(hits, ctx, new Map(spaces.map((space) => [space.id, space.revisionId])))) {
+    const space = bySpace.get(spaceId) ?? { type: 'space' as const, id: spaceId, title: titles.get(spaceId) ?? '', score: result.score, pages: [] };
+    space.pages.push(result);
+    bySpace.set(spaceId, space);
+  }
+  return pageWindow([...bySpace.values()], params.query, params.page, params.limit ?? 20);
+}
