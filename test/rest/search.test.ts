@@ -1,12 +1,15 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { expectMatchesSchema } from '../support/contract.ts';
+import { DAY, timeTravel } from '../support/clock.ts';
 import { buildTeam } from '../support/factories.ts';
+import { purgeDeletedSpaces } from '../../src/domain/spaces/purge.ts';
 
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
 });
+const travel = timeTravel(() => t);
 
 /** A space whose live content is these pages (written through a merged change request). */
 async function spaceWith(team: Awaited<ReturnType<typeof buildTeam>>, title: string, pages: Array<{ title: string; markdown: string }>) {
@@ -97,5 +100,18 @@ describe('search', () => {
     const stranger = (await buildTeam(t.database)).admin;
     expect((await search(stranger.token, `/v1/orgs/${team.organization.id}/search?query=deploy`)).statusCode).toBe(404);
     expect((await search(stranger.token, `/v1/spaces/${guide.id}/search?query=deploy`)).statusCode).toBe(404);
+  });
+
+  it('drops the index of a space when the space is purged, and hides it from search while deleted', async () => {
+    const team = await buildTeam(t.database);
+    const space = await spaceWith(team, 'Doomed', [{ title: 'Ephemeral', markdown: 'Gone soon.\n' }]);
+    const indexed = () => t.database.db.$queryRaw<Array<{ n: number | bigint }>>`SELECT COUNT(*) AS n FROM "search_sections" WHERE "spaceId" = ${space.id}`;
+    expect(Number((await indexed())[0]!.n)).toBeGreaterThan(0);
+    expect((await t.call('DELETE', `/v1/spaces/${space.id}`, { token: team.admin.token })).statusCode).toBe(205);
+    const hidden = await search(team.admin.token, `/v1/orgs/${team.organization.id}/search?query=ephemeral`);
+    expect(hidden.json().count).toBe(0);
+    travel(8 * DAY);
+    await purgeDeletedSpaces(t.database.db, t.clock);
+    expect(Number((await indexed())[0]!.n)).toBe(0);
   });
 });

@@ -461,7 +461,7 @@ describe('purge of deleted spaces', () => {
 
   it('reports failures to onError instead of throwing', async () => {
     const failure = new Error('database is down');
-    const db = { space: { deleteMany: async () => Promise.reject(failure) } } as unknown as Parameters<typeof purgeDeletedSpaces>[0];
+    const db = { $transaction: async () => Promise.reject(failure) } as unknown as Parameters<typeof purgeDeletedSpaces>[0];
     const reported = new Promise<unknown>((resolve) => {
       const job = startSpacePurgeJob({ db, clock: t.clock, intervalMs: 60 * 60 * 1000, onError: (error) => {
         job.stop();
