@@ -50,6 +50,8 @@ export const GENERATION_SCOPES: Record<string, ScopeOf | null> = {
   revision_files: null,
   // Written only with a change request's new revision (same transaction).
   change_request_contributors: null,
+  // Written with their document, never changed.
+  document_links: null,
   // The search index (hand-written migration; SQLite's FTS5 keeps its own
   // shadow tables): replaced with the space's revision, in the same transaction.
   search_sections: null,

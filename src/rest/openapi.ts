@@ -99,6 +99,52 @@ const ownSchemas: Record<string, JsonSchema> = {
     description: 'The change request (`compat=true`, the default), or with the pages changed (`compat=false`).',
     oneOf: [ref('ChangeRequest'), ref('ChangeRequestContentUpdate')],
   },
+  ContentReference: {
+    type: 'object',
+    required: ['kind', 'organization', 'space', 'versionContext', 'page'],
+    properties: {
+      kind: { type: 'string', enum: ['page'] },
+      organization: { type: 'string' },
+      space: { type: 'string' },
+      versionContext: {
+        type: 'object',
+        required: ['type', 'revision'],
+        properties: { type: { type: 'string', enum: ['revision'] }, revision: { type: 'string' } },
+      },
+      page: { type: 'string' },
+    },
+  },
+  ContentLinks: {
+    type: 'object',
+    required: ['count', 'items', 'stats'],
+    properties: {
+      next: { type: 'object', required: ['page'], properties: { page: { type: 'string' } } },
+      count: { type: 'number' },
+      items: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['status', 'relation', 'targetReference', 'locationReferences'],
+          properties: {
+            status: { type: 'string', enum: ['ok', 'broken', 'in-app'] },
+            relation: { type: 'string', enum: ['page', 'file', 'external'] },
+            targetReference: {
+              oneOf: [ref('ContentRefPage'), ref('ContentRefFile'), ref('ContentRefURL')],
+            },
+            locationReferences: { type: 'array', items: ref('ContentReference') },
+          },
+        },
+      },
+      stats: {
+        type: 'object',
+        required: ['total', 'broken'],
+        properties: {
+          total: { type: 'number' },
+          broken: { type: 'object', required: ['total', 'changeRequest'], properties: { total: { type: 'number' }, changeRequest: { type: 'number' } } },
+        },
+      },
+    },
+  },
   Error: errorSchema,
 };
 

@@ -3,7 +3,7 @@ import { buildOpenApiDocument } from './openapi.ts';
 import type { Route } from './route.ts';
 import { changeRequestRoutes } from './routes/change-requests.ts';
 import { collectionRoutes } from './routes/collections.ts';
-import { changeRequestContentRoutes, spaceContentRoutes } from './routes/content.ts';
+import { changeRequestContentRoutes, spaceContentRoutes, spaceLinkRoutes } from './routes/content.ts';
 import { customFieldRoutes } from './routes/custom-fields.ts';
 import { memberRoutes } from './routes/members.ts';
 import { organizationRoutes } from './routes/organizations.ts';
@@ -16,6 +16,7 @@ export const restRoutes: Route[] = [
   ...memberRoutes,
   ...collectionRoutes,
   ...spaceRoutes,
+  ...spaceLinkRoutes,
   ...spaceContentRoutes,
   ...changeRequestRoutes,
   ...changeRequestContentRoutes,

@@ -460,3 +460,50 @@ describe('links in markdown', () => {
     );
   });
 });
+
+describe('links and backlinks', () => {
+  it('lists the links of the content with their status and stats, per page, and the pages linking a file', async () => {
+    const { space, admin, open, edit, merge } = await setup();
+    const first = await open();
+    const seeded = await edit(first, [
+      { operation: 'insert_page', ref: 'target', title: 'Target', document: { markdown: 'Linked to.\n' } },
+      {
+        operation: 'insert_page',
+        ref: 'source',
+        title: 'Source',
+        document: { markdown: 'See [target](./target.md), ![logo](./logo), [the app](http://app.docs-gateway.test/s/x) and [away](https://example.test).\n' },
+      },
+      { operation: 'insert_files', files: [{ ref: 'logo', name: 'logo.png', contentType: 'image/png', base64: Buffer.from('png').toString('base64') }] },
+    ]);
+    expect((await merge(first)).statusCode).toBe(200);
+    const targetId = created(seeded, 'target');
+    const sourceId = created(seeded, 'source');
+    const fileId = seeded.insertedFiles[0].id;
+
+    // A change request that deletes the target: one broken link there.
+    const second = await open();
+    await edit(second, [{ operation: 'delete_page', page: targetId }]);
+
+    const links = await t.call('GET', `/v1/spaces/${space.id}/links`, { token: admin.token });
+    expect(links.statusCode, links.body).toBe(200);
+    expectMatchesSchema('GET', '/v1/spaces/{spaceId}/links', 200, links.json());
+    const body = links.json();
+    expect(body.stats).toEqual({ total: 4, broken: { total: 0, changeRequest: 1 } });
+    const byTarget = Object.fromEntries(body.items.map((item: any) => [JSON.stringify(item.targetReference), item]));
+    expect(byTarget[JSON.stringify({ kind: 'page', page: targetId })]).toMatchObject({ status: 'ok', locationReferences: [{ kind: 'page', page: sourceId, space: space.id }] });
+    expect(byTarget[JSON.stringify({ kind: 'url', url: 'http://app.docs-gateway.test/s/x' })].status).toBe('in-app');
+    const inApp = (await t.call('GET', `/v1/spaces/${space.id}/links?status=in-app`, { token: admin.token })).json();
+    expect(inApp.items).toHaveLength(1);
+
+    const crBase = `/v1/spaces/${space.id}/change-requests/${second.id}/content`;
+    const broken = (await t.call('GET', `${crBase}/page/${sourceId}/links?status=broken`, { token: admin.token })).json();
+    expect(broken.items).toEqual([expect.objectContaining({ status: 'broken', targetReference: { kind: 'page', page: targetId } })]);
+    expect((await t.call('GET', `${crBase}/page/pg_missing/links`, { token: admin.token })).statusCode).toBe(404);
+
+    const backlinks = await t.call('GET', `/v1/spaces/${space.id}/content/files/${fileId}/backlinks`, { token: admin.token });
+    expect(backlinks.statusCode).toBe(200);
+    expectMatchesSchema('GET', '/v1/spaces/{spaceId}/content/files/{fileId}/backlinks', 200, backlinks.json());
+    expect(backlinks.json()).toMatchObject({ count: 1, items: [{ kind: 'page', page: sourceId, versionContext: { type: 'revision' } }] });
+    expect((await t.call('GET', `/v1/spaces/${space.id}/links?status=gone`, { token: admin.token })).statusCode).toBe(400);
+  });
+});

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { RequestContext } from '../../context.ts';
 import { Prisma } from '../../db/index.ts';
 import { defineLoader, loader } from '../loaders.ts';
+import { storeDocumentLinks } from './links.ts';
 
 /**
  * Page bodies are stored once per space and content: the id is a digest of both,
@@ -21,6 +22,7 @@ export async function storeDocuments(tx: RequestContext, spaceId: string, markdo
       INSERT INTO "documents" ("id", "spaceId", "markdown") VALUES (${id}, ${spaceId}, ${markdown})
       ON CONFLICT ("id") DO NOTHING`);
   }
+  await storeDocumentLinks(tx, rows);
 }
 
 const documents = defineLoader<string, string | null>(async (ctx, ids) => {

@@ -17,6 +17,7 @@ import { inTransaction } from '../transaction.ts';
 import { applyChanges } from './changes.ts';
 import { structuredDocumentOf } from './document-format.ts';
 import { markdownOf, storeDocuments } from './documents.ts';
+import { BacklinksQuery, LinksQuery, listBacklinks, listLinks } from './links.ts';
 import { listRevisionFiles, presentFile, presentUploadedFiles, revisionFile, storeUploadedFiles } from './files.ts';
 import { ContentQuery, ListFilesQuery, PageQuery, UpdateContentInput, UpdateContentQuery } from './inputs.ts';
 import { type ContentPresentation, presentPage, presentPages, presentRevision } from './presenter.ts';
@@ -178,6 +179,37 @@ export async function getFile(ctx: RequestContext, source: ContentSource, fileId
   const { metadata } = parseInput(ContentQuery, query, 'query');
   const { revisionId } = await sourceRevision(ctx, source);
   return presentFile(await revisionFile(ctx, revisionId, fileId), { urls: ctx.urls, metadata: metadata ?? true });
+}
+
+async function linkScope(ctx: RequestContext, source: ContentSource) {
+  const { space } = await visibleSpace(ctx, source.spaceId);
+  const { revisionId } = await sourceRevision(ctx, source);
+  return { organizationId: space.organizationId, spaceId: space.id, revisionId };
+}
+
+/** The links of the space content, with broken-link stats that count open change requests too. */
+export async function listSpaceLinks(ctx: RequestContext, spaceId: string, query: unknown = {}) {
+  const params = parseInput(LinksQuery, query, 'query');
+  const scope = await linkScope(ctx, { spaceId });
+  const openChangeRequests = await ctx.db.changeRequest.findMany({
+    where: { spaceId, status: { in: ['open', 'draft'] }, revisionId: { not: scope.revisionId } },
+    select: { revisionId: true },
+  });
+  return listLinks(ctx, { ...scope, changeRequestRevisionIds: openChangeRequests.map((row) => row.revisionId) }, params);
+}
+
+/** The links located in one page of a space's or change request's content. */
+export async function listPageLinks(ctx: RequestContext, source: ContentSource, pageId: string, query: unknown = {}) {
+  const params = parseInput(LinksQuery, query, 'query');
+  return listLinks(ctx, { ...(await linkScope(ctx, source)), pageId, changeRequestRevisionIds: [] }, params);
+}
+
+/** The pages that link to a file. */
+export async function listFileBacklinks(ctx: RequestContext, source: ContentSource, fileId: string, query: unknown = {}) {
+  const params = parseInput(BacklinksQuery, query, 'query');
+  const scope = await linkScope(ctx, source);
+  await revisionFile(ctx, scope.revisionId, fileId);
+  return listBacklinks(ctx, scope, fileId, params);
 }
 
 /** A revision the viewer can see and its page tree, for GraphQL's Revision and Page. */

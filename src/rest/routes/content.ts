@@ -1,5 +1,17 @@
 import { ContentQuery, ListFilesQuery, PageQuery } from '../../domain/content/inputs.ts';
-import { type ContentSource, getContent, getFile, getPage, getPageByPath, listFiles, listPages } from '../../domain/content/service.ts';
+import { BacklinksQuery, LinksQuery } from '../../domain/content/links.ts';
+import {
+  type ContentSource,
+  getContent,
+  getFile,
+  getPage,
+  getPageByPath,
+  listFileBacklinks,
+  listFiles,
+  listPageLinks,
+  listPages,
+  listSpaceLinks,
+} from '../../domain/content/service.ts';
 import { restList } from '../../lib/pagination.ts';
 import { type Route, route } from '../route.ts';
 
@@ -14,6 +26,8 @@ interface OperationNames {
   path: string;
   files: string;
   file: string;
+  backlinks: string;
+  pageLinks: string;
 }
 
 function contentRoutes(base: string, names: OperationNames, tag: string): Route[] {
@@ -86,12 +100,35 @@ function contentRoutes(base: string, names: OperationNames, tag: string): Route[
       response: 'RevisionFile',
       handler: (ctx, { params, query }) => getFile(ctx, source(params), params.fileId!, query),
     }),
+    route({
+      method: 'GET',
+      path: `${base}/files/{fileId}/backlinks`,
+      operationId: names.backlinks,
+      summary: 'The pages that link to a file',
+      tag,
+      query: BacklinksQuery,
+      status: 200,
+      response: 'ContentReference',
+      list: true,
+      handler: (ctx, { params, query }) => listFileBacklinks(ctx, source(params), params.fileId!, query),
+    }),
+    route({
+      method: 'GET',
+      path: `${base}/page/{pageId}/links`,
+      operationId: names.pageLinks,
+      summary: 'The links in one page, with their status',
+      tag,
+      query: LinksQuery,
+      status: 200,
+      response: 'ContentLinks',
+      handler: (ctx, { params, query }) => listPageLinks(ctx, source(params), params.pageId!, query),
+    }),
   ];
 }
 
 export const spaceContentRoutes = contentRoutes(
   '/v1/spaces/{spaceId}/content',
-  { revision: 'getCurrentRevision', pages: 'listPages', page: 'getPageById', path: 'getPageByPath', files: 'listFiles', file: 'getFileById' },
+  { revision: 'getCurrentRevision', pages: 'listPages', page: 'getPageById', path: 'getPageByPath', files: 'listFiles', file: 'getFileById', backlinks: 'listFileBacklinks', pageLinks: 'listPageLinks' },
   'Space content',
 );
 
@@ -104,6 +141,22 @@ export const changeRequestContentRoutes = contentRoutes(
     path: 'getPageInChangeRequestByPath',
     files: 'listFilesInChangeRequestById',
     file: 'getFileInChangeRequestById',
+    backlinks: 'listFileBacklinksInChangeRequest',
+    pageLinks: 'listPageLinksInChangeRequest',
   },
   'Change request content',
 );
+
+export const spaceLinkRoutes = [
+  route({
+    method: 'GET',
+    path: '/v1/spaces/{spaceId}/links',
+    operationId: 'listSpaceLinks',
+    summary: 'The links of the space content with their status; stats count broken links in open change requests too',
+    tag: 'Space content',
+    query: LinksQuery,
+    status: 200,
+    response: 'ContentLinks',
+    handler: (ctx, { params, query }) => listSpaceLinks(ctx, params.spaceId!, query),
+  }),
+];
