@@ -123,3 +123,28 @@ describe('search over GraphQL', () => {
     expectGraphQLError(await t.graphql(admin.token, `query($id: ID!) { space(id: $id) { search(query: "") { id } } }`, { id: space.id }), 400, /^query: /);
   });
 });
+
+describe('files and links over GraphQL', () => {
+  it('lists a revision files and the space links with their status', async () => {
+    const { admin, space } = await setup();
+    const opened = expectData(await mutate(t, admin.token, 'createChangeRequest', { spaceId: space.id }, 'changeRequest { id }'));
+    const changeRequestId = opened.createChangeRequest.changeRequest.id;
+    expectData(
+      await mutate(t, admin.token, 'updateChangeRequestContent', {
+        changeRequestId,
+        changes: [
+          { operation: 'insert_page', title: 'Doc', document: { markdown: '![chart](./chart) and [gone](/pages/nowhere) [ext](https://example.test)\n' } },
+          { operation: 'insert_files', files: [{ ref: 'chart', name: 'chart.txt', contentType: 'text/plain', base64: Buffer.from('data').toString('base64') }] },
+        ],
+      }, 'changes { kind }'),
+    );
+    expectData(await mutate(t, admin.token, 'mergeChangeRequest', { changeRequestId }, 'revision'));
+    const data = expectData(
+      await t.graphql(admin.token, `query($id: ID!) { space(id: $id) { content { files { id name size downloadURL } } links { status relation target pageIds } } }`, { id: space.id }),
+    );
+    expect(data.space.content.files).toEqual([expect.objectContaining({ name: 'chart.txt', size: 4 })]);
+    expect(data.space.links.map((link: { relation: string; status: string }) => [link.relation, link.status]).sort()).toEqual([['external', 'ok'], ['file', 'ok']]);
+    const download = await t.call('GET', new URL(data.space.content.files[0].downloadURL).pathname, {});
+    expect(download.body).toBe('data');
+  });
+});

@@ -1,6 +1,7 @@
 import { revisionContent, pageBody } from '../../domain/content/service.ts';
 import type { PageState, PageTree } from '../../domain/content/tree.ts';
 import { DOCUMENT_FORMATS } from '../../domain/content/inputs.ts';
+import { downloadUrl, listRevisionFiles } from '../../domain/content/files.ts';
 import { builder } from '../builder.ts';
 
 /** A revision of a space or change request, loaded (with its page tree) when a field asks. */
@@ -58,3 +59,29 @@ Page.implement({
     }),
   }),
 });
+
+type FileRow = Awaited<ReturnType<typeof listRevisionFiles>>['items'][number];
+
+export const File = builder.objectRef<FileRow>('File').implement({
+  description: 'A file of a revision (an image or attachment)',
+  fields: (t) => ({
+    id: t.id({ resolve: (file) => file.fileId }),
+    name: t.string({ resolve: (file) => file.version.name }),
+    contentType: t.string({ resolve: (file) => file.version.contentType }),
+    size: t.int({ resolve: (file) => file.version.size }),
+    width: t.int({ nullable: true, resolve: (file) => file.version.width }),
+    height: t.int({ nullable: true, resolve: (file) => file.version.height }),
+    downloadURL: t.string({ resolve: (file, _args, ctx) => downloadUrl(ctx.urls, file.version.id, file.version.name) }),
+  }),
+});
+
+builder.objectField(Revision, 'files', (t) =>
+  t.field({
+    type: [File],
+    description: 'Its files, by id (the first 1000)',
+    resolve: async ({ spaceId, revisionId }, _args, ctx) => {
+      await revisionContent(ctx, spaceId, revisionId);
+      return (await listRevisionFiles(ctx, revisionId, { limit: 1000 })).items;
+    },
+  }),
+);
