@@ -99,6 +99,11 @@ const ownSchemas: Record<string, JsonSchema> = {
     description: 'The change request (`compat=true`, the default), or with the pages changed (`compat=false`).',
     oneOf: [ref('ChangeRequest'), ref('ChangeRequestContentUpdate')],
   },
+  ExportUrl: {
+    type: 'object',
+    required: ['url'],
+    properties: { url: { type: 'string', format: 'uri' } },
+  },
   ContentReference: {
     type: 'object',
     required: ['kind', 'organization', 'space', 'versionContext', 'page'],

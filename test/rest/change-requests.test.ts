@@ -507,3 +507,35 @@ describe('links and backlinks', () => {
     expect((await t.call('GET', `/v1/spaces/${space.id}/links?status=gone`, { token: admin.token })).statusCode).toBe(400);
   });
 });
+
+describe('PDF export', () => {
+  it('renders the change request content as a PDF a parser reads back: all pages, a page with its pages, one page', async () => {
+    const { PDFDocument } = await import('pdf-lib');
+    const { space, admin, open, edit } = await setup();
+    const changeRequest = await open('Handbook export');
+    const seeded = await edit(changeRequest, [
+      { operation: 'insert_page', ref: 'a', title: 'Über uns', document: { markdown: '# Über uns\n\nΚαλημέρα, привет — **hello**.\n\n- one\n- two\n\n```\ncode\n```\n' } },
+      { operation: 'insert_page', ref: 'b', title: 'Policies', document: { markdown: 'Rules.\n' } },
+    ]);
+    await edit(changeRequest, [{ operation: 'insert_page', into: created(seeded, 'b'), title: 'Leave', document: { markdown: 'Days off.\n' } }]);
+    const pdfOf = async (query: string) => {
+      const response = await t.call('GET', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/pdf${query}`, { token: admin.token });
+      expect(response.statusCode, response.body).toBe(200);
+      const { url } = response.json();
+      const download = await t.call('GET', new URL(url).pathname, {});
+      expect(download.statusCode).toBe(200);
+      expect(download.headers['content-type']).toBe('application/pdf');
+      return PDFDocument.load(download.rawPayload);
+    };
+    const all = await pdfOf('');
+    expect(all.getPageCount()).toBeGreaterThanOrEqual(3);
+    expect(all.getTitle()).toBe('Handbook export');
+    expect((await pdfOf(`?page=${created(seeded, 'b')}`)).getPageCount()).toBe(2);
+    expect((await pdfOf(`?only=true&page=${created(seeded, 'b')}`)).getPageCount()).toBe(1);
+    const missing = await t.call('GET', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/pdf?only=true`, { token: admin.token });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().error.message).toMatch(/^page: is required/);
+    expect((await t.call('GET', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/pdf?page=pg_nope`, { token: admin.token })).statusCode).toBe(404);
+    expect((await t.call('GET', `/exports/${'0'.repeat(64)}/x.pdf`, {})).statusCode).toBe(404);
+  });
+});

@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
 import type { RequestContext } from '../../context.ts';
 import type { ChangeRequestRecord, RevisionRecord } from '../../db/index.ts';
-import { notFound } from '../../errors.ts';
-import { parseInput } from '../../lib/validation.ts';
+import { invalid, notFound } from '../../errors.ts';
+import { parseInput, queryBool } from '../../lib/validation.ts';
 import {
   editableChangeRequest,
   getChangeRequest,
@@ -14,7 +16,8 @@ import { defineRecordLoader, loader } from '../loaders.ts';
 import { visibleSpace } from '../spaces/service.ts';
 import { mapPage } from '../shared/pages.ts';
 import { inTransaction } from '../transaction.ts';
-import { applyChanges } from './changes.ts';
+import { applyChanges, slugOf } from './changes.ts';
+import { renderPdf } from './pdf.ts';
 import { structuredDocumentOf } from './document-format.ts';
 import { markdownOf, storeDocuments } from './documents.ts';
 import { BacklinksQuery, LinksQuery, listBacklinks, listLinks } from './links.ts';
@@ -22,7 +25,7 @@ import { listRevisionFiles, presentFile, presentUploadedFiles, revisionFile, sto
 import { ContentQuery, ListFilesQuery, PageQuery, UpdateContentInput, UpdateContentQuery } from './inputs.ts';
 import { type ContentPresentation, presentPage, presentPages, presentRevision } from './presenter.ts';
 import { writeRevision } from './revisions.ts';
-import { type PageTree, loadPageTree, pageAtPath } from './tree.ts';
+import { type PageState, type PageTree, loadPageTree, pageAtPath } from './tree.ts';
 
 export const revisionRecords = defineRecordLoader((ctx, ids) => ctx.db.revision.findMany({ where: { id: { in: ids } } }));
 
@@ -223,4 +226,39 @@ export async function revisionContent(ctx: RequestContext, spaceId: string, revi
 export async function pageBody(ctx: RequestContext, documentId: string | null, format: 'markdown' | 'document') {
   const markdown = await markdownOf(ctx, documentId);
   return format === 'document' ? structuredDocumentOf(markdown) : markdown;
+}
+
+export const PdfQuery = z.object({ only: queryBool().optional(), page: z.string().min(1).max(100).optional() });
+
+/**
+ * The content of a change request (or one page, or a page with its pages) as a
+ * PDF: rendered, stored by its digest in the file storage, and served at the
+ * returned `url` (an address only someone who can read the content learns).
+ */
+export async function exportChangeRequestPdf(ctx: RequestContext, spaceId: string, idOrNumber: string, query: unknown = {}) {
+  const { only, page: pageId } = parseInput(PdfQuery, query, 'query');
+  if (only && !pageId) throw invalid('page: is required with only=true');
+  const { changeRequest } = await visibleChangeRequest(ctx, spaceId, idOrNumber);
+  const tree = await loadPageTree(ctx, changeRequest.revisionId);
+  if (pageId && !tree.pages.has(pageId)) throw notFound('Page', pageId);
+  const chosen = pageId
+    ? only
+      ? [{ page: tree.pages.get(pageId)!, depth: 0 }]
+      : [{ page: tree.pages.get(pageId)!, depth: 0 }, ...depthFirst(tree, pageId, 1)]
+    : depthFirst(tree, null, 0);
+  const pages = await Promise.all(
+    chosen
+      .filter(({ page }) => page.type !== 'link')
+      .map(async ({ page, depth }) => ({ title: page.title, depth, markdown: await markdownOf(ctx, page.documentId) })),
+  );
+  const title = changeRequest.subject || `Change request #${changeRequest.number}`;
+  const bytes = await renderPdf(title, pages);
+  if (!ctx.storage) throw new Error('this server has no file storage configured');
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  await ctx.storage.put(sha256, bytes);
+  return { url: `${ctx.urls.api}/exports/${sha256}/${slugOf(title)}.pdf` };
+}
+
+function depthFirst(tree: PageTree, parentId: string | null, depth: number): Array<{ page: PageState; depth: number }> {
+  return (tree.children.get(parentId) ?? []).flatMap((page) => [{ page, depth }, ...depthFirst(tree, page.pageId, depth + 1)]);
 }

@@ -8,7 +8,7 @@ import {
 } from '../../domain/change-requests/service.ts';
 import { CreateChangeRequestInput, ListChangeRequestsQuery, UpdateChangeRequestInput } from '../../domain/change-requests/inputs.ts';
 import { UpdateContentInput, UpdateContentQuery } from '../../domain/content/inputs.ts';
-import { updateChangeRequestContent } from '../../domain/content/service.ts';
+import { PdfQuery, exportChangeRequestPdf, updateChangeRequestContent } from '../../domain/content/service.ts';
 import { restList } from '../../lib/pagination.ts';
 import { route } from '../route.ts';
 
@@ -93,5 +93,16 @@ export const changeRequestRoutes = [
     status: 200,
     response: 'ChangeRequestContentResult',
     handler: (ctx, { params, body, query }) => updateChangeRequestContent(ctx, params.spaceId!, params.changeRequestId!, body, query),
+  }),
+  route({
+    method: 'GET',
+    path: `${base}/{changeRequestId}/pdf`,
+    operationId: 'getChangeRequestPDF',
+    summary: 'The content as a PDF (all pages, one page with `only`, or a page with its pages): its URL',
+    tag,
+    query: PdfQuery,
+    status: 200,
+    response: 'ExportUrl',
+    handler: (ctx, { params, query }) => exportChangeRequestPdf(ctx, params.spaceId!, params.changeRequestId!, query),
   }),
 ];
