@@ -35,6 +35,8 @@ export interface AppOptions {
   graphqlLimits?: GraphQLLimits;
   /** Where uploaded files are kept; without it, uploads are refused. */
   fileStorage?: FileStorage;
+  /** Website imports may fetch private and loopback addresses (tests serving sites on 127.0.0.1). */
+  fetchPrivateAddresses?: boolean;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -66,7 +68,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (!token) throw unauthenticated();
     const viewer = await viewerForToken(database, token);
     if (!viewer) throw unauthenticated('The API token is not valid');
-    request.ctx = createContext({ database, viewer, clock, urls, storage: options.fileStorage });
+    request.ctx = createContext({
+      database,
+      viewer,
+      clock,
+      urls,
+      storage: options.fileStorage,
+      fetchPrivateAddresses: options.fetchPrivateAddresses,
+    });
   });
 
   app.setErrorHandler((error, request, reply) => {

@@ -33,6 +33,8 @@ export interface RequestContext {
   urls: PublicUrls;
   /** Where uploaded files are kept; absent where nothing uploads (the CLI's seeds, the benchmark). */
   storage?: FileStorage;
+  /** Fetches (website import) may reach private and loopback addresses: tests only. */
+  fetchPrivateAddresses?: boolean;
   /**
    * Sites whose published content this request opened as a visitor (with a share
    * key or visitor token): the rest of the request may read their structure.
@@ -57,10 +59,21 @@ export interface ContextOptions {
   clock: Clock;
   urls: PublicUrls;
   storage?: FileStorage | undefined;
+  fetchPrivateAddresses?: boolean | undefined;
 }
 
-export function createContext({ database, viewer, clock, urls, storage }: ContextOptions): RequestContext {
-  return { db: database.db, provider: database.provider, viewer, loaders: new Map(), clock, urls, siteVisits: new Map(), ...(storage ? { storage } : {}) };
+export function createContext({ database, viewer, clock, urls, storage, fetchPrivateAddresses }: ContextOptions): RequestContext {
+  return {
+    db: database.db,
+    provider: database.provider,
+    viewer,
+    loaders: new Map(),
+    clock,
+    urls,
+    siteVisits: new Map(),
+    ...(storage ? { storage } : {}),
+    ...(fetchPrivateAddresses ? { fetchPrivateAddresses } : {}),
+  };
 }
 
 /** The same context acting inside a transaction: reads and writes go through `tx`, with fresh loaders. */

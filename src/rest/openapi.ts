@@ -99,6 +99,11 @@ const ownSchemas: Record<string, JsonSchema> = {
     description: 'The change request (`compat=true`, the default), or with the pages changed (`compat=false`).',
     oneOf: [ref('ChangeRequest'), ref('ChangeRequestContentUpdate')],
   },
+  ImportResult: {
+    type: 'object',
+    required: ['revision', 'importedResources', 'totalResources'],
+    properties: { revision: { type: 'string' }, importedResources: { type: 'number' }, totalResources: { type: 'number' } },
+  },
   ExportUrl: {
     type: 'object',
     required: ['url'],

@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { RequestContext } from '../../context.ts';
 import type { ChangeRequestRecord, RevisionRecord } from '../../db/index.ts';
-import { invalid, notFound } from '../../errors.ts';
+import { conflict, invalid, notFound } from '../../errors.ts';
+import { atLeast, authorize } from '../access.ts';
+import { reindexSpace } from '../search/service.ts';
 import { parseInput, queryBool } from '../../lib/validation.ts';
 import {
   editableChangeRequest,
@@ -18,6 +20,7 @@ import { mapPage } from '../shared/pages.ts';
 import { inTransaction } from '../transaction.ts';
 import { applyChanges, slugOf } from './changes.ts';
 import { renderPdf } from './pdf.ts';
+import { ImportInput, importWebsite } from './import.ts';
 import { structuredDocumentOf } from './document-format.ts';
 import { markdownOf, storeDocuments } from './documents.ts';
 import { BacklinksQuery, LinksQuery, listBacklinks, listLinks } from './links.ts';
@@ -261,4 +264,57 @@ export async function exportChangeRequestPdf(ctx: RequestContext, spaceId: strin
 
 function depthFirst(tree: PageTree, parentId: string | null, depth: number): Array<{ page: PageState; depth: number }> {
   return (tree.children.get(parentId) ?? []).flatMap((page) => [{ page, depth }, ...depthFirst(tree, page.pageId, depth + 1)]);
+}
+
+/**
+ * Imports a website into a change request's content, or into the space's live
+ * content (editors, when the space is not locked), as one new revision. The
+ * crawl runs before the write; if the content moved meanwhile, a 409 asks to retry.
+ */
+export async function importContent(ctx: RequestContext, source: ContentSource, body: unknown) {
+  const input = parseInput(ImportInput, body);
+  const target = source.changeRequest === undefined
+    ? await (async () => {
+        const { space, level } = await visibleSpace(ctx, source.spaceId);
+        authorize(atLeast(level, 'edit'), 'edit the content of this space');
+        if (space.deletedAt) throw conflict(`space "${space.id}" is deleted: restore it first`);
+        if (space.editMode === 'locked') throw conflict(`space "${space.id}" is locked: import into a change request`);
+        return { revisionId: space.revisionId, changeRequestId: null as string | null };
+      })()
+    : await (async () => {
+        const { changeRequest } = await editableChangeRequest(ctx, source.spaceId, source.changeRequest!, 'edit the content of this change request');
+        return { revisionId: changeRequest.revisionId, changeRequestId: changeRequest.id as string | null };
+      })();
+  const base = await loadPageTree(ctx, target.revisionId);
+  const imported = await importWebsite(source.spaceId, base, input, { now: ctx.clock.now(), allowPrivate: ctx.fetchPrivateAddresses === true });
+  const revision = await inTransaction(ctx, async (tx) => {
+    const space = await lockSpace(tx, source.spaceId);
+    const current = target.changeRequestId
+      ? (await tx.db.changeRequest.findUniqueOrThrow({ where: { id: target.changeRequestId } })).revisionId
+      : space.revisionId;
+    if (current !== target.revisionId) throw conflict('the content changed while the site was imported: try again');
+    await storeDocuments(tx, source.spaceId, imported.markdowns);
+    const revisionId = await writeRevision(tx, {
+      spaceId: source.spaceId,
+      changeRequestId: target.changeRequestId,
+      type: 'edits',
+      parents: [target.revisionId],
+      base: await loadPageTree(tx, target.revisionId),
+      pages: imported.pages,
+    });
+    if (target.changeRequestId) {
+      await tx.db.changeRequest.update({ where: { id: target.changeRequestId }, data: { revisionId } });
+      const userId = tx.viewer!.user.id;
+      await tx.db.changeRequestContributor.upsert({
+        where: { changeRequestId_userId: { changeRequestId: target.changeRequestId, userId } },
+        create: { changeRequestId: target.changeRequestId, userId },
+        update: {},
+      });
+    } else {
+      await tx.db.space.update({ where: { id: source.spaceId }, data: { revisionId } });
+      await reindexSpace(tx, source.spaceId, revisionId);
+    }
+    return revisionId;
+  });
+  return { revision, importedResources: imported.importedResources, totalResources: imported.totalResources };
 }

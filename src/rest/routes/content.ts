@@ -11,7 +11,9 @@ import {
   listPageLinks,
   listPages,
   listSpaceLinks,
+  importContent,
 } from '../../domain/content/service.ts';
+import { ImportInput } from '../../domain/content/import.ts';
 import { restList } from '../../lib/pagination.ts';
 import { type Route, route } from '../route.ts';
 
@@ -28,6 +30,7 @@ interface OperationNames {
   file: string;
   backlinks: string;
   pageLinks: string;
+  import: string;
 }
 
 function contentRoutes(base: string, names: OperationNames, tag: string): Route[] {
@@ -43,6 +46,17 @@ function contentRoutes(base: string, names: OperationNames, tag: string): Route[
       status: 200,
       response: 'Revision',
       handler: (ctx, { params, query }) => getContent(ctx, source(params), query),
+    }),
+    route({
+      method: 'POST',
+      path: `${base}/import`,
+      operationId: names.import,
+      summary: 'Import a website (same origin, up to 50 pages, 3 links deep) as pages of a new revision',
+      tag,
+      body: ImportInput,
+      status: 201,
+      response: 'ImportResult',
+      handler: (ctx, { params, body }) => importContent(ctx, source(params), body),
     }),
     route({
       method: 'GET',
@@ -128,7 +142,7 @@ function contentRoutes(base: string, names: OperationNames, tag: string): Route[
 
 export const spaceContentRoutes = contentRoutes(
   '/v1/spaces/{spaceId}/content',
-  { revision: 'getCurrentRevision', pages: 'listPages', page: 'getPageById', path: 'getPageByPath', files: 'listFiles', file: 'getFileById', backlinks: 'listFileBacklinks', pageLinks: 'listPageLinks' },
+  { revision: 'getCurrentRevision', pages: 'listPages', page: 'getPageById', path: 'getPageByPath', files: 'listFiles', file: 'getFileById', backlinks: 'listFileBacklinks', pageLinks: 'listPageLinks', import: 'importContent' },
   'Space content',
 );
 
@@ -143,6 +157,7 @@ export const changeRequestContentRoutes = contentRoutes(
     file: 'getFileInChangeRequestById',
     backlinks: 'listFileBacklinksInChangeRequest',
     pageLinks: 'listPageLinksInChangeRequest',
+    import: 'importContentInChangeRequest',
   },
   'Change request content',
 );

@@ -1,0 +1,114 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../support/app.ts';
+import { closeWhenFileEnds } from '../support/cleanup.ts';
+import { expectMatchesSchema } from '../support/contract.ts';
+import { buildTeam } from '../support/factories.ts';
+
+let t: TestApp;
+let site: string;
+
+const PAGES: Record<string, [string, string]> = {
+  '/docs/': ['text/html', '<html><head><title>Docs home</title></head><body><nav><a href="/docs/about.html">Menu</a></nav><main><h1>Welcome</h1><p>Start with the <a href="/docs/guide/">guide</a> or read <a href="about.html">about us</a>. See <a href="/outside.html">elsewhere</a> and <a href="https://example.test/">the web</a>.</p><p><a href="/docs/data.json">data</a></p></main><footer>© footer</footer></body></html>'],
+  '/docs/guide/': ['text/html', '<html><head><title>Guide</title></head><body><article><h2>Steps</h2><ul><li>one</li><li>two</li></ul><a href="install.html">Install</a></article></body></html>'],
+  '/docs/guide/install.html': ['text/html; charset=utf-8', '<html><head><title>Install</title><script>alert(1)</script></head><body><main><pre><code>npm install widget</code></pre><p>Back to the <a href="/docs/">home</a>.</p></main></body></html>'],
+  '/docs/about.html': ['text/html', '<html><head><title>About</title></head><body><p>We make <strong>widgets</strong>.</p></body></html>'],
+  '/docs/data.json': ['application/json', '{"not":"html"}'],
+  '/outside.html': ['text/html', '<html><head><title>Outside</title></head><body>Not under /docs/.</body></html>'],
+};
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const server = http.createServer((request, response) => {
+    const page = PAGES[request.url!.split('?')[0]!];
+    if (!page) return response.writeHead(404).end('missing');
+    response.writeHead(200, { 'content-type': page[0] }).end(page[1]);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closeWhenFileEnds(() => new Promise((resolve) => server.close(resolve)));
+  site = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+async function setup() {
+  const team = await buildTeam(t.database);
+  const space = (await t.call('POST', `/v1/orgs/${team.organization.id}/spaces`, { token: team.admin.token, body: { title: 'Imported' } })).json();
+  return { ...team, space };
+}
+
+describe('website import', () => {
+  it('crawls the site under the start path into a change request, nesting pages as the paths do', async () => {
+    const { admin, space } = await setup();
+    const changeRequest = (await t.call('POST', `/v1/spaces/${space.id}/change-requests`, { token: admin.token, body: {} })).json();
+    const base = `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`;
+    const response = await t.call('POST', `${base}/import`, { token: admin.token, body: { url: `${site}/docs/`, source: 'website' } });
+    expect(response.statusCode, response.body).toBe(201);
+    expectMatchesSchema('POST', '/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/import', 201, response.json());
+    expect(response.json()).toMatchObject({ importedResources: 4, totalResources: 5 });
+    expect((await t.database.db.changeRequest.findUniqueOrThrow({ where: { id: changeRequest.id } })).revisionId).toBe(response.json().revision);
+
+    const pages = (await t.call('GET', `${base}/pages`, { token: admin.token })).json().pages;
+    expect(pages.map((page: { title: string }) => page.title)).toEqual(['Docs home']);
+    const children = pages[0].pages;
+    // In the order the crawl found them (the navigation links About first).
+    expect(children.map((page: { title: string; path: string }) => [page.title, page.path])).toEqual([
+      ['About', 'docs/about'],
+      ['Guide', 'docs/guide'],
+    ]);
+    const guide = children[1];
+    expect(guide.pages.map((page: { path: string }) => page.path)).toEqual(['docs/guide/install']);
+    const home = pages[0];
+    expect(home.markdown).toContain('# Welcome');
+    expect(home.markdown).toContain(`[guide](/pages/${guide.id})`);
+    expect(home.markdown).toContain('[the web](https://example.test/)');
+    expect(home.markdown).not.toContain('footer');
+    expect(home.markdown).not.toContain('Menu');
+    const install = guide.pages[0];
+    expect(install.markdown).toContain('npm install widget');
+    expect(install.markdown).not.toContain('alert');
+  });
+
+  it('imports into the live content of a space, which search then finds', async () => {
+    const { admin, space } = await setup();
+    const response = await t.call('POST', `/v1/spaces/${space.id}/content/import`, { token: admin.token, body: { url: `${site}/docs/about.html`, source: 'website' } });
+    expect(response.statusCode, response.body).toBe(201);
+    expect((await t.database.db.space.findUniqueOrThrow({ where: { id: space.id } })).revisionId).toBe(response.json().revision);
+    const found = (await t.call('GET', `/v1/spaces/${space.id}/search?query=widgets`, { token: admin.token })).json();
+    expect(found.items.map((item: { title: string }) => item.title)).toEqual(['About']);
+  });
+
+  it('answers 400 for what cannot be imported, changing nothing', async () => {
+    const { admin, space, member } = await setup();
+    const before = (await t.database.db.space.findUniqueOrThrow({ where: { id: space.id } })).revisionId;
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const closedPort = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    for (const [body, message] of [
+      [{ url: `${site}/docs/data.json`, source: 'website' }, /^url: .* answered application\/json, not HTML/],
+      [{ url: `${site}/docs/missing`, source: 'website' }, /^url: .* answered HTTP 404/],
+      [{ url: `http://127.0.0.1:${closedPort}/`, source: 'website' }, /^url: .* could not be reached/],
+      [{ url: 'ftp://example.test/', source: 'website' }, /^url: only http and https/],
+      [{ url: `${site}/docs/`, source: 'gitbook' }, /^source: must be website/],
+      [{ url: 'not a url', source: 'website' }, /^url: must be an absolute/],
+    ] as const) {
+      const response = await t.call('POST', `/v1/spaces/${space.id}/content/import`, { token: admin.token, body });
+      expect(response.statusCode, JSON.stringify(body)).toBe(400);
+      expect(response.json().error.message).toMatch(message);
+    }
+    const reader = await member('read');
+    expect((await t.call('POST', `/v1/spaces/${space.id}/content/import`, { token: reader.token, body: { url: `${site}/docs/`, source: 'website' } })).statusCode).toBe(403);
+    expect((await t.database.db.space.findUniqueOrThrow({ where: { id: space.id } })).revisionId).toBe(before);
+  });
+
+  it('never fetches private or loopback addresses unless configured to', async () => {
+    const strict = await createTestApp({ fetchPrivateAddresses: false });
+    const team = await buildTeam(strict.database);
+    const space = (await strict.call('POST', `/v1/orgs/${team.organization.id}/spaces`, { token: team.admin.token, body: {} })).json();
+    for (const url of [`${site}/docs/`, 'http://169.254.169.254/latest/meta-data/', 'http://[::1]/', 'http://10.0.0.1/']) {
+      const response = await strict.call('POST', `/v1/spaces/${space.id}/content/import`, { token: team.admin.token, body: { url, source: 'website' } });
+      expect(response.statusCode, url).toBe(400);
+      expect(response.json().error.message).toMatch(/is a (loopback|linkLocal|private) address, which is not fetched/);
+    }
+  });
+});
