@@ -147,12 +147,7 @@ export async function updateChangeRequestContent(ctx: RequestContext, spaceId: s
       addedFiles,
     });
     await tx.db.changeRequest.update({ where: { id: current.id }, data: { revisionId } });
-    const userId = tx.viewer!.user.id;
-    await tx.db.changeRequestContributor.upsert({
-      where: { changeRequestId_userId: { changeRequestId: current.id, userId } },
-      create: { changeRequestId: current.id, userId },
-      update: {},
-    });
+    await noteContributor(tx, current.id);
     return { changes: applied.outcomes, files: applied.files };
   });
   const updated = await getChangeRequest(ctx, spaceId, changeRequest.id);
@@ -304,12 +299,7 @@ export async function importContent(ctx: RequestContext, source: ContentSource, 
     });
     if (target.changeRequestId) {
       await tx.db.changeRequest.update({ where: { id: target.changeRequestId }, data: { revisionId } });
-      const userId = tx.viewer!.user.id;
-      await tx.db.changeRequestContributor.upsert({
-        where: { changeRequestId_userId: { changeRequestId: target.changeRequestId, userId } },
-        create: { changeRequestId: target.changeRequestId, userId },
-        update: {},
-      });
+      await noteContributor(tx, target.changeRequestId);
     } else {
       await tx.db.space.update({ where: { id: source.spaceId }, data: { revisionId } });
       await reindexSpace(tx, source.spaceId, revisionId);
@@ -317,4 +307,14 @@ export async function importContent(ctx: RequestContext, source: ContentSource, 
     return revisionId;
   });
   return { revision, importedResources: imported.importedResources, totalResources: imported.totalResources };
+}
+
+/** The viewer contributed to a change request's content (the `contributor` filter). */
+async function noteContributor(tx: RequestContext, changeRequestId: string): Promise<void> {
+  const userId = tx.viewer!.user.id;
+  await tx.db.changeRequestContributor.upsert({
+    where: { changeRequestId_userId: { changeRequestId, userId } },
+    create: { changeRequestId, userId },
+    update: {},
+  });
 }
