@@ -539,3 +539,18 @@ describe('PDF export', () => {
     expect((await t.call('GET', `/exports/${'0'.repeat(64)}/x.pdf`, {})).statusCode).toBe(404);
   });
 });
+
+describe('listing by contributor', () => {
+  it('lists the change requests whose content a user changed', async () => {
+    const { space, admin, member, open, edit } = await setup();
+    const bob = await member('edit');
+    const byAdmin = await open('Admin edits');
+    const byBob = await open('Bob edits');
+    await edit(byAdmin, [{ operation: 'insert_page', title: 'A', document: {} }]);
+    await edit(byBob, [{ operation: 'insert_page', title: 'B', document: {} }], bob.token);
+    const listed = await t.call('GET', `/v1/spaces/${space.id}/change-requests?contributor=${bob.id}`, { token: admin.token });
+    expect(listed.json()).toMatchObject({ count: 1, items: [{ id: byBob.id }] });
+    const none = await t.call('GET', `/v1/spaces/${space.id}/change-requests?contributor=usr_nobody`, { token: admin.token });
+    expect(none.json()).toMatchObject({ count: 0, items: [] });
+  });
+});
