@@ -111,4 +111,19 @@ describe('website import', () => {
       expect(response.json().error.message).toMatch(/is a (loopback|linkLocal|private) address, which is not fetched/);
     }
   });
+
+  it('is the importWebsite mutation over GraphQL', async () => {
+    const { admin, space } = await setup();
+    const result = await t.graphql(
+      admin.token,
+      'mutation($input: ImportWebsiteInput!) { importWebsite(input: $input) { revision importedResources totalResources } }',
+      { input: { spaceId: space.id, url: `${site}/docs/guide/` } },
+    );
+    expect(result.errors).toBeUndefined();
+    expect(result.data).toMatchObject({ importWebsite: { importedResources: 2, totalResources: 2 } });
+    const refused = await t.graphql(admin.token, 'mutation($input: ImportWebsiteInput!) { importWebsite(input: $input) { revision } }', {
+      input: { spaceId: space.id, url: `${site}/docs/data.json` },
+    });
+    expect(refused.errors?.[0]?.extensions?.code).toBe(400);
+  });
 });

@@ -11,7 +11,7 @@ import {
   updateChangeRequestFromSpace,
 } from '../../domain/change-requests/service.ts';
 import { LINK_STATUSES } from '../../domain/content/links.ts';
-import { listSpaceLinks, updateChangeRequestContent } from '../../domain/content/service.ts';
+import { importContent, listSpaceLinks, updateChangeRequestContent } from '../../domain/content/service.ts';
 import { spaceRecord } from '../../domain/spaces/service.ts';
 import { builder } from '../builder.ts';
 import { connectionQuery, loadEach, toConnection } from '../connection.ts';
@@ -204,3 +204,26 @@ const ContentChangeOutcome = builder
       ref: t.exposeString('ref', { nullable: true, description: 'The ref given to an inserted page' }),
     }),
   });
+
+builder.relayMutationField(
+  'importWebsite',
+  {
+    description: 'Imports a website (same origin, under the URL path, up to 50 pages) into a change request, or into the space content when no change request is given',
+    inputFields: (t) => ({
+      spaceId: t.id({ required: true }),
+      changeRequestId: t.id({ description: 'Import into this change request; the space live content when absent' }),
+      url: t.string({ required: true }),
+    }),
+  },
+  {
+    resolve: (_root, { input: { spaceId, changeRequestId, url } }, ctx) =>
+      importContent(ctx, { spaceId, ...(changeRequestId ? { changeRequest: changeRequestId } : {}) }, { url, source: 'website' }),
+  },
+  {
+    outputFields: (t) => ({
+      revision: t.exposeString('revision', { description: 'Id of the revision made' }),
+      importedResources: t.exposeInt('importedResources'),
+      totalResources: t.exposeInt('totalResources', { description: 'Pages found on the site, imported or not' }),
+    }),
+  },
+);
