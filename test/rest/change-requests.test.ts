@@ -388,7 +388,7 @@ describe('files', () => {
     expect(revision.files.map((entry: { id: string }) => entry.id).sort()).toEqual([diagram.id, notes.id].sort());
   });
 
-  it('refuses files without bytes, of a bad type or from URLs, storing nothing', async () => {
+  it('refuses files without bytes, of a bad type or from unreachable URLs, storing nothing', async () => {
     const { space, admin, open } = await setup();
     const changeRequest = await open();
     for (const [file, message] of [
@@ -396,7 +396,8 @@ describe('files', () => {
       [{ name: 'a.png', base64: PNG }, /files\.0\.contentType: is required with base64/],
       [{ name: 'a.png', contentType: 'image/png', base64: 'not base64!' }, /files\.0\.base64: must be base64/],
       [{ name: 'a/b.png', contentType: 'image/png', base64: PNG }, /files\.0\.name: must not contain slashes/],
-      [{ name: 'a.png', url: 'https://example.test/a.png' }, /files\.0\.url: fetching files from a URL is not available yet/],
+      [{ name: 'a.png', url: 'http://127.0.0.1:1/a.png' }, /changes\.0\.files\.0\.url: .* could not be reached/],
+      [{ name: 'a.png', url: 'http://127.0.0.1:1/a.png', base64: PNG }, /files\.0\.url: set either url or base64/],
     ] as const) {
       const response = await t.call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, {
         token: admin.token,

@@ -15,6 +15,7 @@ const PAGES: Record<string, [string, string]> = {
   '/docs/guide/install.html': ['text/html; charset=utf-8', '<html><head><title>Install</title><script>alert(1)</script></head><body><main><pre><code>npm install widget</code></pre><p>Back to the <a href="/docs/">home</a>.</p></main></body></html>'],
   '/docs/about.html': ['text/html', '<html><head><title>About</title></head><body><p>We make <strong>widgets</strong>.</p></body></html>'],
   '/docs/data.json': ['application/json', '{"not":"html"}'],
+  '/assets/logo.txt': ['text/plain; charset=utf-8', 'logo bytes'],
   '/outside.html': ['text/html', '<html><head><title>Outside</title></head><body>Not under /docs/.</body></html>'],
 };
 
@@ -125,5 +126,24 @@ describe('website import', () => {
       input: { spaceId: space.id, url: `${site}/docs/data.json` },
     });
     expect(refused.errors?.[0]?.extensions?.code).toBe(400);
+  });
+
+  it('fetches the files of a content batch named by URL', async () => {
+    const { admin, space } = await setup();
+    const changeRequest = (await t.call('POST', `/v1/spaces/${space.id}/change-requests`, { token: admin.token, body: {} })).json();
+    const response = await t.call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content?compat=false`, {
+      token: admin.token,
+      body: { changes: [{ operation: 'insert_files', files: [{ name: 'logo.txt', url: `${site}/assets/logo.txt` }] }] },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().insertedFiles).toEqual([expect.objectContaining({ name: 'logo.txt', contentType: 'text/plain', size: 10 })]);
+    const bytes = await t.call('GET', new URL(response.json().insertedFiles[0].downloadURL).pathname, {});
+    expect(bytes.body).toBe('logo bytes');
+    const missing = await t.call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, {
+      token: admin.token,
+      body: { changes: [{ operation: 'insert_files', files: [{ name: 'x.txt', url: `${site}/assets/missing.txt` }] }] },
+    });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().error.message).toMatch(/^changes\.0\.files\.0\.url: .* answered HTTP 404/);
   });
 });

@@ -47,6 +47,7 @@ export async function applyChanges(
   base: PageTree,
   changes: ContentChange[],
   treeOfRevision: (revisionId: string | undefined) => Promise<PageTree>,
+  fetchedFiles: Map<string, { bytes: Buffer; contentType: string }> = new Map(),
 ): Promise<AppliedChanges> {
   const pages = new Map<string, PageDraft>(base.pages);
   const markdowns: string[] = [];
@@ -178,7 +179,10 @@ export async function applyChanges(
       }
       case 'insert_files': {
         for (const [index, file] of change.files.entries()) {
-          const bytes = Buffer.from(file.base64!, 'base64');
+          const fetched = file.url !== undefined ? fetchedFiles.get(file.url) : undefined;
+          if (file.url !== undefined && !fetched) throw new Error(`file ${file.url} was not fetched before the batch`);
+          const bytes = fetched?.bytes ?? Buffer.from(file.base64!, 'base64');
+          const contentType = file.contentType ?? fetched!.contentType;
           if (bytes.length > MAX_FILE_BYTES) throw invalid(`${at}.files.${index}.base64: the file is larger than 1 MB`);
           const fileId = newId('file');
           claimRef(file.ref, `/files/${fileId}`, `${at}.files.${index}.ref`);
@@ -186,10 +190,10 @@ export async function applyChanges(
             fileId,
             versionId: newId('fileVersion'),
             name: file.name,
-            contentType: file.contentType!,
+            contentType,
             bytes,
             sha256: createHash('sha256').update(bytes).digest('hex'),
-            ...dimensionsOf(bytes, file.contentType!),
+            ...dimensionsOf(bytes, contentType),
           });
         }
         break;

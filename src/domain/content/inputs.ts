@@ -40,7 +40,7 @@ const pageId = z.string().min(1).max(100);
 /** Largest file an `insert_files` change takes inline. */
 export const MAX_FILE_BYTES = 1024 * 1024;
 
-/** One file of `insert_files`: inline bytes (base64) with their type. */
+/** One file of `insert_files`: inline bytes (base64) with their type, or a public URL to fetch them from. */
 const fileUpload = z
   .strictObject({
     ref: z.string().min(1).max(100).optional(),
@@ -54,11 +54,12 @@ const fileUpload = z
     url: z.url().max(2048).optional(),
   })
   .superRefine((file, context) => {
-    if (file.url !== undefined) {
-      // Fetching needs the address-checked fetcher (no private addresses) that is not built yet.
-      context.addIssue({ code: 'custom', path: ['url'], message: 'fetching files from a URL is not available yet: send the bytes as base64' });
+    if (file.url !== undefined && file.base64 !== undefined) {
+      context.addIssue({ code: 'custom', path: ['url'], message: 'set either url or base64, not both' });
+    } else if (file.url !== undefined) {
+      return;
     } else if (file.base64 === undefined) {
-      context.addIssue({ code: 'custom', path: ['base64'], message: 'is required (the file bytes, base64)' });
+      context.addIssue({ code: 'custom', path: ['base64'], message: 'is required (the file bytes, base64), or a url to fetch them from' });
     } else if (file.contentType === undefined) {
       context.addIssue({ code: 'custom', path: ['contentType'], message: 'is required with base64' });
     }

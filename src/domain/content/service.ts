@@ -25,7 +25,8 @@ import { structuredDocumentOf } from './document-format.ts';
 import { markdownOf, storeDocuments } from './documents.ts';
 import { BacklinksQuery, LinksQuery, listBacklinks, listLinks } from './links.ts';
 import { listRevisionFiles, presentFile, presentUploadedFiles, revisionFile, storeUploadedFiles } from './files.ts';
-import { ContentQuery, ListFilesQuery, PageQuery, UpdateContentInput, UpdateContentQuery } from './inputs.ts';
+import { type ContentChange, ContentQuery, ListFilesQuery, MAX_FILE_BYTES, PageQuery, UpdateContentInput, UpdateContentQuery } from './inputs.ts';
+import { FetchRefused, fetchBounded } from '../../lib/safe-fetch.ts';
 import { type ContentPresentation, presentPage, presentPages, presentRevision } from './presenter.ts';
 import { writeRevision } from './revisions.ts';
 import { type PageState, type PageTree, loadPageTree, pageAtPath } from './tree.ts';
@@ -128,12 +129,15 @@ export async function updateChangeRequestContent(ctx: RequestContext, spaceId: s
   const { changes } = parseInput(UpdateContentInput, body);
   const { compat } = parseInput(UpdateContentQuery, query, 'query');
   const { changeRequest } = await editableChangeRequest(ctx, spaceId, idOrNumber, 'edit the content of this change request');
+  // Files named by URL are fetched before the transaction: no network wait holds the content lock.
+  const fetchedFiles = await fetchFiles(ctx, changes);
   const outcomes = await inTransaction(ctx, async (tx) => {
     await lockSpace(tx, spaceId);
     const current = await tx.db.changeRequest.findUniqueOrThrow({ where: { id: changeRequest.id } });
     const base = await loadPageTree(tx, current.revisionId);
     const applied = await applyChanges(tx, spaceId, base, changes, (revisionId) =>
       loadPageTree(tx, revisionId ?? current.revisionMergedAncestorId),
+      fetchedFiles,
     );
     await storeDocuments(tx, spaceId, applied.markdowns);
     const addedFiles = await storeUploadedFiles(tx, spaceId, applied.files);
@@ -317,4 +321,26 @@ async function noteContributor(tx: RequestContext, changeRequestId: string): Pro
     create: { changeRequestId, userId },
     update: {},
   });
+}
+
+/** The bytes of every file an `insert_files` change names by URL: public addresses only, 1 MB, 10 s each. */
+async function fetchFiles(ctx: RequestContext, changes: ContentChange[]) {
+  const fetched = new Map<string, { bytes: Buffer; contentType: string }>();
+  for (const [index, change] of changes.entries()) {
+    if (change.operation !== 'insert_files') continue;
+    for (const [fileIndex, file] of change.files.entries()) {
+      if (file.url === undefined || fetched.has(file.url)) continue;
+      const field = `changes.${index}.files.${fileIndex}.url`;
+      try {
+        const response = await fetchBounded(new URL(file.url), { timeoutMs: 10_000, maxBytes: MAX_FILE_BYTES, allowPrivate: ctx.fetchPrivateAddresses === true });
+        if (response.status >= 400) throw invalid(`${field}: ${file.url} answered HTTP ${response.status}`);
+        const contentType = (file.contentType ?? response.contentType.split(';')[0]?.trim()) || 'application/octet-stream';
+        fetched.set(file.url, { bytes: response.body, contentType });
+      } catch (error) {
+        if (error instanceof FetchRefused) throw invalid(`${field}: ${error.message}`);
+        throw error;
+      }
+    }
+  }
+  return fetched;
 }
