@@ -115,3 +115,24 @@ describe('search', () => {
     expect(Number((await indexed())[0]!.n)).toBe(0);
   });
 });
+
+describe('cost of a merge', () => {
+  it('does not grow with the number of pages merged and indexed', async () => {
+    const team = await buildTeam(t.database);
+    const statementsFor = async (count: number) => {
+      const { admin, organization } = team;
+      const space = (await t.call('POST', `/v1/orgs/${organization.id}/spaces`, { token: admin.token, body: {} })).json();
+      const changeRequest = (await t.call('POST', `/v1/spaces/${space.id}/change-requests`, { token: admin.token, body: {} })).json();
+      const changes = Array.from({ length: count }, (_, index) => ({ operation: 'insert_page', title: `Page ${index}`, document: { markdown: `Body ${index}.\n\n## Part\n\nMore ${index}.\n` } }));
+      const before = t.statements();
+      await t.call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, { token: admin.token, body: { changes } });
+      const edit = t.statements() - before;
+      const beforeMerge = t.statements();
+      expect((await t.call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`, { token: admin.token })).statusCode).toBe(200);
+      return { edit, merge: t.statements() - beforeMerge };
+    };
+    const small = await statementsFor(3);
+    const large = await statementsFor(40);
+    expect(large).toEqual(small);
+  });
+});

@@ -17,9 +17,11 @@ export function documentIdOf(spaceId: string, markdown: string): string {
 export async function storeDocuments(tx: RequestContext, spaceId: string, markdowns: Iterable<string>): Promise<void> {
   const rows = new Map<string, string>();
   for (const markdown of markdowns) rows.set(documentIdOf(spaceId, markdown), markdown);
-  for (const [id, markdown] of rows) {
+  const values = [...rows].map(([id, markdown]) => Prisma.sql`(${id}, ${spaceId}, ${markdown})`);
+  // Many rows per statement, far below every parameter limit.
+  for (let start = 0; start < values.length; start += 300) {
     await tx.db.$executeRaw(Prisma.sql`
-      INSERT INTO "documents" ("id", "spaceId", "markdown") VALUES (${id}, ${spaceId}, ${markdown})
+      INSERT INTO "documents" ("id", "spaceId", "markdown") VALUES ${Prisma.join(values.slice(start, start + 300))}
       ON CONFLICT ("id") DO NOTHING`);
   }
   await storeDocumentLinks(tx, rows);
