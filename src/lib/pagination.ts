@@ -163,3 +163,30 @@ export async function restList<Item>(page: Page<Item>) {
   const last = page.cursors.at(-1);
   return { ...(page.hasNextPage && last ? { next: { page: last } } : {}), count, items: page.items };
 }
+
+/**
+ * A page of items ranked or grouped in memory (search results, links), where
+ * rows have no sort key to seek: the token holds the offset of the next page
+ * and the listing it belongs to (`listing`, e.g. including the search query),
+ * so a token of another listing is refused.
+ */
+export function offsetPage<T>(items: T[], token: string | undefined, limit: number, listing: string) {
+  let offset = 0;
+  if (token) {
+    let decoded: unknown;
+    try {
+      decoded = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
+    } catch {
+      decoded = undefined;
+    }
+    const [name, at] = Array.isArray(decoded) ? decoded : [];
+    if (name !== listing || !Number.isInteger(at) || at < 0) throw invalid('page: is not a page token returned by this listing');
+    offset = at;
+  }
+  const next = offset + limit;
+  return {
+    ...(next < items.length ? { next: { page: Buffer.from(JSON.stringify([listing, next])).toString('base64url') } } : {}),
+    count: items.length,
+    items: items.slice(offset, next),
+  };
+}

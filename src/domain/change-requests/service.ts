@@ -147,7 +147,6 @@ export async function updateChangeRequest(ctx: RequestContext, spaceId: string, 
   const { changeRequest, level } = await visibleChangeRequest(ctx, spaceId, idOrNumber);
   const input = parseInput(UpdateChangeRequestInput, body);
   authorize(atLeast(level, 'edit') || changeRequest.createdById === ctx.viewer?.user.id, 'update this change request');
-  if (changeRequest.status === 'merged' && input.status) throw conflict(`change request #${changeRequest.number} is merged: its status can no longer change`);
   await inTransaction(ctx, async (tx) => {
     await lockSpace(tx, spaceId);
     const current = await tx.db.changeRequest.findUniqueOrThrow({ where: { id: changeRequest.id } });

@@ -61,6 +61,15 @@ export function listRevisionFiles(ctx: RequestContext, revisionId: string, pagin
   return listChildren(ctx, filesOfRevision, revisionId, null, pageRequestOf(paging));
 }
 
+/** Every file of a revision, by id (a revision's `files`). */
+export function revisionFiles(ctx: RequestContext, revisionId: string): Promise<FileRow[]> {
+  return ctx.db.revisionFile.findMany({
+    where: { revisionId },
+    orderBy: { fileId: 'asc' },
+    select: { revisionId: true, fileId: true, version: { select: VERSION_SELECT } },
+  });
+}
+
 export async function revisionFile(ctx: RequestContext, revisionId: string, fileId: string): Promise<FileRow> {
   const row = await ctx.db.revisionFile.findUnique({
     where: { revisionId_fileId: { revisionId, fileId } },

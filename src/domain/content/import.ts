@@ -1,6 +1,6 @@
 import { parse } from 'node-html-parser';
 import TurndownService from 'turndown';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { invalid } from '../../errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { keyBetween } from '../../lib/ordering.ts';
@@ -8,6 +8,7 @@ import { type FetchLimits, FetchRefused, fetchBounded } from '../../lib/safe-fet
 import { slugOf } from './changes.ts';
 import { documentIdOf } from './documents.ts';
 import type { PageDraft } from './revisions.ts';
+import type { ImportInput } from './import-input.ts';
 import type { PageTree } from './tree.ts';
 
 /**
@@ -16,11 +17,6 @@ import type { PageTree } from './tree.ts';
  * HTML page's main content into markdown (turndown) and arranges the pages as
  * the site's paths nest. Links between imported pages become page links.
  */
-
-export const ImportInput = z.strictObject({
-  url: z.url({ error: 'must be an absolute http(s) URL' }).max(2048),
-  source: z.enum(['website'], { error: 'must be website' }),
-});
 
 export const IMPORT_LIMITS = { maxPages: 50, maxDepth: 3, maxBytesPerPage: 2 * 1024 * 1024, timeoutMs: 20_000, pageTimeoutMs: 10_000 };
 

@@ -1,7 +1,8 @@
 import { type Token, lexer } from 'marked';
 import { z } from 'zod';
 import type { RequestContext } from '../../context.ts';
-import { invalid, notFound } from '../../errors.ts';
+import { notFound } from '../../errors.ts';
+import { offsetPage } from '../../lib/pagination.ts';
 import { queryInt } from '../../lib/validation.ts';
 import { type PageTree, loadPageTree } from './tree.ts';
 
@@ -154,26 +155,4 @@ export async function listBacklinks(ctx: RequestContext, scope: Omit<LinkScope, 
     page: pageId,
   }));
   return offsetPage(items, query.page, query.limit ?? 100, 'backlinks');
-}
-
-/** A page of items computed in memory: the token is the offset of the next page. */
-function offsetPage<T>(items: T[], token: string | undefined, limit: number, name: string) {
-  let offset = 0;
-  if (token) {
-    const [tokenName, at] = (() => {
-      try {
-        return JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as [string, number];
-      } catch {
-        return [undefined, undefined];
-      }
-    })();
-    if (tokenName !== name || !Number.isInteger(at) || at! < 0) throw invalid('page: is not a page token returned by this listing');
-    offset = at!;
-  }
-  const next = offset + limit;
-  return {
-    ...(next < items.length ? { next: { page: Buffer.from(JSON.stringify([name, next])).toString('base64url') } } : {}),
-    count: items.length,
-    items: items.slice(offset, next),
-  };
 }

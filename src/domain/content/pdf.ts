@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { type Token, type Tokens, lexer } from 'marked';
-import PDFDocument from 'pdfkit';
+import type PDFKitDocument from 'pdfkit';
 
 /**
  * Content as a PDF (pdfkit): each page of the content starts a new sheet with
@@ -74,7 +74,9 @@ function renderBlocks(doc: PDFKit.PDFDocument, tokens: Token[], indent = 0): voi
   }
 }
 
-export function renderPdf(title: string, pages: PdfPage[]): Promise<Buffer> {
+export async function renderPdf(title: string, pages: PdfPage[]): Promise<Buffer> {
+  // Loaded on first use, also from the bundle: pdfkit need not sit in every server's memory.
+  const { default: PDFDocument } = (await import('pdfkit')) as { default: typeof PDFKitDocument };
   const doc = new PDFDocument({ size: 'A4', margin: 56, info: { Title: title, Producer: 'docs-gateway' }, autoFirstPage: false });
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));

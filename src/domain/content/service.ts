@@ -19,12 +19,11 @@ import { visibleSpace } from '../spaces/service.ts';
 import { mapPage } from '../shared/pages.ts';
 import { inTransaction } from '../transaction.ts';
 import { applyChanges, slugOf } from './changes.ts';
-import { renderPdf } from './pdf.ts';
-import { ImportInput, importWebsite } from './import.ts';
+import { ImportInput } from './import-input.ts';
 import { structuredDocumentOf } from './document-format.ts';
 import { markdownOf, storeDocuments } from './documents.ts';
 import { BacklinksQuery, LinksQuery, listBacklinks, listLinks } from './links.ts';
-import { listRevisionFiles, presentFile, presentUploadedFiles, revisionFile, storeUploadedFiles } from './files.ts';
+import { listRevisionFiles, presentFile, presentUploadedFiles, revisionFile, revisionFiles, storeUploadedFiles } from './files.ts';
 import { type ContentChange, ContentQuery, ListFilesQuery, MAX_FILE_BYTES, PageQuery, UpdateContentInput, UpdateContentQuery } from './inputs.ts';
 import { FetchRefused, fetchBounded } from '../../lib/safe-fetch.ts';
 import { type ContentPresentation, presentPage, presentPages, presentRevision } from './presenter.ts';
@@ -67,12 +66,7 @@ export async function getContent(ctx: RequestContext, source: ContentSource, que
   const [revision, tree] = await Promise.all([loader(ctx, revisionRecords).load(revisionId), loadPageTree(ctx, revisionId)]);
   if (!revision) throw notFound('Revision', revisionId);
   const options = await withBodies(ctx, tree, presentation(ctx, source.spaceId, params));
-  const files = await ctx.db.revisionFile.findMany({
-    where: { revisionId },
-    orderBy: { fileId: 'asc' },
-    select: { revisionId: true, fileId: true, version: { select: { id: true, name: true, contentType: true, size: true, width: true, height: true, sha256: true } } },
-  });
-  const presentedFiles = files.map((file) => presentFile(file, options));
+  const presentedFiles = (await revisionFiles(ctx, revisionId)).map((file) => presentFile(file, options));
   return presentRevision(revision, tree, presentedFiles, options, await mergedFromOf(ctx, revision));
 }
 
@@ -254,6 +248,8 @@ export async function exportChangeRequestPdf(ctx: RequestContext, spaceId: strin
       .map(async ({ page, depth }) => ({ title: page.title, depth, markdown: await markdownOf(ctx, page.documentId) })),
   );
   const title = changeRequest.subject || `Change request #${changeRequest.number}`;
+  // Loaded when first asked for: pdfkit and its fonts need not sit in every server's memory.
+  const { renderPdf } = await import('./pdf.ts');
   const bytes = await renderPdf(title, pages);
   if (!ctx.storage) throw new Error('this server has no file storage configured');
   const sha256 = createHash('sha256').update(bytes).digest('hex');
@@ -285,6 +281,7 @@ export async function importContent(ctx: RequestContext, source: ContentSource, 
         return { revisionId: changeRequest.revisionId, changeRequestId: changeRequest.id as string | null };
       })();
   const base = await loadPageTree(ctx, target.revisionId);
+  const { importWebsite } = await import('./import.ts');
   const imported = await importWebsite(source.spaceId, base, input, { now: ctx.clock.now(), allowPrivate: ctx.fetchPrivateAddresses === true });
   const revision = await inTransaction(ctx, async (tx) => {
     const space = await lockSpace(tx, source.spaceId);
@@ -298,7 +295,8 @@ export async function importContent(ctx: RequestContext, source: ContentSource, 
       changeRequestId: target.changeRequestId,
       type: 'edits',
       parents: [target.revisionId],
-      base: await loadPageTree(tx, target.revisionId),
+      // Revisions never change: the tree read before the crawl is still this one.
+      base,
       pages: imported.pages,
     });
     if (target.changeRequestId) {

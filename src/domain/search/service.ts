@@ -3,7 +3,7 @@ import slugify from 'slugify';
 import { z } from 'zod';
 import type { RequestContext } from '../../context.ts';
 import { Prisma } from '../../db/index.ts';
-import { invalid } from '../../errors.ts';
+import { offsetPage } from '../../lib/pagination.ts';
 import { parseInput, queryInt } from '../../lib/validation.ts';
 import { markdownOf } from '../content/documents.ts';
 import { pageAppUrl } from '../content/presenter.ts';
@@ -165,27 +165,6 @@ async function pagesOf(hits: Hit[], ctx: RequestContext, revisionOfSpace: Map<st
   });
 }
 
-/** Pages of ranked results: the token is the offset of the next page, bound to its query. */
-function pageWindow<T>(items: T[], query: string, token: string | undefined, limit: number) {
-  let offset = 0;
-  if (token) {
-    try {
-      const [name, at, forQuery] = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as [string, number, string];
-      if (name !== 'search' || forQuery !== query || !Number.isInteger(at) || at < 0) throw new Error();
-      offset = at;
-    } catch {
-      throw invalid('page: is not a page token returned by this search');
-    }
-  }
-  const window = items.slice(offset, offset + limit);
-  const nextAt = offset + limit;
-  return {
-    ...(nextAt < items.length ? { next: { page: Buffer.from(JSON.stringify(['search', nextAt, query])).toString('base64url') } } : {}),
-    count: items.length,
-    items: window,
-  };
-}
-
 /** Most sections read for one search: enough for 100 pages of ranked results with their sections. */
 const MAX_HITS = 1000;
 
@@ -194,14 +173,14 @@ export async function searchSpace(ctx: RequestContext, spaceId: string, query: u
   const params = parseInput(SearchQuery, query, 'query');
   const hits = await searchSections(ctx, [spaceId], wordsOf(params.query), MAX_HITS);
   const pages = await pagesOf(hits, ctx, new Map([[spaceId, space.revisionId]]));
-  return pageWindow(pages.map((page) => page.result), params.query, params.page, params.limit ?? 20);
+  return offsetPage(pages.map((page) => page.result), params.page, params.limit ?? 20, `search:${params.query}`);
 }
 
 /** Pages of every space of an organization its member can read, grouped by space (guests see nothing). */
 export async function searchOrganization(ctx: RequestContext, organizationId: string, query: unknown) {
   const { access } = await visibleOrganization(ctx, organizationId);
   const params = parseInput(SearchQuery, query, 'query');
-  if (access.role === null) return pageWindow([], params.query, params.page, params.limit ?? 20);
+  if (access.role === null) return offsetPage([], params.page, params.limit ?? 20, `search:${params.query}`);
   const spaces = await ctx.db.space.findMany({ where: { organizationId, deletedAt: null }, select: { id: true, title: true, revisionId: true } });
   const hits = await searchSections(ctx, spaces.map((space) => space.id), wordsOf(params.query), MAX_HITS);
   const titles = new Map(spaces.map((space) => [space.id, space.title]));
@@ -211,5 +190,5 @@ export async function searchOrganization(ctx: RequestContext, organizationId: st
     space.pages.push(result);
     bySpace.set(spaceId, space);
   }
-  return pageWindow([...bySpace.values()], params.query, params.page, params.limit ?? 20);
+  return offsetPage([...bySpace.values()], params.page, params.limit ?? 20, `search:${params.query}`);
 }

@@ -13,7 +13,7 @@ import {
   listSpaceLinks,
   importContent,
 } from '../../domain/content/service.ts';
-import { ImportInput } from '../../domain/content/import.ts';
+import { ImportInput } from '../../domain/content/import-input.ts';
 import { restList } from '../../lib/pagination.ts';
 import { type Route, route } from '../route.ts';
 
