@@ -147,4 +147,45 @@ describe('files and links over GraphQL', () => {
     const download = await t.call('GET', new URL(data.space.content.files[0].downloadURL).pathname, {});
     expect(download.body).toBe('data');
   });
+
+  it('answers each page its links and each file its backlinks, in the same statements for 2 or 12 pages', async () => {
+    const { admin, space } = await setup();
+    const opened = expectData(await mutate(t, admin.token, 'createChangeRequest', { spaceId: space.id }, 'changeRequest { id }'));
+    const changeRequestId = opened.createChangeRequest.changeRequest.id;
+    const write = async (changes: unknown[]) =>
+      expectData(await mutate(t, admin.token, 'updateChangeRequestContent', { changeRequestId, changes }, 'changes { kind pageId ref }')).updateChangeRequestContent
+        .changes as Array<{ kind: string; pageId: string; ref: string }>;
+    const [target, linking] = await write([
+      { operation: 'insert_page', ref: 'target', title: 'Target', document: { markdown: 'Soon gone\n' } },
+      { operation: 'insert_files', files: [{ ref: 'logo', name: 'logo.txt', contentType: 'text/plain', base64: Buffer.from('logo').toString('base64') }] },
+      { operation: 'insert_page', title: 'Linking', document: { markdown: '[t](./target) ![logo](./logo) [site](https://example.test/a)\n' } },
+    ]);
+    await write([{ operation: 'delete_page', page: target!.pageId }]);
+    const query = `query($id: ID!) { node(id: $id) { ... on ChangeRequest { content {
+      pages { title links { status relation target pageIds } broken: links(status: broken) { relation } }
+      files { name backlinks { id title path } } } } } }`;
+    const read = async () => {
+      const before = t.statements();
+      const data = expectData(await t.graphql(admin.token, query, { id: changeRequestId }));
+      return { content: data.node.content, statements: t.statements() - before };
+    };
+    const first = await read();
+    expect(first.content.pages).toEqual([
+      {
+        title: 'Linking',
+        links: [
+          { status: 'broken', relation: 'page', target: { kind: 'page', page: target!.pageId }, pageIds: [linking!.pageId] },
+          { status: 'ok', relation: 'file', target: { kind: 'file', file: expect.any(String) }, pageIds: [linking!.pageId] },
+          { status: 'ok', relation: 'external', target: { kind: 'url', url: 'https://example.test/a' }, pageIds: [linking!.pageId] },
+        ],
+        broken: [{ relation: 'page' }],
+      },
+    ]);
+    expect(first.content.files).toEqual([{ name: 'logo.txt', backlinks: [{ id: linking!.pageId, title: 'Linking', path: 'linking' }] }]);
+    await write(Array.from({ length: 10 }, (_, index) => ({ operation: 'insert_page', title: `More ${index}`, document: { markdown: `![logo](/files/${first.content.pages[0].links[1].target.file})\n` } })));
+    const second = await read();
+    expect(second.content.pages).toHaveLength(11);
+    expect(second.content.files[0].backlinks).toHaveLength(11);
+    expect(second.statements).toBe(first.statements);
+  });
 });

@@ -4,7 +4,8 @@ import type { RequestContext } from '../../context.ts';
 import { notFound } from '../../errors.ts';
 import { offsetPage } from '../../lib/pagination.ts';
 import { queryInt } from '../../lib/validation.ts';
-import { type PageTree, loadPageTree } from './tree.ts';
+import { defineLoader, loader } from '../loaders.ts';
+import { type PageState, type PageTree, loadPageTree, pageTrees } from './tree.ts';
 
 /**
  * Links between content: extracted from a page body once, when the body is
@@ -62,22 +63,34 @@ export async function storeDocumentLinks(tx: RequestContext, documents: Map<stri
   if (fresh.length) await tx.db.documentLink.createMany({ data: fresh });
 }
 
-interface LinkRow extends ExtractedLink {
-  documentId: string;
-}
-
-async function linksOfTree(ctx: RequestContext, tree: PageTree): Promise<Array<LinkRow & { pageId: string }>> {
-  const pagesByDocument = new Map<string, string[]>();
-  for (const page of tree.pages.values()) {
-    if (page.documentId) pagesByDocument.set(page.documentId, [...(pagesByDocument.get(page.documentId) ?? []), page.pageId]);
-  }
-  if (!pagesByDocument.size) return [];
+/** The links of stored bodies, in order: one statement for every body a request asks about. */
+const documentLinks = defineLoader<string, ExtractedLink[]>(async (ctx, documentIds) => {
   const rows = await ctx.db.documentLink.findMany({
-    where: { documentId: { in: [...pagesByDocument.keys()] } },
+    where: { documentId: { in: [...documentIds] } },
     orderBy: [{ documentId: 'asc' }, { position: 'asc' }],
     select: { documentId: true, kind: true, target: true },
   });
-  return rows.flatMap((row) => pagesByDocument.get(row.documentId)!.map((pageId) => ({ ...(row as LinkRow), pageId })));
+  const byDocument = new Map<string, ExtractedLink[]>(documentIds.map((id) => [id, []]));
+  for (const row of rows) byDocument.get(row.documentId)!.push({ kind: row.kind as ExtractedLink['kind'], target: row.target });
+  return documentIds.map((id) => byDocument.get(id)!);
+});
+
+/** The file ids of revisions, to tell a file link ok from broken. */
+const revisionFileIds = defineLoader<string, Set<string>>(async (ctx, revisionIds) => {
+  const rows = await ctx.db.revisionFile.findMany({ where: { revisionId: { in: [...revisionIds] } }, select: { revisionId: true, fileId: true } });
+  const byRevision = new Map<string, Set<string>>(revisionIds.map((id) => [id, new Set()]));
+  for (const row of rows) byRevision.get(row.revisionId)!.add(row.fileId);
+  return revisionIds.map((id) => byRevision.get(id)!);
+});
+
+async function linksOfPages(ctx: RequestContext, pages: Iterable<PageState>): Promise<Array<ExtractedLink & { pageId: string }>> {
+  const withBodies = [...pages].filter((page) => page.documentId);
+  const links = await loader(ctx, documentLinks).loadMany(withBodies.map((page) => page.documentId!));
+  return withBodies.flatMap((page, index) => {
+    const found = links[index]!;
+    if (found instanceof Error) throw found;
+    return found.map((link) => ({ ...link, pageId: page.pageId }));
+  });
 }
 
 function statusOf(ctx: RequestContext, link: ExtractedLink, tree: PageTree, files: Set<string>): LinkStatus {
@@ -86,8 +99,32 @@ function statusOf(ctx: RequestContext, link: ExtractedLink, tree: PageTree, file
   return link.target.startsWith(`${ctx.urls.app}/`) || link.target.startsWith(`${ctx.urls.api}/`) ? 'in-app' : 'ok';
 }
 
-async function filesOf(ctx: RequestContext, revisionId: string): Promise<Set<string>> {
-  return new Set((await ctx.db.revisionFile.findMany({ where: { revisionId }, select: { fileId: true } })).map((row) => row.fileId));
+/** A link target of a revision (or of some of its pages), its status and the pages it is in. */
+export interface LinkEntry {
+  kind: ExtractedLink['kind'];
+  target: string;
+  status: LinkStatus;
+  pageIds: string[];
+}
+
+/** The links located in the given pages of a revision (all of them when absent), one entry per target. */
+export async function revisionLinks(ctx: RequestContext, tree: PageTree, pageIds?: string[]): Promise<LinkEntry[]> {
+  const pages = pageIds ? pageIds.map((id) => tree.pages.get(id)).filter((page) => page !== undefined) : tree.pages.values();
+  const [links, files] = await Promise.all([linksOfPages(ctx, pages), loader(ctx, revisionFileIds).load(tree.revisionId)]);
+  const byTarget = new Map<string, LinkEntry>();
+  for (const link of links) {
+    const key = `${link.kind}:${link.target}`;
+    const entry = byTarget.get(key) ?? { kind: link.kind, target: link.target, status: statusOf(ctx, link, tree, files), pageIds: [] };
+    if (!entry.pageIds.includes(link.pageId)) entry.pageIds.push(link.pageId);
+    byTarget.set(key, entry);
+  }
+  return [...byTarget.values()];
+}
+
+/** The ids of the pages of a revision that link to a file. */
+export async function fileBacklinks(ctx: RequestContext, tree: PageTree, fileId: string): Promise<string[]> {
+  const links = await linksOfPages(ctx, tree.pages.values());
+  return [...new Set(links.filter((link) => link.kind === 'file' && link.target === fileId).map((link) => link.pageId))];
 }
 
 export interface LinkScope {
@@ -100,6 +137,10 @@ export interface LinkScope {
   changeRequestRevisionIds: string[];
 }
 
+function locationOf(scope: Omit<LinkScope, 'pageId' | 'changeRequestRevisionIds'>, pageId: string) {
+  return { kind: 'page', organization: scope.organizationId, space: scope.spaceId, versionContext: { type: 'revision', revision: scope.revisionId }, page: pageId };
+}
+
 /**
  * The links of a revision (or of one page), one item per target with the pages
  * it is linked from, filtered by status, with the stats of the whole revision.
@@ -107,34 +148,18 @@ export interface LinkScope {
 export async function listLinks(ctx: RequestContext, scope: LinkScope, query: z.output<typeof LinksQuery>) {
   const tree = await loadPageTree(ctx, scope.revisionId);
   if (scope.pageId && !tree.pages.has(scope.pageId)) throw notFound('Page', scope.pageId);
-  const files = await filesOf(ctx, scope.revisionId);
-  const all = (await linksOfTree(ctx, tree)).filter((link) => !scope.pageId || link.pageId === scope.pageId);
-  const byTarget = new Map<string, { link: ExtractedLink; status: LinkStatus; pages: Set<string> }>();
-  for (const link of all) {
-    const key = `${link.kind}:${link.target}`;
-    const entry = byTarget.get(key) ?? { link, status: statusOf(ctx, link, tree, files), pages: new Set<string>() };
-    entry.pages.add(link.pageId);
-    byTarget.set(key, entry);
-  }
-  const items = [...byTarget.values()].map(({ link, status, pages }) => ({
-    status,
-    relation: link.kind === 'url' ? 'external' : link.kind,
-    targetReference: link.kind === 'page' ? { kind: 'page', page: link.target } : link.kind === 'file' ? { kind: 'file', file: link.target } : { kind: 'url', url: link.target },
-    locationReferences: [...pages].map((pageId) => ({
-      kind: 'page',
-      organization: scope.organizationId,
-      space: scope.spaceId,
-      versionContext: { type: 'revision', revision: scope.revisionId },
-      page: pageId,
-    })),
+  const entries = await revisionLinks(ctx, tree, scope.pageId ? [scope.pageId] : undefined);
+  const items = entries.map((entry) => ({
+    status: entry.status,
+    relation: entry.kind === 'url' ? 'external' : entry.kind,
+    targetReference: entry.kind === 'page' ? { kind: 'page', page: entry.target } : entry.kind === 'file' ? { kind: 'file', file: entry.target } : { kind: 'url', url: entry.target },
+    locationReferences: entry.pageIds.map((pageId) => locationOf(scope, pageId)),
   }));
+  const changeRequestTrees = await loader(ctx, pageTrees).loadMany(scope.changeRequestRevisionIds);
   let brokenInChangeRequests = 0;
-  for (const revisionId of scope.changeRequestRevisionIds) {
-    const changeRequestTree = await loadPageTree(ctx, revisionId);
-    const changeRequestFiles = await filesOf(ctx, revisionId);
-    for (const link of await linksOfTree(ctx, changeRequestTree)) {
-      if (statusOf(ctx, link, changeRequestTree, changeRequestFiles) === 'broken') brokenInChangeRequests++;
-    }
+  for (const changeRequestTree of changeRequestTrees) {
+    if (changeRequestTree instanceof Error) throw changeRequestTree;
+    brokenInChangeRequests += (await revisionLinks(ctx, changeRequestTree)).filter((entry) => entry.status === 'broken').length;
   }
   const filtered = query.status ? items.filter((item) => item.status === query.status) : items;
   return {
@@ -146,13 +171,6 @@ export async function listLinks(ctx: RequestContext, scope: LinkScope, query: z.
 /** The pages of a revision that link to a file. */
 export async function listBacklinks(ctx: RequestContext, scope: Omit<LinkScope, 'pageId' | 'changeRequestRevisionIds'>, fileId: string, query: z.output<typeof BacklinksQuery>) {
   const tree = await loadPageTree(ctx, scope.revisionId);
-  const pages = new Set((await linksOfTree(ctx, tree)).filter((link) => link.kind === 'file' && link.target === fileId).map((link) => link.pageId));
-  const items = [...pages].map((pageId) => ({
-    kind: 'page',
-    organization: scope.organizationId,
-    space: scope.spaceId,
-    versionContext: { type: 'revision', revision: scope.revisionId },
-    page: pageId,
-  }));
+  const items = (await fileBacklinks(ctx, tree, fileId)).map((pageId) => locationOf(scope, pageId));
   return offsetPage(items, query.page, query.limit ?? 100, 'backlinks');
 }

@@ -61,7 +61,7 @@ interface PageRow extends Omit<PageState, 'hidden' | 'noIndex' | 'noRobotsIndex'
 }
 
 /** One statement for every page of a revision, however deep its tree. */
-const pageTrees = defineLoader<string, PageTree>(async (ctx, revisionIds) => {
+export const pageTrees = defineLoader<string, PageTree>(async (ctx, revisionIds) => {
   const rows = await ctx.db.$queryRaw<Array<PageRow & { revisionId: string }>>(Prisma.sql`
     SELECT e."revisionId", e."pageId", e."versionId", e."parentId", e."position",
       v."type", v."title", v."slug", v."emoji", v."icon", v."description", v."documentId", v."hidden", v."noIndex",

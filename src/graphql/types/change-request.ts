@@ -10,8 +10,7 @@ import {
   updateChangeRequest,
   updateChangeRequestFromSpace,
 } from '../../domain/change-requests/service.ts';
-import { LINK_STATUSES } from '../../domain/content/links.ts';
-import { importContent, listSpaceLinks, updateChangeRequestContent } from '../../domain/content/service.ts';
+import { importContent, updateChangeRequestContent } from '../../domain/content/service.ts';
 import { spaceRecord } from '../../domain/spaces/service.ts';
 import { builder } from '../builder.ts';
 import { connectionQuery, loadEach, toConnection } from '../connection.ts';
@@ -19,25 +18,6 @@ import { urlsObject } from './common.ts';
 import { Revision } from './content.ts';
 import { Space } from './space.ts';
 import { User } from './user.ts';
-
-/** GraphQL names cannot hold dashes: `in-app` is `in_app` here. */
-const LinkStatus = builder.enumType('LinkStatus', {
-  values: Object.fromEntries(LINK_STATUSES.map((status) => [status.replace('-', '_'), { value: status }])) as {
-    ok: { value: 'ok' };
-    broken: { value: 'broken' };
-    in_app: { value: 'in-app' };
-  },
-});
-type LinkItem = Awaited<ReturnType<typeof listSpaceLinks>>['items'][number];
-const ContentLink = builder.objectRef<LinkItem>('ContentLink').implement({
-  description: 'A link target of the content and the pages linking to it',
-  fields: (t) => ({
-    status: t.field({ type: LinkStatus, resolve: (link) => link.status }),
-    relation: t.string({ description: 'page, file or external', resolve: (link) => link.relation }),
-    target: t.field({ type: 'JSON', description: 'What it points at: {kind, page | file | url}', resolve: (link) => link.targetReference }),
-    pageIds: t.idList({ description: 'The pages it is in', resolve: (link) => link.locationReferences.map((reference) => reference.page) }),
-  }),
-});
 
 export const ChangeRequestStatus = builder.enumType('ChangeRequestStatus', { values: CHANGE_REQUEST_STATUSES });
 const ChangeRequestUrls = urlsObject('ChangeRequestUrls', ['app', 'location'], []);
@@ -88,12 +68,6 @@ builder.objectFields(Space, (t) => ({
     type: Revision,
     description: 'The space content: its active revision, with the page tree',
     resolve: (space) => ({ spaceId: space.id, revisionId: space.revisionId }),
-  }),
-  links: t.field({
-    type: [ContentLink],
-    description: 'Links of the space content, one per target, with their status',
-    args: { status: t.arg({ type: LinkStatus }) },
-    resolve: async (space, { status }, ctx) => (await listSpaceLinks(ctx, space.id, { ...(status ? { status } : {}), limit: 1000 })).items,
   }),
   changeRequestsConnection: t.connection({
     type: ChangeRequest,

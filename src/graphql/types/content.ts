@@ -1,8 +1,11 @@
+import { LINK_STATUSES, type LinkEntry, fileBacklinks, revisionLinks } from '../../domain/content/links.ts';
 import { revisionContent, pageBody } from '../../domain/content/service.ts';
+import { loadPageTree } from '../../domain/content/tree.ts';
 import type { PageState, PageTree } from '../../domain/content/tree.ts';
 import { DOCUMENT_FORMATS } from '../../domain/content/inputs.ts';
 import { downloadUrl, listRevisionFiles } from '../../domain/content/files.ts';
 import { builder } from '../builder.ts';
+import { Space } from './space.ts';
 
 /** A revision of a space or change request, loaded (with its page tree) when a field asks. */
 export const Revision = builder.objectRef<{ spaceId: string; revisionId: string }>('Revision');
@@ -10,8 +13,31 @@ export const Revision = builder.objectRef<{ spaceId: string; revisionId: string 
 export const Page = builder.objectRef<{ page: PageState; tree: PageTree }>('Page');
 const DocumentFormat = builder.enumType('DocumentFormat', { values: DOCUMENT_FORMATS });
 
+/** GraphQL names cannot hold dashes: `in-app` is `in_app` here. */
+const LinkStatus = builder.enumType('LinkStatus', {
+  values: Object.fromEntries(LINK_STATUSES.map((status) => [status.replace('-', '_'), { value: status }])) as {
+    ok: { value: 'ok' };
+    broken: { value: 'broken' };
+    in_app: { value: 'in-app' };
+  },
+});
+
+const ContentLink = builder.objectRef<LinkEntry>('ContentLink').implement({
+  description: 'A link target of the content and the pages linking to it',
+  fields: (t) => ({
+    status: t.field({ type: LinkStatus, description: 'broken when the page or file is not in the revision; in_app when it points into this application', resolve: (link) => link.status }),
+    relation: t.string({ description: 'page, file or external', resolve: (link) => (link.kind === 'url' ? 'external' : link.kind) }),
+    target: t.field({
+      type: 'JSON',
+      description: 'What it points at: {kind, page | file | url}',
+      resolve: (link) => ({ kind: link.kind, [link.kind]: link.target }),
+    }),
+    pageIds: t.idList({ description: 'The pages it is in', resolve: (link) => link.pageIds }),
+  }),
+});
+
 Revision.implement({
-  description: 'Immutable content: a page tree (files arrive in a later slice)',
+  description: 'Immutable content: a page tree and its files',
   fields: (t) => ({
     id: t.exposeID('revisionId'),
     object: t.string({ resolve: () => 'revision' }),
@@ -57,6 +83,12 @@ Page.implement({
       args: { format: t.arg({ type: DocumentFormat }) },
       resolve: ({ page }, { format }, ctx) => pageBody(ctx, page.documentId, format ?? 'document'),
     }),
+    links: t.field({
+      type: [ContentLink],
+      description: 'The links in its body, one per target, with their status (all pages of a query load in one statement)',
+      args: { status: t.arg({ type: LinkStatus }) },
+      resolve: async ({ page, tree }, { status }, ctx) => (await revisionLinks(ctx, tree, [page.pageId])).filter((link) => !status || link.status === status),
+    }),
   }),
 });
 
@@ -72,6 +104,14 @@ export const File = builder.objectRef<FileRow>('File').implement({
     width: t.int({ nullable: true, resolve: (file) => file.version.width }),
     height: t.int({ nullable: true, resolve: (file) => file.version.height }),
     downloadURL: t.string({ resolve: (file, _args, ctx) => downloadUrl(ctx.urls, file.version.id, file.version.name) }),
+    backlinks: t.field({
+      type: [Page],
+      description: 'The pages of its revision that link to it',
+      resolve: async (file, _args, ctx) => {
+        const tree = await loadPageTree(ctx, file.revisionId);
+        return (await fileBacklinks(ctx, tree, file.fileId)).map((pageId) => ({ page: tree.pages.get(pageId)!, tree }));
+      },
+    }),
   }),
 });
 
@@ -82,6 +122,18 @@ builder.objectField(Revision, 'files', (t) =>
     resolve: async ({ spaceId, revisionId }, _args, ctx) => {
       await revisionContent(ctx, spaceId, revisionId);
       return (await listRevisionFiles(ctx, revisionId, { limit: 1000 })).items;
+    },
+  }),
+);
+
+builder.objectField(Space, 'links', (t) =>
+  t.field({
+    type: [ContentLink],
+    description: 'Links of the space content, one per target, with their status',
+    args: { status: t.arg({ type: LinkStatus }) },
+    resolve: async (space, { status }, ctx) => {
+      const { tree } = await revisionContent(ctx, space.id, space.revisionId);
+      return (await revisionLinks(ctx, tree)).filter((link) => !status || link.status === status);
     },
   }),
 );

@@ -83,7 +83,7 @@ export const SPACE_FIELD_COLUMNS: Record<string, readonly string[]> = {
   content: ['revisionId'],
   changeRequestsConnection: [],
   search: [],
-  links: [],
+  links: ['revisionId'],
 };
 
 export const Space = builder.loadableNodeRef<SpaceRecord, string>('Space', {
