@@ -8,6 +8,7 @@ import type { GraphQLLimits } from './graphql/limits.ts';
 import { graphqlPlugin } from './graphql/yoga.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { type CorsOrigins, registerCors } from './cors.ts';
+import { createPageTreeCache } from './domain/content/tree.ts';
 import { registerResponseCache } from './response-cache.ts';
 import { registerFileDownloads } from './rest/files.ts';
 import { OPENAPI_PATH, restPlugin } from './rest/plugin.ts';
@@ -29,6 +30,8 @@ export interface AppOptions {
   graphiqlToken?: string;
   /** Memory for cached read responses in bytes (src/response-cache.ts); 0 or absent: no cache. */
   responseCacheBytes?: number;
+  /** Memory for page trees of revisions kept between requests, in bytes (src/domain/content/tree.ts); 0 or absent: none kept. */
+  pageTreeCacheBytes?: number;
   /** Origins whose pages may call the APIs (src/cors.ts); any origin when absent. */
   corsOrigins?: CorsOrigins;
   /** What one GraphQL request may ask for (src/graphql/limits.ts); the defaults when absent. */
@@ -42,6 +45,7 @@ export interface AppOptions {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { database, urls } = options;
   const clock = options.clock ?? systemClock;
+  const pageTreeCache = createPageTreeCache(options.pageTreeCacheBytes ?? 0);
   const app = Fastify({
     logger: { level: options.logLevel ?? 'info' },
     // Ids travel in paths; keep the router strict and fast.
@@ -74,6 +78,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       clock,
       urls,
       storage: options.fileStorage,
+      pageTreeCache,
       fetchPrivateAddresses: options.fetchPrivateAddresses,
     });
   });

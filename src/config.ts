@@ -16,6 +16,7 @@ const Environment = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PURGE_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(3600),
   RESPONSE_CACHE_MB: z.coerce.number().min(0).max(65536).default(64),
+  CONTENT_CACHE_MB: z.coerce.number().min(0).max(65536).default(64),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(DEFAULT_GRAPHQL_LIMITS.maxCost),
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(DEFAULT_GRAPHQL_LIMITS.maxDepth),
   GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).default(DEFAULT_GRAPHQL_LIMITS.maxAliases),
@@ -46,6 +47,8 @@ export interface Config {
   purgeIntervalMs: number;
   /** Memory for cached read responses, in bytes; 0 turns the cache off. */
   responseCacheBytes: number;
+  /** Memory for page trees of revisions kept between requests, in bytes; 0 keeps none. */
+  pageTreeCacheBytes: number;
   /** Origins whose pages may call the APIs (src/cors.ts). */
   corsOrigins: CorsOrigins;
   /** What one GraphQL request may ask for (src/graphql/limits.ts). */
@@ -78,6 +81,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: { po
     logLevel: values.LOG_LEVEL,
     purgeIntervalMs: values.PURGE_INTERVAL_SECONDS * 1000,
     responseCacheBytes: Math.round(values.RESPONSE_CACHE_MB * 1024 * 1024),
+    pageTreeCacheBytes: Math.round(values.CONTENT_CACHE_MB * 1024 * 1024),
     corsOrigins: values.CORS_ORIGINS,
     graphqlLimits: {
       maxCost: values.GRAPHQL_MAX_COST,

@@ -1,5 +1,6 @@
 import type { PublicUrls } from './config.ts';
 import type { Database, Db, MemberRecord, Provider, UserRecord } from './db/index.ts';
+import type { PageTreeCache } from './domain/content/tree.ts';
 import type { LoaderRegistry } from './domain/loaders.ts';
 import type { Clock } from './lib/clock.ts';
 import type { FileStorage } from './storage/files.ts';
@@ -33,6 +34,12 @@ export interface RequestContext {
   urls: PublicUrls;
   /** Where uploaded files are kept; absent where nothing uploads (the CLI's seeds, the benchmark). */
   storage?: FileStorage;
+  /**
+   * Page trees of revisions kept between requests (revisions never change).
+   * Absent inside transactions: a tree read there may belong to a revision
+   * that is rolled back.
+   */
+  pageTreeCache?: PageTreeCache;
   /** Fetches (website import) may reach private and loopback addresses: tests only. */
   fetchPrivateAddresses?: boolean;
   /**
@@ -59,10 +66,11 @@ export interface ContextOptions {
   clock: Clock;
   urls: PublicUrls;
   storage?: FileStorage | undefined;
+  pageTreeCache?: PageTreeCache | undefined;
   fetchPrivateAddresses?: boolean | undefined;
 }
 
-export function createContext({ database, viewer, clock, urls, storage, fetchPrivateAddresses }: ContextOptions): RequestContext {
+export function createContext({ database, viewer, clock, urls, storage, pageTreeCache, fetchPrivateAddresses }: ContextOptions): RequestContext {
   return {
     db: database.db,
     provider: database.provider,
@@ -72,13 +80,15 @@ export function createContext({ database, viewer, clock, urls, storage, fetchPri
     urls,
     siteVisits: new Map(),
     ...(storage ? { storage } : {}),
+    ...(pageTreeCache ? { pageTreeCache } : {}),
     ...(fetchPrivateAddresses ? { fetchPrivateAddresses } : {}),
   };
 }
 
 /** The same context acting inside a transaction: reads and writes go through `tx`, with fresh loaders. */
 export function withDb(ctx: RequestContext, db: Db): RequestContext {
-  return { ...ctx, db, loaders: new Map(), viewer: withoutMembershipSnapshot(ctx.viewer) };
+  const { pageTreeCache: _sharedTrees, ...rest } = ctx;
+  return { ...rest, db, loaders: new Map(), viewer: withoutMembershipSnapshot(ctx.viewer) };
 }
 
 /** The viewer without the memberships read at authentication: they may have changed by a write. */

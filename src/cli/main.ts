@@ -70,6 +70,7 @@ program
         urls: config.urls,
         logLevel: config.logLevel,
         responseCacheBytes: config.responseCacheBytes,
+        pageTreeCacheBytes: config.pageTreeCacheBytes,
         corsOrigins: config.corsOrigins,
         graphqlLimits: config.graphqlLimits,
         fileStorage: localDiskStorage(config.filesDir),

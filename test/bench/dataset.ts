@@ -2,12 +2,17 @@
 // reused between runs (test/bench/data/ and the docs_gateway_bench database):
 // - "tree": 1 organization × 10 sites × 10 sections × 10 site spaces (1,000 spaces),
 //   built through the domain services like an admin would;
+// - "navigation": the spaces of the tree's first site (10 sections × 10 site
+//   spaces) hold 50 pages each in a 3-level tree (5,000 pages), written as an
+//   editor would: a change request per space, three content batches, a merge;
 // - "large": 100,000 spaces in nested collections and 10,000 members, written in
 //   bulk with the domain's ids, ordering keys and search normalization (creating
 //   them one request at a time would take hours).
 import { generateNKeysBetween } from 'fractional-indexing';
 import { createContext } from '../../src/context.ts';
 import { type Database, openDatabase, runMigrations } from '../../src/db/index.ts';
+import { createChangeRequest, mergeChangeRequest } from '../../src/domain/change-requests/service.ts';
+import { updateChangeRequestContent } from '../../src/domain/content/service.ts';
 import { createSection } from '../../src/domain/sites/sections.ts';
 import { createSite, setSitePublished } from '../../src/domain/sites/service.ts';
 import { addSiteSpace } from '../../src/domain/sites/site-spaces.ts';
@@ -31,6 +36,8 @@ export interface DataSet {
   largeOrganizationId: string;
   /** A space of the tree organization (S1, S2). */
   spaceId: string;
+  /** The tree's first site, whose spaces hold page trees (S7). */
+  navigationSiteId: string;
   /** A site space and two siblings of it, for moves (S5). */
   move: { siteId: string; siteSpaceId: string; before: string; after: string };
 }
@@ -62,6 +69,31 @@ async function buildTree(database: Database, size: number, log: (m: string) => v
     }
     await setSitePublished(ctx, organization.id, site.id, true);
     log(`  tree: site ${s + 1}/${size}`);
+  }
+}
+
+/** Per space: 5 groups × 3 pages × 2 pages (5 + 15 + 30 = 50 pages). */
+export const NAVIGATION_SHAPE = [5, 3, 2] as const;
+
+async function buildNavigation(database: Database, siteId: string, log: (m: string) => void) {
+  const admin = await database.db.user.findUniqueOrThrow({ where: { email: 'bench@bench.test' } });
+  const ctx = createContext({ database, viewer: { user: admin }, clock: systemClock, urls: BENCH_URLS });
+  const siteSpaces = await database.db.siteSpace.findMany({ where: { siteId }, select: { spaceId: true } });
+  const body = (title: string) => ({ markdown: `# ${title}\n\nHow ${title.toLowerCase()} works, step by step.\n\n## Details\n\nMore about ${title.toLowerCase()}.\n` });
+  for (const [index, { spaceId }] of siteSpaces.entries()) {
+    const changeRequest = await createChangeRequest(ctx, spaceId, { subject: 'Write the guide' });
+    const insert = async (pages: Array<{ title: string; into?: string }>) => {
+      const result = (await updateChangeRequestContent(ctx, spaceId, changeRequest.id, {
+        changes: pages.map((page) => ({ operation: 'insert_page', title: page.title, ...(page.into ? { into: page.into } : {}), document: body(page.title) })),
+      }, { compat: 'false' })) as { changes: Array<{ page: { id: string } }> };
+      return result.changes.map((change) => change.page.id);
+    };
+    const [groups, perGroup, perPage] = NAVIGATION_SHAPE;
+    const top = await insert(Array.from({ length: groups }, (_, g) => ({ title: `Chapter ${g + 1}` })));
+    const middle = await insert(top.flatMap((into, g) => Array.from({ length: perGroup }, (_, p) => ({ title: `Topic ${g + 1}.${p + 1}`, into }))));
+    await insert(middle.flatMap((into, m) => Array.from({ length: perPage }, (_, p) => ({ title: `Detail ${m + 1}.${p + 1}`, into }))));
+    await mergeChangeRequest(ctx, spaceId, changeRequest.id);
+    if ((index + 1) % 20 === 0) log(`  navigation: ${index + 1}/${siteSpaces.length} spaces`);
   }
 }
 
@@ -147,6 +179,11 @@ export async function prepareDataSet(url: string, sizes: Sizes, log: (m: string)
       await buildLarge(database, sizes, log);
     }
     const tree = await db.organization.findUniqueOrThrow({ where: { hostname: 'bench-tree' } });
+    const navigationSite = await db.site.findFirstOrThrow({ where: { organizationId: tree.id, title: 'Site 0' } });
+    if (!(await db.changeRequest.findFirst({ where: { space: { organizationId: tree.id } } }))) {
+      log(`writing the navigation page trees on ${database.provider}`);
+      await buildNavigation(database, navigationSite.id, log);
+    }
     const large = await db.organization.findUniqueOrThrow({ where: { hostname: 'bench-large' } });
     const admin = await db.user.findUniqueOrThrow({ where: { email: 'bench@bench.test' } });
     const siteSpaces = await db.siteSpace.findMany({
@@ -159,6 +196,7 @@ export async function prepareDataSet(url: string, sizes: Sizes, log: (m: string)
       token: await issueApiToken(db, admin.id, 'bench'),
       treeOrganizationId: tree.id,
       largeOrganizationId: large.id,
+      navigationSiteId: navigationSite.id,
       spaceId: siteSpaces[0]!.spaceId,
       move: {
         siteId: siteSpaces[0]!.siteId,

@@ -34,7 +34,8 @@ export interface ScenarioProfile {
  */
 export async function profileScenario(url: string, data: DataSet, scenario: string, requests = 100): Promise<ScenarioProfile> {
   const database = openDatabase(url);
-  const app = await buildApp({ database, urls: { api: 'http://bench.test', app: 'http://bench.test/app' }, logLevel: 'silent' });
+  // Configured as `npm start` runs it, but without the response cache.
+  const app = await buildApp({ database, urls: { api: 'http://bench.test', app: 'http://bench.test/app' }, logLevel: 'silent', pageTreeCacheBytes: 64 * 1024 * 1024 });
   try {
     const request = SCENARIO_REQUESTS[scenario]!(data);
     const send = () =>

@@ -77,6 +77,11 @@ export function renderMarkdown(results: Results): string {
   targets.push(['S1 REST space vs PostGraphile lookup, response cache on', ratio(rps('S1', 'docs-gateway-postgresql'), rps('S2', 'postgraphile')), 1, '≥ 1.0×']);
   targets.push(['S3 tree vs Mesh over REST', ratio(pgTree, rps('S3', 'mesh')), 50, '≥ 50×']);
   targets.push(['S3 tree vs Mesh over REST, response cache off', ratio(uncachedTree, rps('S3', 'mesh')), 50, '≥ 50×']);
+  const postgraphileNavigation = rps('S7', 'postgraphile');
+  targets.push(['S7 navigation vs PostGraphile, response cache off (PostgreSQL)', ratio(rps('S7', 'docs-gateway-postgresql-uncached'), postgraphileNavigation), 1.5, '≥ 1.5×']);
+  targets.push(['S7 navigation vs PostGraphile, no cache at all (PostgreSQL)', ratio(rps('S7', 'docs-gateway-postgresql-cold'), postgraphileNavigation), 1.5, '≥ 1.5×']);
+  targets.push(['S7 navigation vs Mesh over REST', ratio(rps('S7', 'docs-gateway-postgresql'), rps('S7', 'mesh')), 50, '≥ 50×']);
+  targets.push(['S7 navigation vs Mesh over REST, response cache off', ratio(rps('S7', 'docs-gateway-postgresql-uncached'), rps('S7', 'mesh')), 50, '≥ 50×']);
   const w = results.waterfall.postgresql;
   if (w) targets.push(['S3 wall time vs REST waterfall', w.waterfallMs / w.treeQueryMs, 20, '≥ 20× lower']);
   const wOff = results.waterfall['postgresql, cache off'];
@@ -100,6 +105,8 @@ export function renderMarkdown(results: Results): string {
     const s3 = counts.S3?.executed ?? 99;
     lines.push(`| S1 / S2 statements, executed (${database}) | ${s1} / ${s2} | ≤ 2 | ${s1 <= 2 && s2 <= 2 ? 'yes' : '**no**'} |`);
     lines.push(`| S3 statements, executed (${database}) | ${s3} | ≤ 7 (query depth 6 + 1) | ${s3 <= 7 ? 'yes' : '**no**'} |`);
+    const s7 = counts.S7?.executed;
+    if (s7 !== undefined) lines.push(`| S7 statements, executed (${database}) | ${s7} | ≤ 8, whatever the breadth | ${s7 <= 8 ? 'yes' : '**no**'} |`);
   }
   lines.push(`| RSS idle (PostgreSQL) | ${fixed(idle)} MB | ≤ 120 MB | ${idle <= 120 ? 'yes' : '**no**'} |`);
   lines.push(`| Peak RSS under S3, response cache off (PostgreSQL) | ${fixed(peak)} MB | ≤ 300 MB | ${peak <= 300 ? 'yes' : '**no**'} |`);

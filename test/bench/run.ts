@@ -71,16 +71,22 @@ function ensurePeersInstalled() {
   execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: BENCH_DIR, stdio: 'inherit' });
 }
 
+async function withPostgres<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
 async function ensurePostgresDatabase(url: string) {
   const name = new URL(url).pathname.slice(1);
-  const admin = new pg.Client({ connectionString: url.replace(/\/[^/]*$/, '/postgres') });
-  await admin.connect();
-  try {
+  await withPostgres(url.replace(/\/[^/]*$/, '/postgres'), async (admin) => {
     const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
     if (!exists.rowCount) await admin.query(`CREATE DATABASE "${name}"`);
-  } finally {
-    await admin.end();
-  }
+  });
 }
 
 const postGraphileSpace = (id: string) => `{ spaceByRowId(rowId: "${id}") { rowId title emoji visibility createdAt } }`;
@@ -88,6 +94,21 @@ const postGraphileTree = (organizationId: string) => `{ organizationByRowId(rowI
   sitesByOrganizationId { nodes { rowId title siteSectionsBySiteId { nodes { rowId title path
     siteSpacesBySectionId { nodes { rowId path spaceBySpaceId { rowId title emoji visibility
       organizationByOrganizationId { title } } } } } } } } } }`;
+/**
+ * PostGraphile's best query for S7 over the same tables: it cannot nest pages
+ * by parent or compute their paths, so it answers each space's pages flat
+ * (id, parent, position, title, slug) and the client builds the tree. The
+ * space's active revision is a computed column (a STABLE SQL function, as
+ * PostGraphile recommends), created in the bench database only.
+ */
+const POSTGRAPHILE_CONTENT_FUNCTION = `CREATE OR REPLACE FUNCTION public.spaces_content(space public.spaces) RETURNS public.revisions
+  AS $$ SELECT * FROM public.revisions WHERE id = space."revisionId" $$ LANGUAGE sql STABLE`;
+const postGraphileNavigation = (siteId: string) => `{ siteByRowId(rowId: "${siteId}") { title
+  siteSectionsBySiteId { nodes { rowId title path siteSpacesBySectionId { nodes { rowId path spaceBySpaceId { rowId title
+    content { revisionPagesByRevisionId { nodes { pageId parentId position pageVersionByVersionId { title slug } } } } } } } } } } }`;
+const meshNavigation = (organizationId: string, siteId: string) => `{ getSiteById(organizationId: "${organizationId}", siteId: "${siteId}") { title
+  sectionList { id title path siteSpaces { id path space { id title pageList { ...on RevisionPageDocument { id title path
+    pages { ...on RevisionPageDocument { id title path pages { ...on RevisionPageDocument { id title path } } } } } } } } } } }`;
 const meshTree = (organizationId: string) => `{ getOrganizationById(organizationId: "${organizationId}") { title
   siteList { id title sectionList { id title path siteSpaces { id path
     space { id title emoji visibility organizationObject { title } } } } } } }`;
@@ -186,20 +207,26 @@ async function main() {
     postgresql: await startDocsGateway('docs-gateway-postgresql-uncached', URLS.postgresql, { responseCacheMB: 0 }),
   };
   const uncached = uncachedDocs.postgresql;
+  // And with no page tree kept between requests either: every tree read from the database (S7).
+  const coldDocs = {
+    sqlite: await startDocsGateway('docs-gateway-sqlite-cold', URLS.sqlite, { responseCacheMB: 0, contentCacheMB: 0 }),
+    postgresql: await startDocsGateway('docs-gateway-postgresql-cold', URLS.postgresql, { responseCacheMB: 0, contentCacheMB: 0 }),
+  };
   const constant = await startFastifyConstant();
   const rawSqlite = await startFastifySqlite(SQLITE_FILE);
+  await withPostgres(URLS.postgresql, (client) => client.query(POSTGRAPHILE_CONTENT_FUNCTION));
   const postgraphile = await startPostGraphile(URLS.postgresql);
   // Mesh's REST backend is an instance of its own, so that its traffic is not
   // counted in the memory of the systems under test.
   const meshBackend = await startDocsGateway('docs-gateway-mesh-backend', URLS.postgresql);
   const mesh = await startMesh(meshBackend, sets.postgresql.treeOrganizationId);
-  const systems = [docs.sqlite, docs.postgresql, uncachedDocs.sqlite, uncached, constant, rawSqlite, postgraphile, meshBackend, mesh];
+  const systems = [docs.sqlite, docs.postgresql, uncachedDocs.sqlite, uncached, coldDocs.sqlite, coldDocs.postgresql, constant, rawSqlite, postgraphile, meshBackend, mesh];
   for (const system of systems) results.memory[system.name] = { idleMB: memoryOf(system.pid, 'VmRSS'), peakUnderTreeMB: Number.NaN };
 
   try {
     const requests = (database: 'sqlite' | 'postgresql') => {
       const set = sets[database];
-      return { S1: SCENARIO_REQUESTS.S1!(set), S2: SCENARIO_REQUESTS.S2!(set), S3: SCENARIO_REQUESTS.S3!(set) };
+      return { S1: SCENARIO_REQUESTS.S1!(set), S2: SCENARIO_REQUESTS.S2!(set), S3: SCENARIO_REQUESTS.S3!(set), S7: SCENARIO_REQUESTS.S7!(set) };
     };
     const wanted = (scenario: string) => !only || only.includes(scenario);
 
@@ -247,7 +274,23 @@ async function main() {
         minSeconds: 15,
       },
     );
-    for (const scenario of ['S1 REST space', 'S2 GraphQL space', 'S3 site tree']) {
+    for (const database of ['sqlite', 'postgresql'] as const) {
+      targets.push({ scenario: 'S7 site navigation', system: docs[database], database, request: requests(database).S7 });
+      targets.push({ scenario: 'S7 site navigation', system: uncachedDocs[database], database, request: requests(database).S7 });
+      targets.push({ scenario: 'S7 site navigation', system: coldDocs[database], database, request: requests(database).S7 });
+    }
+    targets.push(
+      { scenario: 'S7 site navigation', system: postgraphile, database: 'postgresql', request: graphql('', postGraphileNavigation(pgSet.navigationSiteId)) },
+      {
+        scenario: 'S7 site navigation',
+        system: mesh,
+        database: 'postgresql',
+        request: graphql(pgSet.token, meshNavigation(pgSet.treeOrganizationId, pgSet.navigationSiteId)),
+        connections: 4,
+        minSeconds: 15,
+      },
+    );
+    for (const scenario of ['S1 REST space', 'S2 GraphQL space', 'S3 site tree', 'S7 site navigation']) {
       if (!wanted(scenario.slice(0, 2))) continue;
       log(`${scenario}`);
       const selected = targets.filter((target) => target.scenario === scenario);
@@ -415,7 +458,7 @@ async function main() {
   if (!only || only.includes('cpu')) {
     log('where the CPU goes, per scenario (in-process, response cache off, V8 profiler)');
     for (const database of ['sqlite', 'postgresql'] as const) {
-      for (const scenario of ['S1', 'S2', 'S3']) {
+      for (const scenario of ['S1', 'S2', 'S3', 'S7']) {
         const { profile: _profile, ...measured } = await profileScenario(URLS[database], sets[database], scenario, quick ? 50 : 200);
         results.cpu.push(measured);
         log(`  ${scenario} ${database}: ${measured.msPerRequest.toFixed(1)} ms, ${measured.statements} statements`);

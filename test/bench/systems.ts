@@ -9,8 +9,11 @@ import { BENCH_DIR, REPO_DIR, type RunningSystem, httpOk, startSystem } from './
 const BIN = path.join(BENCH_DIR, 'node_modules', '.bin');
 const graphqlPing = { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{__typename}"}' };
 
-/** docs-gateway as `npm start` runs it (the bundle); `responseCacheMB: 0` measures every request executed. */
-export function startDocsGateway(name: string, databaseUrl: string, options: { responseCacheMB?: number } = {}): Promise<RunningSystem> {
+/**
+ * docs-gateway as `npm start` runs it (the bundle); `responseCacheMB: 0` measures
+ * every request executed, `contentCacheMB: 0` every page tree read from the database.
+ */
+export function startDocsGateway(name: string, databaseUrl: string, options: { responseCacheMB?: number; contentCacheMB?: number } = {}): Promise<RunningSystem> {
   return startSystem({
     name,
     args: [path.join(REPO_DIR, 'dist', 'cli', 'docs-gateway.mjs'), 'serve'],
@@ -18,6 +21,7 @@ export function startDocsGateway(name: string, databaseUrl: string, options: { r
       DATABASE_URL: databaseUrl,
       LOG_LEVEL: 'warn',
       ...(options.responseCacheMB === undefined ? {} : { RESPONSE_CACHE_MB: String(options.responseCacheMB) }),
+      ...(options.contentCacheMB === undefined ? {} : { CONTENT_CACHE_MB: String(options.contentCacheMB) }),
     },
     ready: (url) => httpOk(`${url}/`),
   });
@@ -63,7 +67,7 @@ export async function startMesh(docsGateway: RunningSystem, organizationId: stri
   const openapiFile = path.join(dataDir, 'mesh-openapi.json');
   const supergraphFile = path.join(dataDir, 'supergraph.graphql');
   const document = (await (await fetch(`${docsGateway.url}/v1/openapi.json`)).json()) as OpenApiDocument;
-  fs.writeFileSync(openapiFile, JSON.stringify(reduceOpenApi(document, ['getOrganizationById', 'listSites', 'listSiteSections', 'getSpaceById'])));
+  fs.writeFileSync(openapiFile, JSON.stringify(reduceOpenApi(document, ['getOrganizationById', 'listSites', 'getSiteById', 'listSiteSections', 'getSpaceById', 'listPages'])));
   await promisify(execFile)(process.execPath, [realBin('mesh-compose')], {
     cwd: meshDir,
     env: { ...process.env, OPENAPI_FILE: openapiFile, SUPERGRAPH_FILE: supergraphFile, DOCS_GATEWAY_URL: docsGateway.url, TREE_ORGANIZATION_ID: organizationId },
@@ -80,10 +84,55 @@ export async function startMesh(docsGateway: RunningSystem, organizationId: stri
 
 interface OpenApiDocument {
   paths: Record<string, Record<string, { operationId?: string; responses?: Record<string, unknown> }>>;
+  components?: { schemas?: Record<string, Schema> };
+}
+
+interface Schema {
+  $ref?: string;
+  oneOf?: Schema[];
+  allOf?: Schema[];
+  properties?: Record<string, Schema>;
+  enum?: unknown[];
+  discriminator?: { propertyName: string; mapping?: Record<string, string> };
+  [key: string]: unknown;
+}
+
+/**
+ * Mesh resolves a `oneOf` by its discriminator's mapping; the official document
+ * names the property (`type`) but no mapping, and nested page lists name neither,
+ * so Mesh cannot tell a page's type. A user would add the mapping, so we do:
+ * from each alternative's single `type` value.
+ */
+function addDiscriminatorMappings(document: OpenApiDocument) {
+  const schemas = document.components?.schemas ?? {};
+  const typeValue = (schema: Schema | undefined, seen = 0): unknown => {
+    if (!schema || seen > 5) return undefined;
+    if (schema.$ref) return typeValue(schemas[schema.$ref.split('/').pop()!], seen + 1);
+    const own = schema.properties?.type?.enum;
+    if (own?.length === 1) return own[0];
+    for (const part of schema.allOf ?? []) {
+      const value = typeValue(part, seen + 1);
+      if (value !== undefined) return value;
+    }
+    return undefined;
+  };
+  const visit = (node: unknown) => {
+    if (!node || typeof node !== 'object') return;
+    const schema = node as Schema;
+    if (schema.oneOf?.every((option) => option.$ref) && !schema.discriminator?.mapping) {
+      const values = schema.oneOf.map((option) => typeValue(option));
+      if (values.every((value) => typeof value === 'string') && new Set(values).size === values.length) {
+        schema.discriminator = { propertyName: 'type', mapping: Object.fromEntries(values.map((value, index) => [value, schema.oneOf![index]!.$ref!])) };
+      }
+    }
+    for (const value of Object.values(node)) visit(value);
+  };
+  visit(document);
 }
 
 /** Keeps the GET operations named, with their success responses only. */
 function reduceOpenApi(document: OpenApiDocument, operationIds: string[]): OpenApiDocument {
+  addDiscriminatorMappings(document);
   const paths: OpenApiDocument['paths'] = {};
   for (const [route, operations] of Object.entries(document.paths)) {
     const operation = operations.get;

@@ -4,8 +4,11 @@ import { buildTeam } from '../support/factories.ts';
 import { expectData, expectGraphQLError, mutate } from '../support/graphql.ts';
 
 let t: TestApp;
+/** Every request executed and every tree read from the database: what statement counts prove. */
+let uncached: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
+  uncached = await createTestApp({ responseCacheBytes: 0, pageTreeCacheBytes: 0 });
 });
 
 async function setup() {
@@ -84,14 +87,31 @@ describe('change requests over GraphQL', () => {
     expect((await t.database.db.changeRequest.findUniqueOrThrow({ where: { id: changeRequestId } })).status).toBe('open');
   });
 
+  it('keeps the page tree of a revision between requests: read once, and a write shows at once', async () => {
+    const { admin, space } = await setup();
+    const trees = await createTestApp({ responseCacheBytes: 0 });
+    const changeRequestId = await changeRequestWithTree(admin.token, space.id, 2, 2, 0);
+    const read = async () => {
+      const before = trees.statements();
+      const data = expectData(await trees.graphql(admin.token, TREE, { id: changeRequestId }));
+      return { titles: JSON.stringify(data).match(/"title":"[^"]+"/g), statements: trees.statements() - before };
+    };
+    const first = await read();
+    const second = await read();
+    expect(second.titles).toEqual(first.titles);
+    expect(second.statements).toBe(first.statements - 1);
+    expectData(await mutate(trees, admin.token, 'updateChangeRequestContent', { changeRequestId, changes: [{ operation: 'insert_page', title: 'Fresh', document: {} }] }, 'changes { kind }'));
+    const third = await read();
+    expect(third.titles).toContain('"title":"Fresh"');
+    expect(third.statements).toBe(first.statements);
+  });
+
   it('reads a page tree of any breadth in the same number of statements', async () => {
     const { admin, space } = await setup();
     const count = async (changeRequestId: string) => {
-      await t.graphql(admin.token, TREE, { id: changeRequestId });
-      const before = t.statements();
-      const result = await t.graphql(admin.token, TREE, { id: changeRequestId });
-      expectData(result);
-      return t.statements() - before;
+      const before = uncached.statements();
+      expectData(await uncached.graphql(admin.token, TREE, { id: changeRequestId }));
+      return uncached.statements() - before;
     };
     const small = await count(await changeRequestWithTree(admin.token, space.id, 1, 1, 1));
     const large = await count(await changeRequestWithTree(admin.token, space.id, 4, 2, 2));
@@ -165,9 +185,9 @@ describe('files and links over GraphQL', () => {
       pages { title links { status relation target pageIds } broken: links(status: broken) { relation } }
       files { name backlinks { id title path } } } } } }`;
     const read = async () => {
-      const before = t.statements();
-      const data = expectData(await t.graphql(admin.token, query, { id: changeRequestId }));
-      return { content: data.node.content, statements: t.statements() - before };
+      const before = uncached.statements();
+      const data = expectData(await uncached.graphql(admin.token, query, { id: changeRequestId }));
+      return { content: data.node.content, statements: uncached.statements() - before };
     };
     const first = await read();
     expect(first.content.pages).toEqual([

@@ -56,6 +56,7 @@ export async function createTestApp({ databaseUrl, onStatement, ...options }: Te
     clock,
     logLevel: 'silent',
     responseCacheBytes: 16 * 1024 * 1024,
+    pageTreeCacheBytes: 16 * 1024 * 1024,
     // Tests serve the websites they import on 127.0.0.1.
     fetchPrivateAddresses: true,
     fileStorage: localDiskStorage(fs.mkdtempSync(path.join(os.tmpdir(), 'docs-gateway-files-'))),

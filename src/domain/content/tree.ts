@@ -1,5 +1,6 @@
 import type { RequestContext } from '../../context.ts';
 import { Prisma } from '../../db/index.ts';
+import { LRUCache } from 'lru-cache';
 import { defineLoader, loader } from '../loaders.ts';
 
 export const PAGE_TYPES = ['document', 'group', 'link'] as const;
@@ -60,8 +61,38 @@ interface PageRow extends Omit<PageState, 'hidden' | 'noIndex' | 'noRobotsIndex'
   updatedAt: Date | string | number;
 }
 
-/** One statement for every page of a revision, however deep its tree. */
-export const pageTrees = defineLoader<string, PageTree>(async (ctx, revisionIds) => {
+/**
+ * Trees of revisions, shared between requests: a revision never changes once
+ * written, so its tree is valid for as long as it is kept, on every instance.
+ * Reads go through the space or change request that points at a revision, so
+ * what the viewer may see is still decided per request.
+ */
+export type PageTreeCache = LRUCache<string, PageTree>;
+
+export function createPageTreeCache(maxBytes: number): PageTreeCache | undefined {
+  if (maxBytes <= 0) return undefined;
+  return new LRUCache<string, PageTree>({ maxSize: maxBytes, sizeCalculation: estimatedBytes });
+}
+
+/** Roughly what a tree holds in memory: per page its objects and map entries, and its strings. */
+function estimatedBytes(tree: PageTree): number {
+  let bytes = 256;
+  for (const page of tree.pages.values()) {
+    bytes += 640 + 2 * (page.title.length + page.slug.length + (page.description?.length ?? 0) + (tree.paths.get(page.pageId)?.length ?? 0));
+  }
+  return bytes;
+}
+
+/** One statement for every page of the revisions not in the shared cache, however deep their trees. */
+export const pageTrees = defineLoader<string, PageTree>(async (ctx, requested) => {
+  const cache = ctx.pageTreeCache;
+  const revisionIds = cache ? requested.filter((id) => !cache.has(id)) : requested;
+  const built = revisionIds.length ? await readPageTrees(ctx, revisionIds) : new Map<string, PageTree>();
+  if (cache) for (const [id, tree] of built) cache.set(id, tree);
+  return requested.map((id) => built.get(id) ?? cache!.get(id)!);
+});
+
+async function readPageTrees(ctx: RequestContext, revisionIds: readonly string[]): Promise<Map<string, PageTree>> {
   const rows = await ctx.db.$queryRaw<Array<PageRow & { revisionId: string }>>(Prisma.sql`
     SELECT e."revisionId", e."pageId", e."versionId", e."parentId", e."position",
       v."type", v."title", v."slug", v."emoji", v."icon", v."description", v."documentId", v."hidden", v."noIndex",
@@ -70,8 +101,8 @@ export const pageTrees = defineLoader<string, PageTree>(async (ctx, revisionIds)
     WHERE e."revisionId" IN (${Prisma.join([...revisionIds])})`);
   const byRevision = new Map<string, PageState[]>(revisionIds.map((id) => [id, []]));
   for (const row of rows) byRevision.get(row.revisionId)?.push(pageStateOf(row));
-  return revisionIds.map((id) => treeOf(id, byRevision.get(id)!));
-});
+  return new Map(revisionIds.map((id) => [id, treeOf(id, byRevision.get(id)!)]));
+}
 
 export function loadPageTree(ctx: RequestContext, revisionId: string): Promise<PageTree> {
   return loader(ctx, pageTrees).load(revisionId);

@@ -1,6 +1,7 @@
 // Peer: GraphQL Mesh over docs-gateway's own REST API (/v1/openapi.json),
 // composed into a supergraph served by Hive Gateway. The nesting a frontend
-// needs (organization → sites → sections → site spaces → space → organization)
+// needs (organization → sites → sections → site spaces → space → organization,
+// and for S7 a site's sections → site spaces → space → page tree)
 // is declared with @resolveTo; each nested field is one REST call. The tree's
 // organization id is written into the arguments: "{root.organization}" on a
 // space nested in a listing reaches the gateway without a value (Mesh 0.112).
@@ -33,6 +34,10 @@ export const composeConfig = defineConfig({
       )
     }
     extend type Space {
+      pageList: [RevisionPage] @resolveTo(
+        sourceName: "docs", sourceTypeName: "Query", sourceFieldName: "listPages",
+        requiredSelectionSet: "{ id }", sourceArgs: { spaceId: "{root.id}" }, result: "pages"
+      )
       organizationObject: Organization @resolveTo(
         sourceName: "docs", sourceTypeName: "Query", sourceFieldName: "getOrganizationById",
         sourceArgs: { organizationId: "${process.env.TREE_ORGANIZATION_ID}" }
