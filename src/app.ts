@@ -9,6 +9,7 @@ import { graphqlPlugin } from './graphql/yoga.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { type CorsOrigins, registerCors } from './cors.ts';
 import { createPageTreeCache } from './domain/content/tree.ts';
+import { assertCleanInput } from './lib/text-input.ts';
 import { registerResponseCache } from './response-cache.ts';
 import { registerFileDownloads } from './rest/files.ts';
 import { OPENAPI_PATH, restPlugin } from './rest/plugin.ts';
@@ -55,10 +56,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     if (body === '') return done(null, undefined);
+    let parsed: unknown;
     try {
-      done(null, JSON.parse(body as string));
+      parsed = JSON.parse(body as string);
     } catch {
-      done(invalid('body: is not valid JSON'), undefined);
+      return done(invalid('body: is not valid JSON'), undefined);
+    }
+    try {
+      assertCleanInput(parsed, 'body');
+      done(null, parsed);
+    } catch (error) {
+      done(error as Error, undefined);
     }
   });
 
@@ -81,6 +89,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       pageTreeCache,
       fetchPrivateAddresses: options.fetchPrivateAddresses,
     });
+  });
+
+  // Path and query values are text the databases can store, as bodies are (src/lib/text-input.ts).
+  app.addHook('preValidation', async (request) => {
+    assertCleanInput(request.params, 'path');
+    assertCleanInput(request.query, 'query');
   });
 
   app.setErrorHandler((error, request, reply) => {

@@ -5,7 +5,8 @@ import { DomainError } from '../errors.ts';
 import { type GraphQLLimits, DEFAULT_GRAPHQL_LIMITS, REQUEST_ERROR, graphqlLimitPlugins, responseTooLarge } from './limits.ts';
 import { schema } from './schema.ts';
 import { useGraphQlJit } from '@envelop/graphql-jit';
-import { GraphQLError, getOperationAST, getVariableValues } from 'graphql';
+import { GraphQLError, getOperationAST, getVariableValues, visit } from 'graphql';
+import { assertCleanInput } from '../lib/text-input.ts';
 
 interface ServerContext {
   req: FastifyRequest;
@@ -48,6 +49,23 @@ const coerceVariablesFirst: Plugin = {
   },
 };
 
+/** Strings a client sends, as variables or literals, are storable text (src/lib/text-input.ts), as over REST. */
+const cleanTextOnly: Plugin = {
+  onExecute({ args, setResultAndStopExecution }) {
+    try {
+      assertCleanInput(args.variableValues ?? {}, 'variables');
+      visit(args.document, {
+        StringValue(node) {
+          assertCleanInput(node.value, 'a string in the document');
+        },
+      });
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      setResultAndStopExecution({ errors: [new GraphQLError(error.message, { extensions: REQUEST_ERROR })] });
+    }
+  },
+};
+
 const isGraphQLError = (error: unknown): error is GraphQLError =>
   // By name: a second copy of graphql (a bundler's ESM build) has its own class.
   error instanceof Error && error.name === 'GraphQLError';
@@ -63,6 +81,7 @@ export async function graphqlPlugin(
     plugins: [
       validationErrorsAre400,
       ...graphqlLimitPlugins(limits),
+      cleanTextOnly,
       coerceVariablesFirst,
       // Compiles each operation once into a function: less work per field than
       // the reference executor (measured: the site tree in about 0.6× the time).

@@ -6,7 +6,8 @@ import { invalid } from '../errors.ts';
  * each offending field and the rule it breaks.
  */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown, where = 'body'): z.output<S> {
-  const result = schema.safeParse(input ?? {}, { reportInput: true });
+  // No input at all reads as an empty one; `null` is a value, and refused like any non-object.
+  const result = schema.safeParse(input === undefined ? {} : input, { reportInput: true });
   if (result.success) return result.data;
   throw invalid(result.error.issues.map((issue) => describeIssue(issue, where)).join('; '));
 }

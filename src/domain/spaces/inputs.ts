@@ -38,11 +38,16 @@ export const UpdateSpaceInput = z
   .refine((body) => !(body.emoji && body.icon), { message: 'set either emoji or icon, not both', path: ['icon'] });
 
 /** `PATCH /v1/spaces/{spaceId}/custom-fields`: values by custom field name; a null value clears it. */
+/** Values one request may set: every statement's parameters stay within SQLite's bound. */
+export const MAX_CUSTOM_FIELD_VALUES = 100;
+
 export const UpdateSpaceCustomFieldsInput = z.strictObject({
-  values: z.record(
-    z.string().min(1).max(50),
-    z.strictObject({
-      value: z.union([z.string().max(256), z.number(), z.boolean(), z.array(z.string().max(256)).max(50), z.null()]),
-    }),
-  ),
+  values: z
+    .record(
+      z.string().min(1).max(50),
+      z.strictObject({
+        value: z.union([z.string().max(256), z.number(), z.boolean(), z.array(z.string().max(256)).max(50), z.null()]),
+      }),
+    )
+    .refine((values) => Object.keys(values).length <= MAX_CUSTOM_FIELD_VALUES, `must hold at most ${MAX_CUSTOM_FIELD_VALUES} fields`),
 });
