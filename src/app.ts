@@ -9,7 +9,10 @@ import { graphqlPlugin } from './graphql/yoga.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { type CorsOrigins, registerCors } from './cors.ts';
 import { createPageTreeCache } from './domain/content/tree.ts';
+import { DATABASE_UNAVAILABLE_MESSAGE, RETRY_AFTER_SECONDS, isDatabaseUnavailable } from './db/unavailable.ts';
 import { assertCleanInput } from './lib/text-input.ts';
+import { bearerToken } from './lib/tokens.ts';
+import { DEFAULT_RATE_LIMITS, RateLimited, type RateLimits, registerRateLimits } from './rate-limit.ts';
 import { registerResponseCache } from './response-cache.ts';
 import { registerFileDownloads } from './rest/files.ts';
 import { OPENAPI_PATH, restPlugin } from './rest/plugin.ts';
@@ -35,6 +38,8 @@ export interface AppOptions {
   pageTreeCacheBytes?: number;
   /** Origins whose pages may call the APIs (src/cors.ts); any origin when absent. */
   corsOrigins?: CorsOrigins;
+  /** Requests per minute per client and failed authentications per address (src/rate-limit.ts); the defaults when absent. */
+  rateLimits?: RateLimits;
   /** What one GraphQL request may ask for (src/graphql/limits.ts); the defaults when absent. */
   graphqlLimits?: GraphQLLimits;
   /** Where uploaded files are kept; without it, uploads are refused. */
@@ -73,13 +78,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Before authentication: preflights carry no token.
   await registerCors(app, options.corsOrigins ?? '*');
 
+  // Before authentication too: a client over its budget costs no token lookup.
+  const checkFailedAuthentication = await registerRateLimits(app, options.rateLimits ?? DEFAULT_RATE_LIMITS);
+
   app.decorateRequest('ctx', null);
   app.addHook('onRequest', async (request) => {
     if (!requiresToken(request)) return;
     const token = bearerToken(request.headers.authorization);
-    if (!token) throw unauthenticated();
-    const viewer = await viewerForToken(database, token);
-    if (!viewer) throw unauthenticated('The API token is not valid');
+    const viewer = token ? await viewerForToken(database, token) : null;
+    if (!viewer) {
+      // Each failure spends the address's stricter budget: guessing tokens ends in 429s.
+      const limited = await checkFailedAuthentication(request);
+      if (limited) throw limited;
+      throw token ? unauthenticated('The API token is not valid') : unauthenticated();
+    }
     request.ctx = createContext({
       database,
       viewer,
@@ -99,7 +111,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.setErrorHandler((error, request, reply) => {
     const { status, message } = httpError(error);
-    if (status >= 500) request.log.error(error);
+    if (status === 503) {
+      request.log.warn({ err: { message: (error as Error).message } }, 'database unavailable');
+      reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+    } else if (status >= 500) request.log.error(error);
+    if (error instanceof RateLimited) reply.header('retry-after', String(error.retryAfterSeconds));
     if (request.url.startsWith('/graphql')) {
       return reply.code(status).send({ errors: [{ message, extensions: { code: status } }] });
     }
@@ -137,14 +153,10 @@ function requiresToken(request: FastifyRequest): boolean {
   return false;
 }
 
-function bearerToken(header: string | undefined): string | undefined {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
-  return match?.[1];
-}
-
 /** The status and message a client sees for an error: domain errors and client mistakes as they are, the rest masked. */
 function httpError(error: unknown): { status: number; message: string } {
   if (error instanceof DomainError) return { status: error.status, message: error.message };
+  if (isDatabaseUnavailable(error)) return { status: 503, message: DATABASE_UNAVAILABLE_MESSAGE };
   const fastifyError = error as { statusCode?: number; message?: string };
   if (fastifyError.statusCode && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
     return { status: fastifyError.statusCode, message: fastifyError.message ?? 'Bad request' };

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { type CorsOrigins, parseCorsOrigins } from './cors.ts';
+import { DATABASE_DEFAULTS, type OpenOptions } from './db/client.ts';
 import { DEFAULT_GRAPHQL_LIMITS, type GraphQLLimits } from './graphql/limits.ts';
+import { DEFAULT_RATE_LIMITS, type RateLimits } from './rate-limit.ts';
 
 /** Every environment variable docs-gateway reads, validated once at start. */
 const Environment = z.object({
@@ -8,6 +10,9 @@ const Environment = z.object({
     .string()
     .regex(/^(file:|postgres(ql)?:\/\/)/, 'must start with file: (SQLite) or postgresql:// (PostgreSQL)')
     .default('file:./data/docs-gateway.db'),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(DATABASE_DEFAULTS.poolSize),
+  DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(1).default(DATABASE_DEFAULTS.connectTimeoutMs),
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(1).default(DATABASE_DEFAULTS.statementTimeoutMs),
   FILES_DIR: z.string().min(1).default('./data/files'),
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   HOST: z.string().default('127.0.0.1'),
@@ -17,6 +22,9 @@ const Environment = z.object({
   PURGE_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(3600),
   RESPONSE_CACHE_MB: z.coerce.number().min(0).max(65536).default(64),
   CONTENT_CACHE_MB: z.coerce.number().min(0).max(65536).default(64),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(DEFAULT_RATE_LIMITS.perMinute),
+  RATE_LIMIT_FAILED_AUTH_PER_MINUTE: z.coerce.number().int().min(0).default(DEFAULT_RATE_LIMITS.failedAuthenticationsPerMinute),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(DEFAULT_GRAPHQL_LIMITS.maxCost),
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(DEFAULT_GRAPHQL_LIMITS.maxDepth),
   GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).default(DEFAULT_GRAPHQL_LIMITS.maxAliases),
@@ -39,6 +47,8 @@ const Environment = z.object({
 
 export interface Config {
   databaseUrl: string;
+  /** PostgreSQL pool size and waits (src/db/client.ts). */
+  database: Required<Pick<OpenOptions, 'poolSize' | 'connectTimeoutMs' | 'statementTimeoutMs'>>;
   /** Where uploaded files are stored (src/storage/files.ts). */
   filesDir: string;
   port: number;
@@ -51,6 +61,8 @@ export interface Config {
   pageTreeCacheBytes: number;
   /** Origins whose pages may call the APIs (src/cors.ts). */
   corsOrigins: CorsOrigins;
+  /** Requests per minute per client, failed authentications per address, and where they are counted (src/rate-limit.ts). */
+  rateLimits: RateLimits;
   /** What one GraphQL request may ask for (src/graphql/limits.ts). */
   graphqlLimits: GraphQLLimits;
   urls: PublicUrls;
@@ -75,6 +87,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: { po
   const api = (values.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, '');
   return {
     databaseUrl: values.DATABASE_URL,
+    database: {
+      poolSize: values.DATABASE_POOL_SIZE,
+      connectTimeoutMs: values.DATABASE_CONNECT_TIMEOUT_MS,
+      statementTimeoutMs: values.DATABASE_STATEMENT_TIMEOUT_MS,
+    },
     filesDir: values.FILES_DIR,
     port,
     host: values.HOST,
@@ -83,6 +100,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: { po
     responseCacheBytes: Math.round(values.RESPONSE_CACHE_MB * 1024 * 1024),
     pageTreeCacheBytes: Math.round(values.CONTENT_CACHE_MB * 1024 * 1024),
     corsOrigins: values.CORS_ORIGINS,
+    rateLimits: {
+      perMinute: values.RATE_LIMIT_PER_MINUTE,
+      failedAuthenticationsPerMinute: values.RATE_LIMIT_FAILED_AUTH_PER_MINUTE,
+      redisUrl: values.REDIS_URL,
+    },
     graphqlLimits: {
       maxCost: values.GRAPHQL_MAX_COST,
       maxDepth: values.GRAPHQL_MAX_DEPTH,

@@ -13,7 +13,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 export type CorsOrigins = '*' | string[];
 
 /** Response headers a script of another origin may read. */
-const EXPOSED_HEADERS = ['location', 'x-cache'];
+const EXPOSED_HEADERS = ['location', 'x-cache', 'retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
 
 /**
  * Registers CORS before authentication: preflights (OPTIONS, which browsers

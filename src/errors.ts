@@ -3,7 +3,7 @@
  * status both contracts report (REST in the body, GraphQL in `extensions.code`).
  * Anything else that is thrown is a bug and is reported as a masked 500.
  */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 412;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 412 | 429;
 
 export class DomainError extends Error {
   constructor(

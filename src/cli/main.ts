@@ -30,7 +30,7 @@ function isLoopback(host: string): boolean {
 async function withDatabase<T>(work: (database: ReturnType<typeof openDatabase>) => Promise<T>): Promise<T> {
   const config = loadConfig();
   await runMigrations(config.databaseUrl);
-  const database = openDatabase(config.databaseUrl);
+  const database = openDatabase(config.databaseUrl, config.database);
   try {
     return await work(database);
   } finally {
@@ -47,7 +47,7 @@ program
     const config = loadConfig(process.env, options.port === undefined ? {} : { port: options.port });
     const log = (message: string) => console.log(`[docs-gateway] ${message}`);
     await runMigrations(config.databaseUrl, { log });
-    const database = openDatabase(config.databaseUrl);
+    const database = openDatabase(config.databaseUrl, config.database);
     let app: FastifyInstance | undefined;
     let purgeJob: PurgeJob | undefined;
     // Everything opened is closed on the way out, also when starting fails:
@@ -72,6 +72,7 @@ program
         responseCacheBytes: config.responseCacheBytes,
         pageTreeCacheBytes: config.pageTreeCacheBytes,
         corsOrigins: config.corsOrigins,
+        rateLimits: config.rateLimits,
         graphqlLimits: config.graphqlLimits,
         fileStorage: localDiskStorage(config.filesDir),
         // Only a page no one else can reach may carry a token.

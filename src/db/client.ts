@@ -46,7 +46,15 @@ export function sqliteFilePath(url: string): string {
 export interface OpenOptions {
   /** Sees every SQL statement with its arguments (the benchmark explains the listings' plans). */
   onStatement?: (sql: string, args: unknown[]) => void;
+  /** PostgreSQL connections kept open at most. */
+  poolSize?: number;
+  /** How long to wait for a PostgreSQL connection before the request fails (503). */
+  connectTimeoutMs?: number;
+  /** How long one statement may run (the server cancels it) or wait for an answer (a stalled server). */
+  statementTimeoutMs?: number;
 }
+
+export const DATABASE_DEFAULTS = { poolSize: 10, connectTimeoutMs: 5_000, statementTimeoutMs: 15_000 } as const;
 
 export function openDatabase(url: string, options: OpenOptions = {}): Database {
   const provider = providerOf(url);
@@ -56,8 +64,23 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
     if (process.env.DEBUG_SQL) console.log(sql);
     options.onStatement?.(sql, args);
   };
-  // PostgreSQL: one pool for Prisma and the direct reads.
-  const pool = provider === 'postgresql' ? new pg.Pool({ connectionString: url, max: 10 }) : undefined;
+  // PostgreSQL: one pool for Prisma and the direct reads. Every wait is bounded, so
+  // a database that stops answering fails requests (503) instead of hanging them.
+  const { poolSize, connectTimeoutMs, statementTimeoutMs } = { ...DATABASE_DEFAULTS, ...options };
+  const pool =
+    provider === 'postgresql'
+      ? new pg.Pool({
+          connectionString: url,
+          max: poolSize,
+          connectionTimeoutMillis: connectTimeoutMs,
+          // The server cancels a statement running longer; the client stops waiting
+          // for one that gets no answer at all (a frozen server or network) shortly after.
+          statement_timeout: statementTimeoutMs,
+          query_timeout: statementTimeoutMs + 1_000,
+          idle_in_transaction_session_timeout: statementTimeoutMs * 2,
+          keepAlive: true,
+        })
+      : undefined;
   // An idle connection the server ends (restart, administrator) is dropped by the
   // pool and the next query opens another; unheard, the error would end the process.
   pool?.on('error', () => {});

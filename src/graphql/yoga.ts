@@ -6,6 +6,7 @@ import { type GraphQLLimits, DEFAULT_GRAPHQL_LIMITS, REQUEST_ERROR, graphqlLimit
 import { schema } from './schema.ts';
 import { useGraphQlJit } from '@envelop/graphql-jit';
 import { GraphQLError, getOperationAST, getVariableValues, visit } from 'graphql';
+import { DATABASE_UNAVAILABLE_MESSAGE, RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/unavailable.ts';
 import { assertCleanInput } from '../lib/text-input.ts';
 
 interface ServerContext {
@@ -106,6 +107,12 @@ export async function graphqlPlugin(
       // Domain errors reach the client with the status REST would answer; anything else is masked.
       maskError: (error, message) => {
         const original = isGraphQLError(error) ? error.originalError : error;
+        if (isDatabaseUnavailable(original)) {
+          return new GraphQLError(DATABASE_UNAVAILABLE_MESSAGE, {
+            ...(isGraphQLError(error) ? { nodes: error.nodes, path: error.path } : {}),
+            extensions: { code: 503, http: { status: 503, headers: { 'retry-after': String(RETRY_AFTER_SECONDS) } } },
+          });
+        }
         if (original instanceof DomainError) {
           return new GraphQLError(original.message, {
             ...(isGraphQLError(error) ? { nodes: error.nodes, path: error.path } : {}),

@@ -11,3 +11,9 @@ export function generateApiToken(): string {
 export function hashApiToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
+
+/** The token of an `Authorization: Bearer <token>` header. */
+export function bearerToken(header: string | undefined): string | undefined {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  return match?.[1];
+}

@@ -42,7 +42,7 @@ describe('CORS with any origin allowed (the default)', () => {
     expect(rest.statusCode).toBe(200);
     expect(rest.json()).toMatchObject({ id: team.admin.id });
     expect(rest.headers['access-control-allow-origin']).toBe('*');
-    expect(rest.headers['access-control-expose-headers']).toBe('location, x-cache');
+    expect(rest.headers['access-control-expose-headers']).toBe('location, x-cache, retry-after, x-ratelimit-limit, x-ratelimit-remaining, x-ratelimit-reset');
     expect(rest.headers['access-control-allow-credentials']).toBeUndefined();
 
     const created = await anyOrigin.call('POST', `/v1/orgs/${team.organization.id}/spaces`, {

@@ -7,6 +7,7 @@ import { inject } from 'vitest';
 import { type AppOptions, buildApp } from '../../src/app.ts';
 import type { PublicUrls } from '../../src/config.ts';
 import { type Database, openDatabase } from '../../src/db/index.ts';
+import type { OpenOptions } from '../../src/db/client.ts';
 import type { Clock } from '../../src/lib/clock.ts';
 import { localDiskStorage } from '../../src/storage/files.ts';
 import { closeWhenFileEnds } from './cleanup.ts';
@@ -42,11 +43,13 @@ export type TestAppOptions = Partial<Omit<AppOptions, 'database' | 'clock'>> & {
   databaseUrl?: string;
   /** Sees every SQL statement the app runs. */
   onStatement?: (sql: string, args: unknown[]) => void;
+  /** Pool size and timeouts of the database connection. */
+  databaseOptions?: Omit<OpenOptions, 'onStatement'>;
 };
 
 /** The real server on the run's database; closed after the test file. `options` change its configuration. */
-export async function createTestApp({ databaseUrl, onStatement, ...options }: TestAppOptions = {}): Promise<TestApp> {
-  const database = openDatabase(databaseUrl ?? inject('databaseUrl'), onStatement ? { onStatement } : {});
+export async function createTestApp({ databaseUrl, onStatement, databaseOptions, ...options }: TestAppOptions = {}): Promise<TestApp> {
+  const database = openDatabase(databaseUrl ?? inject('databaseUrl'), { ...databaseOptions, ...(onStatement ? { onStatement } : {}) });
   const clock = new TestClock();
   // The response cache is on, as in production: every read after a write in
   // the suite also proves that the write invalidated it.
@@ -57,6 +60,8 @@ export async function createTestApp({ databaseUrl, onStatement, ...options }: Te
     logLevel: 'silent',
     responseCacheBytes: 16 * 1024 * 1024,
     pageTreeCacheBytes: 16 * 1024 * 1024,
+    // Off unless a test turns them on (test/http/rate-limit.test.ts): suites send many requests from one address.
+    rateLimits: { perMinute: 0, failedAuthenticationsPerMinute: 0 },
     // Tests serve the websites they import on 127.0.0.1.
     fetchPrivateAddresses: true,
     fileStorage: localDiskStorage(fs.mkdtempSync(path.join(os.tmpdir(), 'docs-gateway-files-'))),

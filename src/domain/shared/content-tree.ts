@@ -1,7 +1,9 @@
 import type { RequestContext } from '../../context.ts';
 import type { CollectionRecord, MemberRecord } from '../../db/index.ts';
-import { conflict, invalid } from '../../errors.ts';
+import { invalid } from '../../errors.ts';
+import { generateNKeysBetween } from 'fractional-indexing';
 import { keyBetween } from '../../lib/ordering.ts';
+import { serializeOn } from '../transaction.ts';
 import { type Role, asRole, contentLevel } from '../access.ts';
 import { defineRecordLoader, loader } from '../loaders.ts';
 import { organizationAccess } from '../organizations/service.ts';
@@ -104,8 +106,40 @@ async function neighbour(
   return side === 'below' ? found.at(-1) : found[0];
 }
 
-/** Ordering key at the end of a parent's children. */
+/**
+ * Writes that place a child under one parent wait for each other (inside their
+ * transaction): two concurrent creations or moves would otherwise read the same
+ * neighbours and compute the same key.
+ */
+function lockSiblings(tx: RequestContext, organizationId: string, parentId: string | null) {
+  return serializeOn(tx.db, tx.provider, `siblings:${organizationId}:${parentId ?? 'top'}`);
+}
+
+/**
+ * Gives every child of a parent a distinct key, in their current order: the
+ * repair for siblings that share one (written before writes were serialized,
+ * or by hand), run under the siblings' lock when a placement meets a tie.
+ */
+async function rekeySiblings(tx: RequestContext, organizationId: string, parentId: string | null) {
+  const where = { organizationId, parentId };
+  const select = { id: true, position: true } as const;
+  const [collections, spaces] = await Promise.all([
+    tx.db.collection.findMany({ where, select }),
+    tx.db.space.findMany({ where: { ...where, deletedAt: null }, select }),
+  ]);
+  const siblings = [...collections.map((row) => ({ ...row, kind: 'collection' as const })), ...spaces.map((row) => ({ ...row, kind: 'space' as const }))];
+  siblings.sort(bySiblingOrder);
+  const keys = generateNKeysBetween(null, null, siblings.length);
+  for (const [index, sibling] of siblings.entries()) {
+    const data = { position: keys[index]! };
+    if (sibling.kind === 'collection') await tx.db.collection.update({ where: { id: sibling.id }, data });
+    else await tx.db.space.update({ where: { id: sibling.id }, data });
+  }
+}
+
+/** Ordering key at the end of a parent's children (`tx`: a transaction, whose end releases the siblings' lock). */
 export async function endPosition(ctx: RequestContext, organizationId: string, parentId: string | null) {
+  await lockSiblings(ctx, organizationId, parentId);
   const last = await neighbour(ctx, { organizationId, parentId, excludeId: undefined }, 'below');
   return keyBetween(last?.position ?? null, null);
 }
@@ -113,7 +147,9 @@ export async function endPosition(ctx: RequestContext, organizationId: string, p
 /**
  * Ordering key for `movingId` placed under `parentId` at `position` (the end when
  * absent). `before`/`after` must name siblings under that parent. Reads at most
- * four rows and writes none: the caller updates the moving row only.
+ * four rows and writes none (unless it finds siblings sharing a key, which it
+ * repairs first): the caller updates the moving row only. `ctx` must be a
+ * transaction: it holds the siblings' lock until it ends.
  */
 export async function positionAmongSiblings(
   ctx: RequestContext,
@@ -122,6 +158,21 @@ export async function positionAmongSiblings(
   position: ContentPosition | undefined,
   movingId?: string,
 ): Promise<string> {
+  await lockSiblings(ctx, organizationId, parentId);
+  const placed = await placeAmongSiblings(ctx, organizationId, parentId, position, movingId);
+  if (placed !== null) return placed;
+  await rekeySiblings(ctx, organizationId, parentId);
+  return (await placeAmongSiblings(ctx, organizationId, parentId, position, movingId))!;
+}
+
+/** The key between the neighbours `position` names, or null when they share one (a tie to repair). */
+async function placeAmongSiblings(
+  ctx: RequestContext,
+  organizationId: string,
+  parentId: string | null,
+  position: ContentPosition | undefined,
+  movingId?: string,
+): Promise<string | null> {
   const scope = { organizationId, parentId, excludeId: movingId };
   const pointed = async (name: 'before' | 'after'): Promise<Sibling | undefined> => {
     const pointer = position?.[name];
@@ -150,9 +201,6 @@ export async function positionAmongSiblings(
   } else {
     lower = await neighbour(ctx, scope, 'below');
   }
-  if (lower && upper && lower.position >= upper.position) {
-    // Two siblings share a key (concurrent writes): ask for a retry rather than guess.
-    throw conflict('position: these siblings are being reordered concurrently, try again');
-  }
+  if (lower && upper && lower.position >= upper.position) return null;
   return keyBetween(lower?.position, upper?.position);
 }

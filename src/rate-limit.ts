@@ -1,0 +1,97 @@
+import { createHash } from 'node:crypto';
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { DomainError } from './errors.ts';
+import { bearerToken } from './lib/tokens.ts';
+
+/**
+ * How many requests a client may send per minute: per API token when it sends
+ * one, per address otherwise; and, stricter, how many failed authentications an
+ * address may cause (guessing tokens). Counted in Redis when `redisUrl` is set,
+ * so that every instance shares the counts; in memory otherwise. 0 turns a
+ * limit off.
+ */
+export interface RateLimits {
+  perMinute: number;
+  failedAuthenticationsPerMinute: number;
+  redisUrl?: string | undefined;
+  /** Prefix of the Redis keys (tests isolate their runs with it). */
+  redisPrefix?: string | undefined;
+}
+
+export const DEFAULT_RATE_LIMITS: RateLimits = { perMinute: 6000, failedAuthenticationsPerMinute: 60 };
+
+const WINDOW_MS = 60_000;
+
+/** A token is never a key as it is: stores and logs see a digest. */
+const keyOfToken = (token: string) => `token:${createHash('sha256').update(token).digest('base64url').slice(0, 24)}`;
+
+export class RateLimited extends DomainError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(429, message);
+  }
+}
+
+/** Checks a failed authentication against the address's budget: a RateLimited error once it is spent. */
+export type FailedAuthenticationCheck = (request: FastifyRequest) => Promise<RateLimited | null>;
+
+/**
+ * Registers the per-client limit (an `onRequest` hook, so register it before
+ * authentication) and returns the check for failed authentications.
+ */
+export async function registerRateLimits(app: FastifyInstance, limits: RateLimits): Promise<FailedAuthenticationCheck> {
+  if (!limits.perMinute && !limits.failedAuthenticationsPerMinute) return async () => null;
+  let redis: import('ioredis').Redis | undefined;
+  if (limits.redisUrl) {
+    const { Redis } = await import('ioredis');
+    // Fail fast: a missing Redis must not hold requests (skipOnError lets them through).
+    redis = new Redis(limits.redisUrl, { connectTimeout: 500, maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
+    redis.on('error', (error) => app.log.warn({ err: { message: error.message } }, 'rate limit store (Redis) unavailable'));
+    // Counted from the first request: wait (briefly) for the connection before serving.
+    const connecting = redis;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(done, 1_000);
+      connecting.once('ready', done);
+      connecting.once('error', done);
+    });
+    app.addHook('onClose', async () => {
+      redis?.disconnect();
+    });
+  }
+  await app.register(rateLimit, {
+    global: limits.perMinute > 0,
+    max: limits.perMinute || Number.MAX_SAFE_INTEGER,
+    timeWindow: WINDOW_MS,
+    hook: 'onRequest',
+    ...(redis ? { redis, nameSpace: `${limits.redisPrefix ?? 'docs-gateway'}:rate:` } : {}),
+    // Counting must not become a point of failure: without its store, requests pass.
+    skipOnError: true,
+    keyGenerator: (request) => {
+      const token = bearerToken(request.headers.authorization);
+      return token ? keyOfToken(token) : `address:${request.ip}`;
+    },
+    errorResponseBuilder: (_request, context) =>
+      new RateLimited(`Too many requests: at most ${context.max} per minute; retry in ${context.after}`, Math.ceil(context.ttl / 1000)),
+  });
+  if (!limits.failedAuthenticationsPerMinute) return async () => null;
+  const checkFailure = app.createRateLimit({
+    max: limits.failedAuthenticationsPerMinute,
+    timeWindow: WINDOW_MS,
+    keyGenerator: (request) => `failed-authentication:${request.ip}`,
+  });
+  return async (request) => {
+    const limit = await checkFailure(request);
+    if (limit.isAllowed || !limit.isExceeded) return null;
+    return new RateLimited(
+      `Too many failed authentications from this address: at most ${limit.max} per minute; retry in ${limit.ttlInSeconds} seconds`,
+      limit.ttlInSeconds,
+    );
+  };
+}
