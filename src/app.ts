@@ -11,6 +11,7 @@ import { type CorsOrigins, registerCors } from './cors.ts';
 import { createPageTreeCache } from './domain/content/tree.ts';
 import { DATABASE_UNAVAILABLE_MESSAGE, RETRY_AFTER_SECONDS, isDatabaseUnavailable } from './db/unavailable.ts';
 import { assertCleanInput } from './lib/text-input.ts';
+import { serializeRequest } from './logging.ts';
 import { bearerToken } from './lib/tokens.ts';
 import { DEFAULT_RATE_LIMITS, RateLimited, type RateLimits, registerRateLimits } from './rate-limit.ts';
 import { registerResponseCache } from './response-cache.ts';
@@ -30,6 +31,8 @@ export interface AppOptions {
   urls: PublicUrls;
   clock?: Clock;
   logLevel?: string;
+  /** Where log lines go (tests read them); standard output when absent. */
+  logStream?: { write(line: string): void };
   /** Prefills GraphiQL's Authorization header (the demo token of `npm start`). */
   graphiqlToken?: string;
   /** Memory for cached read responses in bytes (src/response-cache.ts); 0 or absent: no cache. */
@@ -53,7 +56,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const clock = options.clock ?? systemClock;
   const pageTreeCache = createPageTreeCache(options.pageTreeCacheBytes ?? 0);
   const app = Fastify({
-    logger: { level: options.logLevel ?? 'info' },
+    logger: {
+      level: options.logLevel ?? 'info',
+      serializers: { req: serializeRequest },
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    },
     // Ids travel in paths; keep the router strict and fast.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   });

@@ -24,6 +24,10 @@ const Environment = z.object({
   CONTENT_CACHE_MB: z.coerce.number().min(0).max(65536).default(64),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(DEFAULT_RATE_LIMITS.perMinute),
   RATE_LIMIT_FAILED_AUTH_PER_MINUTE: z.coerce.number().int().min(0).default(DEFAULT_RATE_LIMITS.failedAuthenticationsPerMinute),
+  FETCH_PRIVATE_ADDRESSES: z
+    .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+    .default('false')
+    .transform((value) => value === 'true' || value === '1'),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(DEFAULT_GRAPHQL_LIMITS.maxCost),
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(DEFAULT_GRAPHQL_LIMITS.maxDepth),
@@ -63,6 +67,8 @@ export interface Config {
   corsOrigins: CorsOrigins;
   /** Requests per minute per client, failed authentications per address, and where they are counted (src/rate-limit.ts). */
   rateLimits: RateLimits;
+  /** Fetches made for users (website import, file URLs) may reach private and loopback addresses: local development only. */
+  fetchPrivateAddresses: boolean;
   /** What one GraphQL request may ask for (src/graphql/limits.ts). */
   graphqlLimits: GraphQLLimits;
   urls: PublicUrls;
@@ -100,6 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: { po
     responseCacheBytes: Math.round(values.RESPONSE_CACHE_MB * 1024 * 1024),
     pageTreeCacheBytes: Math.round(values.CONTENT_CACHE_MB * 1024 * 1024),
     corsOrigins: values.CORS_ORIGINS,
+    fetchPrivateAddresses: values.FETCH_PRIVATE_ADDRESSES,
     rateLimits: {
       perMinute: values.RATE_LIMIT_PER_MINUTE,
       failedAuthenticationsPerMinute: values.RATE_LIMIT_FAILED_AUTH_PER_MINUTE,

@@ -1,5 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,7 +31,7 @@ interface Run {
 /** The environment of a child: ours without the variables docs-gateway reads, plus `env`. */
 function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const base = { ...process.env };
-  for (const name of ['DATABASE_URL', 'PORT', 'HOST', 'PUBLIC_URL', 'APP_URL', 'LOG_LEVEL', 'PURGE_INTERVAL_SECONDS', 'RESPONSE_CACHE_MB', 'CORS_ORIGINS']) {
+  for (const name of ['DATABASE_URL', 'PORT', 'HOST', 'PUBLIC_URL', 'APP_URL', 'LOG_LEVEL', 'PURGE_INTERVAL_SECONDS', 'RESPONSE_CACHE_MB', 'CONTENT_CACHE_MB', 'CORS_ORIGINS', 'RATE_LIMIT_PER_MINUTE', 'RATE_LIMIT_FAILED_AUTH_PER_MINUTE', 'REDIS_URL', 'FETCH_PRIVATE_ADDRESSES']) {
     delete base[name];
   }
   return { ...base, ...env };
@@ -465,6 +466,43 @@ describe('docs-gateway serve', () => {
       expect(fs.existsSync(`${file}-wal`), 'the database was left open').toBe(false);
       // It no longer listens.
       await expect(fetch(`${base}/`)).rejects.toThrow();
+    },
+    CLI_TEST_TIMEOUT,
+  );
+
+  it(
+    'finishes the requests in flight when it is told to stop (SIGTERM), then exits 0',
+    async () => {
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-gateway-serve-'));
+      // A website that takes a second to answer: an import of it is in flight when the signal arrives.
+      const slowSite = http.createServer((_request, response) => {
+        setTimeout(() => response.writeHead(200, { 'content-type': 'text/html' }).end('<html><body><main><h1>Slow</h1><p>Late page.</p></main></body></html>'), 1_000);
+      });
+      await new Promise<void>((resolve) => slowSite.listen(0, '127.0.0.1', resolve));
+      try {
+        const port = await freePort();
+        const { child, output, exit } = startServer(BIN, ['--port', String(port), '--demo'], path.join(dir, 'x.db'), { FETCH_PRIVATE_ADDRESSES: 'true' });
+        const base = `http://127.0.0.1:${port}`;
+        await listening(base, child, output);
+        const token = /token {4}(dgw_\S+)/.exec(output.stdout)?.[1];
+        const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+        const organizations = (await (await fetch(`${base}/v1/orgs`, { headers })).json()) as { items: Array<{ id: string }> };
+        const spaces = (await (await fetch(`${base}/v1/orgs/${organizations.items[0]!.id}/spaces`, { headers })).json()) as { items: Array<{ id: string }> };
+        const siteUrl = `http://127.0.0.1:${(slowSite.address() as net.AddressInfo).port}/`;
+        const inFlight = fetch(`${base}/v1/spaces/${spaces.items[0]!.id}/content/import`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ source: 'website', url: siteUrl }),
+        });
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        child.kill('SIGTERM');
+        const answer = await inFlight;
+        expect(answer.status, await answer.clone().text()).toBe(201);
+        expect(await answer.json()).toMatchObject({ importedResources: 1 });
+        expect(await exit, `${output.stdout}\n${output.stderr}`).toEqual({ code: 0, signal: null });
+      } finally {
+        slowSite.close();
+      }
     },
     CLI_TEST_TIMEOUT,
   );

@@ -73,6 +73,7 @@ program
         pageTreeCacheBytes: config.pageTreeCacheBytes,
         corsOrigins: config.corsOrigins,
         rateLimits: config.rateLimits,
+        fetchPrivateAddresses: config.fetchPrivateAddresses,
         graphqlLimits: config.graphqlLimits,
         fileStorage: localDiskStorage(config.filesDir),
         // Only a page no one else can reach may carry a token.

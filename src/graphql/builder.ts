@@ -19,6 +19,8 @@ const typeOfKind: Partial<Record<IdKind, string>> = {
   changeRequest: 'ChangeRequest',
 };
 
+const UNKNOWN_TYPE = '';
+
 /** Configures plugins and scalars only; types live in ./types, one file per resource. */
 export const builder = new SchemaBuilder<{
   Context: RequestContext;
@@ -36,11 +38,26 @@ export const builder = new SchemaBuilder<{
     cursorType: 'String',
     // The id of an object is the same in both contracts: REST ids are already global.
     encodeGlobalID: (_typename, id) => String(id),
+    // An id of no known kind decodes to no type: `node` answers it 404, and
+    // `nodes` a null entry with its error, the other entries still answered.
     decodeGlobalID: (globalID) => {
       const kind = idKind(globalID);
-      const typename = kind && typeOfKind[kind];
-      if (!typename) throw notFound('Object', globalID);
-      return { typename, id: globalID };
+      return { typename: (kind && typeOfKind[kind]) || UNKNOWN_TYPE, id: globalID };
+    },
+    nodeQueryOptions: {
+      resolve: (_root, { id }, _ctx, _info, resolveNode) => {
+        if (id.typename === UNKNOWN_TYPE) throw notFound('Object', id.id);
+        return resolveNode(id);
+      },
+    },
+    nodesQueryOptions: {
+      resolve: async (_root, args, _ctx, _info, resolveNodes) => {
+        const requested = [...args.ids];
+        // Pothos resolves `args.ids` itself: unknown entries become nulls there.
+        args.ids.splice(0, args.ids.length, ...requested.map((id) => (id.typename === UNKNOWN_TYPE ? (null as never) : id)));
+        const found = await resolveNodes(args.ids);
+        return requested.map((id, index) => (id.typename === UNKNOWN_TYPE ? notFound('Object', id.id) : found[index]));
+      },
     },
   },
 });

@@ -8,6 +8,7 @@ import { useGraphQlJit } from '@envelop/graphql-jit';
 import { GraphQLError, getOperationAST, getVariableValues, visit } from 'graphql';
 import { DATABASE_UNAVAILABLE_MESSAGE, RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/unavailable.ts';
 import { assertCleanInput } from '../lib/text-input.ts';
+import { yogaLogger } from '../logging.ts';
 
 interface ServerContext {
   req: FastifyRequest;
@@ -88,7 +89,7 @@ export async function graphqlPlugin(
       // the reference executor (measured: the site tree in about 0.6× the time).
       useGraphQlJit(),
     ],
-    logging: app.log,
+    logging: yogaLogger(app.log),
     // CORS is the app's (src/cors.ts), the same for REST and GraphQL.
     cors: false,
     context: ({ req }) => req.ctx!,

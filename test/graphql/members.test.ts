@@ -416,7 +416,11 @@ describe('mutation pingOrganization', () => {
     const guest = await named(null, 'Guest');
     const before = t.clock.now().getTime();
     const data = expectData(await mutate(t, guest.token, 'pingOrganization', { organizationId }, 'docsVisitorClaims'));
-    expect(decodeJwt(data.pingOrganization.docsVisitorClaims)).toMatchObject({ sub: guest.id, role: 'guest', organization: organizationId });
+    // Guests see no content: no visitor claims for them; members get theirs.
+    expect(data.pingOrganization.docsVisitorClaims).toBeNull();
+    const reader = await named('read', 'Reader');
+    const readerData = expectData(await mutate(t, reader.token, 'pingOrganization', { organizationId }, 'docsVisitorClaims'));
+    expect(decodeJwt(readerData.pingOrganization.docsVisitorClaims)).toMatchObject({ sub: reader.id, role: 'read', organization: organizationId });
     const row = await memberRow(t, organizationId, guest.id);
     expect(row!.lastSeenAt).not.toBeNull();
     expect(row!.lastSeenAt!.getTime()).toBeGreaterThanOrEqual(before);

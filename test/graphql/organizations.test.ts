@@ -278,6 +278,11 @@ describe('query organization', () => {
     ]);
     expect(nodes.errors).toHaveLength(1);
     expect(nodes.errors![0]).toMatchObject({ path: ['nodes', 1], extensions: { code: 404 } });
+
+    // An id of no known kind among them is one null entry with its error; the rest is answered.
+    const unknown = await t.graphql(admin.token, `query($ids: [ID!]!) { nodes(ids: $ids) { __typename id } }`, { ids: ['xyz_123', organizationId] });
+    expect(unknown.data).toEqual({ nodes: [null, { __typename: 'Organization', id: organizationId }] });
+    expect(unknown.errors).toEqual([expect.objectContaining({ message: 'Object "xyz_123" was not found', path: ['nodes', 0], extensions: { code: 404 } })]);
   });
 
   it('is a 401 without a token', async () => {

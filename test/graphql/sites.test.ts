@@ -302,14 +302,13 @@ describe('Organization.sites', () => {
     expect(pages.map((page) => page.totalCount)).toEqual([2, 2]);
   });
 
-  it('is empty for guests, a 404 for strangers, a 400 for bad arguments, a 401 without a token', async () => {
+  it('is a 403 for guests, a 404 for strangers, a 400 for bad arguments, a 401 without a token', async () => {
     const world = await buildSitesWorld(t);
     const { admin, organizationId } = world;
     await world.site({ title: 'Docs' });
     const guest = await world.member(null);
-    const none = await list(guest.token, organizationId);
-    expect(none.edges).toEqual([]);
-    expect(none.totalCount).toBe(0);
+    // Guests see no content: organization-wide listings are refused, as over REST.
+    expectGraphQLError(await t.graphql(guest.token, ORGANIZATION_SITES, { id: organizationId }), 403, "You are not allowed to list this organization's sites");
     const stranger = await buildUser(t.database, 'stranger');
     expectGraphQLError(await t.graphql(stranger.token, ORGANIZATION_SITES, { id: organizationId }), 404, `Organization "${organizationId}" was not found`);
     expectGraphQLError(await t.graphql(admin.token, ORGANIZATION_SITES, { id: organizationId, title: '' }), 400, /^title: /);

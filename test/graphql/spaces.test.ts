@@ -199,13 +199,12 @@ describe('Organization.spaces', () => {
     expect(backward.map((page) => page.pageInfo.hasNextPage)).toEqual([false, true, true]);
   });
 
-  it('is empty for guests, a 404 for strangers, a 400 for bad paging, a 401 without a token', async () => {
+  it('is a 403 for guests, a 404 for strangers, a 400 for bad paging, a 401 without a token', async () => {
     const { organizationId, admin, member, space } = await buildWorld(t);
     await space();
     const guest = await member(null);
-    const none = await list(guest.token, organizationId);
-    expect(none.edges).toEqual([]);
-    expect(none.totalCount).toBe(0);
+    // Guests see no content: organization-wide listings are refused, as over REST.
+    expectGraphQLError(await t.graphql(guest.token, ORGANIZATION_SPACES, { id: organizationId }), 403, "You are not allowed to list this organization's spaces");
     const stranger = await buildUser(t.database, 'stranger');
     expectGraphQLError(await t.graphql(stranger.token, ORGANIZATION_SPACES, { id: organizationId }), 404, `Organization "${organizationId}" was not found`);
     expectGraphQLError(await t.graphql(admin.token, ORGANIZATION_SPACES, { id: organizationId, first: 1001 }), 400, /^first: must be at most 1000/);

@@ -57,7 +57,8 @@ async function redisAnswers(): Promise<boolean> {
 }
 
 describe('across instances', async () => {
-  const available = await redisAnswers();
+  // CI starts Redis and requires this test (REQUIRE_REDIS); elsewhere it runs when Redis answers.
+  const available = process.env.REQUIRE_REDIS === '1' || (await redisAnswers());
   it.skipIf(!available)('shares the counts through Redis (REDIS_URL)', async () => {
     const shared = { perMinute: 4, failedAuthenticationsPerMinute: 100, redisUrl: 'redis://127.0.0.1:6379', redisPrefix: `test-${randomUUID()}` };
     const first = await createTestApp({ rateLimits: shared });

@@ -596,13 +596,18 @@ describe('POST /v1/orgs/{organizationId}/ping', () => {
     const { data, status } = await official(guest).orgs.updateOrganizationMemberLastSeenAt(organizationId);
     const after = t.clock.now().getTime();
     expect(status).toBe(200);
-    // The member's visitor claims, signed with the organization's key.
+    // Guests see no content: no visitor claims for them.
+    expect(data).toEqual({});
+    expectMatchesSchema('POST', '/v1/orgs/{organizationId}/ping', 200, data);
+    // A member's visitor claims, signed with the organization's key.
+    const reader = await named('read', 'Reader');
+    const readerPing = (await official(reader).orgs.updateOrganizationMemberLastSeenAt(organizationId)).data;
+    expectMatchesSchema('POST', '/v1/orgs/{organizationId}/ping', 200, readerPing);
     const organizationKey = (await t.database.db.organization.findUniqueOrThrow({ where: { id: organizationId } })).visitorClaimsSecret;
     // The contract names it docsVisitorClaims where the official client types say gitbookVisitorClaims.
-    const claims = (data as { docsVisitorClaims?: string }).docsVisitorClaims!;
+    const claims = (readerPing as { docsVisitorClaims?: string }).docsVisitorClaims!;
     const { payload } = await jwtVerify(claims, new TextEncoder().encode(organizationKey));
-    expect(payload).toMatchObject({ sub: guest.id, email: guest.email, role: 'guest', organization: organizationId });
-    expectMatchesSchema('POST', '/v1/orgs/{organizationId}/ping', 200, data);
+    expect(payload).toMatchObject({ sub: reader.id, email: reader.email, role: 'read', organization: organizationId });
     const firstSeen = (await memberRow(t, organizationId, guest.id))!.lastSeenAt!;
     expect(firstSeen.getTime()).toBeGreaterThanOrEqual(before);
     expect(firstSeen.getTime()).toBeLessThanOrEqual(after);
@@ -612,7 +617,7 @@ describe('POST /v1/orgs/{organizationId}/ping', () => {
     t.clock.advance(3 * 24 * 60 * 60 * 1000);
     const again = await t.call('POST', `/v1/orgs/${organizationId}/ping`, { token: guest.token });
     expect(again.statusCode).toBe(200);
-    expect(Object.keys(again.json())).toEqual(['docsVisitorClaims']);
+    expect(again.json()).toEqual({});
     const secondSeen = (await memberRow(t, organizationId, guest.id))!.lastSeenAt!;
     expect(secondSeen.getTime() - firstSeen.getTime()).toBeGreaterThanOrEqual(3 * 24 * 60 * 60 * 1000);
 

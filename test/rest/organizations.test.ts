@@ -59,15 +59,18 @@ describe('GET /v1/user', () => {
 });
 
 describe('GET /v1/users/{userId}', () => {
-  it('returns the caller itself and users sharing an organization with it', async () => {
+  it('returns the caller itself and users of an organization whose members it may list', async () => {
     const { admin, member } = await buildTeam(t.database);
     const guest = await member(null);
-    const api = official(guest);
-    const self = await api.users.getUserById(guest.id);
+    const self = await official(guest).users.getUserById(guest.id);
     expectMatchesSchema('GET', '/v1/users/{userId}', 200, self.data);
     expect(self.data).toMatchObject({ object: 'user', id: guest.id, email: guest.email });
+    // A guest may not list the members, so reads none of them either (their emails included).
+    expectError(await t.call('GET', `/v1/users/${admin.id}`, { token: guest.token }), 404, `User "${admin.id}" was not found`);
+    expect((await t.call('GET', `/v1/users/${guest.id}`, { token: admin.token })).statusCode).toBe(200);
 
-    const colleague = await api.users.getUserById(admin.id);
+    const reader = await member('read');
+    const colleague = await official(reader).users.getUserById(admin.id);
     expectMatchesSchema('GET', '/v1/users/{userId}', 200, colleague.data);
     const row = await t.database.db.user.findUniqueOrThrow({ where: { id: admin.id } });
     expect(colleague.data).toEqual({

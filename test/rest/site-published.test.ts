@@ -264,12 +264,18 @@ describe('GET /v1/orgs/{organizationId}/sites/{siteId}/published', () => {
     const otherSite = await w.site({ title: 'Other', visibility: 'visitor-auth' });
     const otherKey = (await w.rest('GET', w.url(otherSite.id, '/publishing/auth'))).privateKey;
     const expired = await visitorToken(privateKey, { beta: true }, { expiresAt: Math.floor(Date.now() / 1000) - 3600 });
+    // A token must expire, and within 30 days: a leaked one must not open the site for ever.
+    const neverExpiring = await visitorToken(privateKey, { beta: true }, { expiresAt: null });
+    const expiringIn31Days = await visitorToken(privateKey, { beta: true }, { expiresAt: Math.floor(Date.now() / 1000) + 31 * 24 * 3600 });
+    expect(treeOf(await publishedBody(w, site.id, stranger.token, { visitor: await visitorToken(privateKey, { beta: true }, { expiresAt: Math.floor(Date.now() / 1000) + 29 * 24 * 3600 }) }))).toHaveLength(3);
     const header = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
     const payload = Buffer.from(JSON.stringify({ beta: true })).toString('base64url');
     for (const visitor of [
       await visitorToken(otherKey, { beta: true }),
       await visitorToken('not-the-key', { beta: true }),
       expired,
+      neverExpiring,
+      expiringIn31Days,
       `${header}.${payload}.`,
       'garbage',
       `${valid.slice(0, -2)}xx`,
@@ -313,6 +319,11 @@ describe('GET /v1/orgs/{organizationId}/sites/{siteId}/published', () => {
       ['Everyone', ['everyone']],
       ['Admins', ['admins']],
     ]);
+    // Guests see no content: their ping updates their activity but carries no claims.
+    const guest = await w.member(null);
+    const guestPing = await t.call('POST', `/v1/orgs/${w.organizationId}/ping`, { token: guest.token });
+    expect(guestPing.statusCode).toBe(200);
+    expect(guestPing.json()).toEqual({});
     // Claims of another organization's ping open nothing here.
     const other = await buildSiteWorld(t);
     const foreignClaims = await ping(other.token, other.organizationId);

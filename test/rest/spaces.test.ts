@@ -906,7 +906,7 @@ describe('GET /v1/orgs/{organizationId}/spaces', () => {
     expect(answers).toEqual(Object.fromEntries(Object.keys(tampered).map((what) => [what, refused])));
   });
 
-  it('shows spaces to non-guest members, none to guests, and hides the organization from strangers', async () => {
+  it('shows spaces to non-guest members, refuses guests (403), and hides the organization from strangers', async () => {
     const { organizationId, member, made } = await fiveSpaces();
     for (const role of ['create', 'review', 'edit', 'comment', 'read'] as const) {
       const user = await member(role);
@@ -915,7 +915,7 @@ describe('GET /v1/orgs/{organizationId}/spaces', () => {
       expect(itemIds(listed.json()), role).toEqual(made);
     }
     const guest = await member(null);
-    expect((await t.call('GET', `/v1/orgs/${organizationId}/spaces`, { token: guest.token })).json()).toEqual({ count: 0, items: [] });
+    expectError(await t.call('GET', `/v1/orgs/${organizationId}/spaces`, { token: guest.token }), 403, "You are not allowed to list this organization's spaces");
     const stranger = await buildUser(t.database);
     expectError(await t.call('GET', `/v1/orgs/${organizationId}/spaces`, { token: stranger.token }), 404);
     expectError(await t.call('GET', `/v1/orgs/${organizationId}/spaces`), 401);

@@ -114,10 +114,11 @@ export function shareKeyOf(link: { urls?: { published?: string | undefined } }):
 }
 
 /** A visitor token: a JWT (HS256 unless told) with these claims, signed with `secret`. */
-export async function visitorToken(secret: string, claims: Record<string, unknown>, options: { expiresAt?: number } = {}) {
+/** A visitor token signed with `secret`, expiring in an hour, at `expiresAt`, or never (`null`). */
+export async function visitorToken(secret: string, claims: Record<string, unknown>, options: { expiresAt?: number | null } = {}) {
   const jwt = new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuedAt();
-  if (options.expiresAt !== undefined) jwt.setExpirationTime(options.expiresAt);
-  else jwt.setExpirationTime('1h');
+  if (options.expiresAt !== undefined && options.expiresAt !== null) jwt.setExpirationTime(options.expiresAt);
+  else if (options.expiresAt === undefined) jwt.setExpirationTime('1h');
   return jwt.sign(new TextEncoder().encode(secret));
 }
 

@@ -14,7 +14,7 @@ import {
   levelOn,
   positionAmongSiblings,
 } from '../shared/content-tree.ts';
-import { type ChildListing, countsBy, emptyPage, listChildren, mapPage } from '../shared/pages.ts';
+import { type ChildListing, countsBy, listChildren, mapPage } from '../shared/pages.ts';
 import { moveContentInput, transferInput } from '../shared/schemas.ts';
 import { inTransaction } from '../transaction.ts';
 import {
@@ -127,8 +127,8 @@ export async function listOrganizationCollectionRecords(
 ): Promise<Page<CollectionRecord>> {
   const { access } = await visibleOrganization(ctx, organizationId);
   const params = parseInput(ListCollectionsQuery, query, 'query');
-  // Guests see no content, so no collection either.
-  if (access.role === null) return emptyPage();
+  // Guests see no content: organization-wide listings are for members with a role.
+  authorize(access.role !== null, "list this organization's collections");
   return listChildren(ctx, collectionsOfOrganization, organizationId, { nested: params.nested ?? true }, pageRequestOf(params));
 }
 

@@ -195,11 +195,13 @@ export async function ping(ctx: RequestContext, organizationId: string): Promise
       data: { lastSeenAt: ctx.clock.now() },
     }),
   );
+  // The claims open the organization's visitor-auth sites as a member: guests see no content, so get none.
+  if (access.role === null) return {};
   const now = Math.floor(ctx.clock.now().getTime() / 1000);
   const docsVisitorClaims = await new SignJWT({
     email: viewer.email,
     name: viewer.displayName,
-    role: access.role ?? 'guest',
+    role: access.role,
     organization: organizationId,
   })
     .setProtectedHeader({ alg: 'HS256' })

@@ -37,14 +37,19 @@ export interface Audience {
   claims: Claims | null;
 }
 
+/** The furthest a visitor token may expire: a leaked token must not open a site for ever. */
+export const MAX_VISITOR_TOKEN_LIFETIME_SECONDS = 30 * 24 * 60 * 60;
+
 /**
  * Verifies a visitor token: a JWT (HS256) signed with the site's key (a custom
- * authentication backend) or with the organization's key (`docsVisitorClaims` of ping).
+ * authentication backend) or with the organization's key (`docsVisitorClaims` of
+ * ping). It must expire (`exp`), within 30 days.
  */
 async function visitorClaims(site: SiteRecord, organizationSecret: string, token: string, now: Date): Promise<Claims | null> {
   for (const secret of [site.visitorAuthSecret, organizationSecret]) {
     try {
-      const { payload } = await jwtVerify(token, new TextEncoder().encode(secret), { algorithms: ['HS256'], currentDate: now });
+      const { payload } = await jwtVerify(token, new TextEncoder().encode(secret), { algorithms: ['HS256'], currentDate: now, requiredClaims: ['exp'] });
+      if (payload.exp! - now.getTime() / 1000 > MAX_VISITOR_TOKEN_LIFETIME_SECONDS) return null;
       return payload as Claims;
     } catch {
       // Try the next key.

@@ -86,7 +86,7 @@ const sitesOfOrganization: ChildListing<SiteRecord, SiteFilter> = {
 export async function listSiteRecords(ctx: RequestContext, organizationId: string, query: unknown): Promise<Page<SiteRecord>> {
   const { access } = await visibleOrganization(ctx, organizationId);
   const params = parseInput(ListSitesQuery, query, 'query');
-  if (!sitePermissions(access).view) return emptyPage();
+  authorize(sitePermissions(access).view, "list this organization's sites");
   const filter = { space: params.space, title: params.title, published: params.published };
   return listChildren(ctx, sitesOfOrganization, organizationId, filter, pageRequestOf(params));
 }

@@ -11,7 +11,7 @@ import type { ColumnSource } from '../columns.ts';
 import { defineLoader, defineRecordLoader, loader } from '../loaders.ts';
 import { organizationAccess, visibleOrganization } from '../organizations/service.ts';
 import { endPosition, levelOn, positionAmongSiblings } from '../shared/content-tree.ts';
-import { type ChildListing, countsBy, emptyPage, listChildren, mapPage } from '../shared/pages.ts';
+import { type ChildListing, countsBy, listChildren, mapPage } from '../shared/pages.ts';
 import { moveContentInput, transferInput } from '../shared/schemas.ts';
 import { copyRevisionToSpace, writeEmptyRevision } from '../content/revisions.ts';
 import { reindexSpace } from '../search/service.ts';
@@ -133,7 +133,7 @@ const spacesOfCollection: ChildListing<SpaceRecord, null> = {
 export async function listOrganizationSpaceRecords(ctx: RequestContext, organizationId: string, query: unknown): Promise<Page<SpaceRecord>> {
   const { access } = await visibleOrganization(ctx, organizationId);
   const params = parseInput(ListSpacesQuery, query, 'query');
-  if (access.role === null) return emptyPage();
+  authorize(access.role !== null, "list this organization's spaces");
   return listChildren(ctx, spacesOfOrganization, organizationId, null, pageRequestOf(params));
 }
 

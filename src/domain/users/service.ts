@@ -92,8 +92,10 @@ export async function getAuthenticatedUser(ctx: RequestContext): Promise<UserJSO
 export async function getUser(ctx: RequestContext, userId: string): Promise<UserJSON> {
   const viewer = requireViewer(ctx);
   if (userId !== viewer.id) {
+    // Another user is seen through an organization whose members the viewer may
+    // list: a co-member, where the viewer is not a guest (guests list no members).
     const shared = await ctx.db.member.findFirst({
-      where: { userId, organization: { members: { some: { userId: viewer.id, disabled: false } } } },
+      where: { userId, organization: { members: { some: { userId: viewer.id, disabled: false, role: { not: null } } } } },
       select: { userId: true },
     });
     if (!shared) throw notFound('User', userId);

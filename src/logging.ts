@@ -1,0 +1,81 @@
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from './db/unavailable.ts';
+import { DomainError } from './errors.ts';
+
+/**
+ * What reaches the logs: requests without their secrets (share keys, visitor
+ * tokens and other tokens travel in query strings; tokens in the
+ * Authorization header are never logged), and client errors as information,
+ * not as server errors with stack traces.
+ */
+
+/** Query parameters whose values are secrets. */
+const SECRET_PARAMETERS = /^(shareKey|visitorToken|visitor_token|token|access_token|jwt|key|secret|password)$/i;
+
+/** A request URL with the values of secret query parameters replaced. */
+export function redactUrl(url: string): string {
+  const queryAt = url.indexOf('?');
+  if (queryAt < 0) return url;
+  const query = url
+    .slice(queryAt + 1)
+    .split('&')
+    .map((pair) => {
+      const [name = ''] = pair.split('=', 1);
+      let decoded = name;
+      try {
+        decoded = decodeURIComponent(name);
+      } catch {
+        // A malformed name is logged as sent.
+      }
+      return SECRET_PARAMETERS.test(decoded) && pair.includes('=') ? `${name}=[redacted]` : pair;
+    })
+    .join('&');
+  return `${url.slice(0, queryAt)}?${query}`;
+}
+
+/** Fastify's request serializer, with the URL redacted. */
+export function serializeRequest(request: FastifyRequest) {
+  return {
+    method: request.method,
+    url: redactUrl(request.url),
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  };
+}
+
+interface ErrorWithOrigin {
+  originalError?: unknown;
+  extensions?: { code?: unknown };
+  message?: unknown;
+}
+
+/** The status a GraphQL error stands for, when it is the client's (4xx) or the database's (503). */
+function clientStatus(error: unknown): number | undefined {
+  const original = (error as ErrorWithOrigin)?.originalError ?? error;
+  if (original instanceof DomainError) return original.status;
+  if (isDatabaseUnavailable(original)) return 503;
+  const code = (error as ErrorWithOrigin)?.extensions?.code;
+  return typeof code === 'number' && code < 500 ? code : undefined;
+}
+
+/**
+ * Yoga's logger: Yoga logs every error it masks at error level; those that are
+ * the client's (a 404, a 403) are information, without stack, and a database
+ * that cannot answer is a warning.
+ */
+export function yogaLogger(log: FastifyBaseLogger) {
+  return {
+    debug: (...args: unknown[]) => log.debug(args.map(String).join(' ')),
+    info: (...args: unknown[]) => log.info(args.map(String).join(' ')),
+    warn: (...args: unknown[]) => log.warn(args.map(String).join(' ')),
+    error: (...args: unknown[]) => {
+      const [first] = args;
+      const status = clientStatus(first);
+      const message = String((first as ErrorWithOrigin)?.message ?? first);
+      if (status === 503) log.warn({ status }, `graphql: ${message}`);
+      else if (status !== undefined) log.info({ status }, `graphql client error: ${message}`);
+      else log.error(first as object, 'graphql error');
+    },
+  };
+}

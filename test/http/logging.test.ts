@@ -1,0 +1,46 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { redactUrl } from '../../src/logging.ts';
+import { createTestApp, type TestApp } from '../support/app.ts';
+import { buildTeam } from '../support/factories.ts';
+
+/** What the logs hold: no secrets from query strings or headers; client errors as information. */
+
+const lines: Array<Record<string, any>> = [];
+let t: TestApp;
+let team: Awaited<ReturnType<typeof buildTeam>>;
+beforeAll(async () => {
+  t = await createTestApp({ logLevel: 'info', logStream: { write: (line) => lines.push(JSON.parse(line)) } });
+  team = await buildTeam(t.database);
+});
+
+describe('request logs', () => {
+  it('redact share keys, visitor tokens and other secrets in query strings, and never hold the Authorization header', async () => {
+    const shareKey = 'sk-secret-share-key-123';
+    const visitorToken = 'eyJ.secret-visitor.token';
+    lines.length = 0;
+    await t.call('GET', `/v1/orgs/${team.organization.id}/sites?shareKey=${shareKey}&visitorToken=${visitorToken}&limit=5`, { token: team.admin.token });
+    const text = JSON.stringify(lines);
+    expect(text).not.toContain(shareKey);
+    expect(text).not.toContain(visitorToken);
+    expect(text).not.toContain(team.admin.token);
+    const incoming = lines.find((line) => line.msg === 'incoming request');
+    expect(incoming?.req.url).toBe(`/v1/orgs/${team.organization.id}/sites?shareKey=[redacted]&visitorToken=[redacted]&limit=5`);
+  });
+
+  it('redacts by parameter name, whatever its case or encoding, and leaves other parameters alone', () => {
+    expect(redactUrl('/a?TOKEN=x&b=1&share%4Bey=y&visitorToken&c=')).toBe('/a?TOKEN=[redacted]&b=1&share%4Bey=[redacted]&visitorToken&c=');
+    expect(redactUrl('/a/b')).toBe('/a/b');
+  });
+});
+
+describe('GraphQL errors', () => {
+  it('log what the client got wrong (404, 403) as information, without a stack trace', async () => {
+    lines.length = 0;
+    const result = await t.graphql(team.admin.token, 'query($id: ID!) { space(id: $id) { id } }', { id: 'spc_missing' });
+    expect(result.errors?.[0]?.extensions?.code).toBe(404);
+    const logged = lines.filter((line) => String(line.msg).startsWith('graphql'));
+    expect(logged).toEqual([expect.objectContaining({ level: 30, status: 404, msg: 'graphql client error: Space "spc_missing" was not found' })]);
+    expect(JSON.stringify(lines)).not.toContain('"stack"');
+    expect(lines.filter((line) => line.level >= 50)).toEqual([]);
+  });
+});
