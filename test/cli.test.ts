@@ -28,9 +28,12 @@ interface Run {
   stderr: string;
 }
 
+/** Where the children keep uploaded files (the demo's among them): never the working directory. */
+const FILES_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-gateway-cli-files-'));
+
 /** The environment of a child: ours without the variables docs-gateway reads, plus `env`. */
 function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
-  const base = { ...process.env };
+  const base: NodeJS.ProcessEnv = { ...process.env, FILES_DIR };
   for (const name of ['DATABASE_URL', 'PORT', 'HOST', 'PUBLIC_URL', 'APP_URL', 'LOG_LEVEL', 'PURGE_INTERVAL_SECONDS', 'RESPONSE_CACHE_MB', 'CONTENT_CACHE_MB', 'CORS_ORIGINS', 'RATE_LIMIT_PER_MINUTE', 'RATE_LIMIT_FAILED_AUTH_PER_MINUTE', 'REDIS_URL', 'FETCH_PRIVATE_ADDRESSES']) {
     delete base[name];
   }
@@ -304,6 +307,12 @@ describe('docs-gateway migrate and seed', () => {
       const fields = await t.database.db.customField.findMany({ where: { organizationId: acme!.id } });
       expect(fields.length).toBeGreaterThan(0);
       expect(await t.database.db.space.count({ where: { organizationId: acme!.id } })).toBeGreaterThan(0);
+      if (!existed) {
+        // The guide's files, their bytes in FILES_DIR under their digest.
+        const files = await t.database.db.fileVersion.findMany({ where: { space: { organizationId: acme!.id } } });
+        expect(files.map((file) => file.name).sort()).toEqual(['content-flow.svg', 'style-guide.txt']);
+        for (const file of files) expect(fs.readdirSync(FILES_DIR, { recursive: true }).join('\n')).toContain(file.sha256);
+      }
       const alice = await t.database.db.user.findUnique({ where: { email: 'alice@acme.test' } });
       expect(
         await t.database.db.member.findUnique({
@@ -481,7 +490,8 @@ describe('docs-gateway serve', () => {
       await new Promise<void>((resolve) => slowSite.listen(0, '127.0.0.1', resolve));
       try {
         const port = await freePort();
-        const { child, output, exit } = startServer(BIN, ['--port', String(port), '--demo'], path.join(dir, 'x.db'), { FETCH_PRIVATE_ADDRESSES: 'true' });
+        // The production bundle: loading the demo data through tsx under forced collection takes a minute.
+        const { child, output, exit } = startServer(bundle(), ['--port', String(port), '--demo'], path.join(dir, 'x.db'), { FETCH_PRIVATE_ADDRESSES: 'true' });
         const base = `http://127.0.0.1:${port}`;
         await listening(base, child, output);
         const token = /token {4}(dgw_\S+)/.exec(output.stdout)?.[1];

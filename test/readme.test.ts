@@ -1,7 +1,10 @@
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../prisma/seed/demo.ts';
 import { runMigrations } from '../src/db/migrate.ts';
+import { localDiskStorage } from '../src/storage/files.ts';
 import { issueApiToken } from '../src/domain/users/provisioning.ts';
 import { TEST_URLS, createTestApp, type TestApp } from './support/app.ts';
 import { closeWhenFileEnds } from './support/cleanup.ts';
@@ -25,7 +28,7 @@ beforeAll(async () => {
   closeWhenFileEnds(() => database.drop());
   await runMigrations(database.url);
   t = await createTestApp({ databaseUrl: database.url });
-  expect(await seedDemo(t.database, TEST_URLS)).toBe(true);
+  expect(await seedDemo(t.database, TEST_URLS, localDiskStorage(fs.mkdtempSync(path.join(os.tmpdir(), 'docs-gateway-readme-files-'))))).toBe(true);
   const alice = await t.database.db.user.findUniqueOrThrow({ where: { email: 'alice@acme.test' } });
   token = await issueApiToken(t.database.db, alice.id, 'readme test');
 });

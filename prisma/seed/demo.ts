@@ -17,6 +17,7 @@ import { createChangeRequest, mergeChangeRequest } from '../../src/domain/change
 import { listPages, updateChangeRequestContent } from '../../src/domain/content/service.ts';
 import { createOrganization, ensureMembership, ensureUser } from '../../src/domain/users/provisioning.ts';
 import { systemClock } from '../../src/lib/clock.ts';
+import type { FileStorage } from '../../src/storage/files.ts';
 
 export const DEMO_ADMIN_EMAIL = 'alice@acme.test';
 
@@ -163,7 +164,7 @@ const GETTING_STARTED: PageSeed[] = [
   },
   {
     title: 'Concepts',
-    markdown: '# Concepts\n\nSpaces hold content; sites publish spaces.\n',
+    markdown: '# Concepts\n\nSpaces hold content; sites publish spaces.\n\n![How content flows](./content-flow)\n\nThe [style guide](./style-guide) applies to every page.\n',
     pages: [
       { title: 'Spaces', markdown: 'A space is a tree of pages with its own history.\n' },
       { title: 'Change requests', markdown: 'Edits are proposed in a change request and merged when reviewed.\n' },
@@ -184,17 +185,32 @@ const REST_API: PageSeed[] = [
   { title: 'Errors', markdown: '# Errors\n\nErrors answer `{"error": {"code", "message"}}`.\n' },
 ];
 
-/** Writes a page tree into a space the way an author would: one change request, merged. */
-async function writeDemoContent(ctx: RequestContext, spaceId: string, subject: string, pages: PageSeed[]) {
+/** A diagram and a document, attached to the guide's pages (`./content-flow`, `./style-guide` in their markdown). */
+const CONTENT_FLOW_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="360" height="80" viewBox="0 0 360 80">
+  <g font-family="sans-serif" font-size="14" text-anchor="middle">
+    <rect x="5" y="20" width="100" height="40" rx="6" fill="#e8f0fe"/><text x="55" y="45">Change request</text>
+    <rect x="130" y="20" width="100" height="40" rx="6" fill="#e6f4ea"/><text x="180" y="45">Space</text>
+    <rect x="255" y="20" width="100" height="40" rx="6" fill="#fef7e0"/><text x="305" y="45">Site</text>
+  </g>
+  <path d="M105 40h25M230 40h25" stroke="#555" stroke-width="2"/>
+</svg>
+`;
+const STYLE_GUIDE = 'Acme style guide\n\n1. Write for the reader in front of you.\n2. One idea per paragraph.\n3. Show the command, then explain it.\n';
+const DEMO_FILES = [
+  { ref: 'content-flow', name: 'content-flow.svg', contentType: 'image/svg+xml', base64: Buffer.from(CONTENT_FLOW_SVG).toString('base64') },
+  { ref: 'style-guide', name: 'style-guide.txt', contentType: 'text/plain', base64: Buffer.from(STYLE_GUIDE).toString('base64') },
+];
+
+/** Writes a page tree (and files its pages link) into a space the way an author would: one change request, merged. */
+async function writeDemoContent(ctx: RequestContext, spaceId: string, subject: string, pages: PageSeed[], files: typeof DEMO_FILES = []) {
   const changeRequest = await createChangeRequest(ctx, spaceId, { subject });
   const insert = async (seeds: PageSeed[], into?: string) => {
-    const result = (await updateChangeRequestContent(
-      ctx,
-      spaceId,
-      changeRequest.id,
-      { changes: seeds.map((seed) => ({ operation: 'insert_page', title: seed.title, document: { markdown: seed.markdown }, ...(into ? { into } : {}) })) },
-      { compat: 'false' },
-    )) as { changes: Array<{ page: { id: string } }> };
+    const changes: unknown[] = seeds.map((seed) => ({ operation: 'insert_page', title: seed.title, document: { markdown: seed.markdown }, ...(into ? { into } : {}) }));
+    // Files come with the top-level pages: their refs resolve within one batch.
+    if (!into && files.length) changes.push({ operation: 'insert_files', files });
+    const result = (await updateChangeRequestContent(ctx, spaceId, changeRequest.id, { changes }, { compat: 'false' })) as {
+      changes: Array<{ page: { id: string } }>;
+    };
     for (const [index, seed] of seeds.entries()) if (seed.pages) await insert(seed.pages, result.changes[index]!.page.id);
   };
   await insert(pages);
@@ -204,7 +220,7 @@ async function writeDemoContent(ctx: RequestContext, spaceId: string, subject: s
 async function createAcmeContent(alice: RequestContext, bob: RequestContext, organizationId: string) {
   const spaces = new Map((await listOrganizationSpaces(alice, organizationId, { limit: 100 })).items.map((space) => [space.title, space.id]));
   const gettingStarted = spaces.get('Getting started')!;
-  await writeDemoContent(alice, gettingStarted, 'First version of the guide', GETTING_STARTED);
+  await writeDemoContent(alice, gettingStarted, 'First version of the guide', GETTING_STARTED, alice.storage ? DEMO_FILES : []);
   await writeDemoContent(alice, spaces.get('REST API')!, 'Document the REST API', REST_API);
   // An open change request by Bob, waiting for review.
   const overview = (await listPages(bob, { spaceId: gettingStarted })).pages[0] as { id: string };
@@ -221,7 +237,8 @@ async function createAcmeContent(alice: RequestContext, bob: RequestContext, org
   });
 }
 
-export async function seedDemo(database: Database, urls: PublicUrls): Promise<boolean> {
+/** Loads the demo data into an empty database; `storage` keeps its files (without it, the guide has no files). */
+export async function seedDemo(database: Database, urls: PublicUrls, storage?: FileStorage): Promise<boolean> {
   const { db } = database;
   if (await db.organization.findUnique({ where: { hostname: 'acme-docs' } })) return false;
 
@@ -233,7 +250,7 @@ export async function seedDemo(database: Database, urls: PublicUrls): Promise<bo
     erin: await ensureUser(db, 'erin@globex.test', 'Erin Novak'),
     frank: await ensureUser(db, 'frank@initech.test', 'Frank Ito'),
   };
-  const as = (user: UserRecord) => createContext({ database, viewer: { user }, clock: systemClock, urls });
+  const as = (user: UserRecord) => createContext({ database, viewer: { user }, clock: systemClock, urls, storage });
 
   const acmeOrg = await createOrganization(db, { title: 'Acme Docs', hostname: 'acme-docs', emailDomains: ['acme.test'] });
   await ensureMembership(db, acmeOrg.id, people.alice.id, 'admin');

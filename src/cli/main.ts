@@ -54,14 +54,23 @@ program
     // a database handle left to the garbage collector can abort the process.
     const close = async () => {
       purgeJob?.stop();
-      await app?.close();
+      if (app) {
+        // Requests in flight finish; a keep-alive connection idle after its last
+        // answer is closed then, not after its keep-alive timeout (72 s).
+        const idle = setInterval(() => app?.server.closeIdleConnections(), 100);
+        try {
+          await app.close();
+        } finally {
+          clearInterval(idle);
+        }
+      }
       await database.close();
     };
     try {
       let demoToken: string | undefined;
       if (options.demo) {
         const empty = (await database.db.organization.count()) === 0;
-        if (empty && (await seedDemo(database, config.urls))) log('loaded the demo data');
+        if (empty && (await seedDemo(database, config.urls, localDiskStorage(config.filesDir)))) log('loaded the demo data');
         const alice = await database.db.user.findUnique({ where: { email: 'alice@acme.test' } });
         if (alice) demoToken = await issueApiToken(database.db, alice.id, 'npm start');
       }
@@ -141,7 +150,8 @@ program
   .option('--demo', 'the demo organizations, members, collections, spaces and custom fields')
   .action(async (options: { demo?: boolean }) => {
     if (!options.demo) throw new InvalidArgumentError('choose a data set: --demo');
-    const loaded = await withDatabase((database) => seedDemo(database, loadConfig().urls));
+    const config = loadConfig();
+    const loaded = await withDatabase((database) => seedDemo(database, config.urls, localDiskStorage(config.filesDir)));
     console.log(loaded ? 'loaded the demo data' : 'the demo data is already loaded');
   });
 
