@@ -1,20 +1,25 @@
-import { lookup } from 'node:dns/promises';
+import dns from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 /**
- * Fetching what a client names (website import): only http(s), only public
- * addresses unless allowed (a client must not make the server read its own
- * network: metadata services, databases, admin pages), redirects followed by
- * hand so each hop is checked, bounded in time and size.
+ * Fetching what a client names (website import, file URLs): only http(s), only
+ * public addresses unless allowed (a client must not make the server read its
+ * own network: metadata services, databases, admin pages), redirects followed
+ * by hand so each hop is checked, bounded in time and size.
  *
- * Known limit: the name is resolved for the check and again by fetch, so a DNS
- * answer that changes in between (rebinding) is not caught.
+ * The address is checked where the connection is made: the request resolves
+ * the name through `publicOnlyLookup`, so the address checked is the address
+ * connected to, and a DNS answer that changes between a check and a connect
+ * (rebinding) has nothing to slip through.
  */
 
 export interface FetchLimits {
   timeoutMs: number;
   maxBytes: number;
-  /** Private, loopback and link-local addresses too (tests serving on 127.0.0.1). */
+  /** Private, loopback and link-local addresses too (tests serving on 127.0.0.1, FETCH_PRIVATE_ADDRESSES). */
   allowPrivate: boolean;
 }
 
@@ -27,16 +32,78 @@ export interface Fetched {
   body: Buffer;
 }
 
-async function assertPublic(url: URL, allowPrivate: boolean): Promise<void> {
+function refusalOf(host: string, address: string): FetchRefused | undefined {
+  const range = ipaddr.process(address).range();
+  return range === 'unicast' ? undefined : new FetchRefused(`the host "${host}" is a ${range} address, which is not fetched`);
+}
+
+/** Resolves names for a request, failing it when any address is not public. */
+const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
+  dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
+    if (error) return callback(new FetchRefused(`the host "${hostname}" does not resolve`), '', 4);
+    for (const { address } of addresses) {
+      const refused = refusalOf(hostname, address);
+      if (refused) return callback(refused, '', 4);
+    }
+    if (options.all) return (callback as unknown as (error: null, all: dns.LookupAddress[]) => void)(null, addresses);
+    callback(null, addresses[0]!.address, addresses[0]!.family);
+  });
+};
+
+/** Names are checked when connecting; literal addresses (no lookup happens) are checked here. */
+function assertFetchable(url: URL, allowPrivate: boolean): void {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new FetchRefused(`only http and https addresses can be fetched, not ${url.protocol}`);
-  if (allowPrivate) return;
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  const addresses = ipaddr.isValid(host) ? [host] : (await lookup(host, { all: true }).catch(() => [])).map((entry) => entry.address);
-  if (!addresses.length) throw new FetchRefused(`the host "${url.hostname}" does not resolve`);
-  for (const address of addresses) {
-    const parsed = ipaddr.process(address);
-    if (parsed.range() !== 'unicast') throw new FetchRefused(`the host "${url.hostname}" is a ${parsed.range()} address, which is not fetched`);
+  if (!allowPrivate && ipaddr.isValid(host)) {
+    const refused = refusalOf(url.hostname, host);
+    if (refused) throw refused;
   }
+}
+
+interface Answer {
+  status: number;
+  location: string | undefined;
+  contentType: string;
+  body: Buffer;
+}
+
+/** One GET, its body read up to `maxBytes`. */
+function get(url: URL, limits: FetchLimits, signal: AbortSignal): Promise<Answer> {
+  const client = url.protocol === 'https:' ? https : http;
+  return new Promise((resolve, reject) => {
+    const request = client.get(
+      url,
+      {
+        signal,
+        headers: { accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1', 'user-agent': 'docs-gateway-import' },
+        ...(limits.allowPrivate ? {} : { lookup: publicOnlyLookup }),
+      },
+      (response) => {
+        const status = response.statusCode ?? 0;
+        if (status >= 300 && status < 400 && response.headers.location) {
+          response.resume();
+          return resolve({ status, location: response.headers.location, contentType: '', body: Buffer.alloc(0) });
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
+        response.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > limits.maxBytes) {
+            // Rejected first: what destroying the request emits then finds the promise settled.
+            reject(new FetchRefused(`${url.href} is larger than ${limits.maxBytes} bytes`));
+            request.destroy();
+            return;
+          }
+          chunks.push(chunk);
+        });
+        response.on('end', () => {
+          if (size <= limits.maxBytes) resolve({ status, location: undefined, contentType: response.headers['content-type'] ?? '', body: Buffer.concat(chunks) });
+        });
+        response.on('error', reject);
+      },
+    );
+    request.on('error', reject);
+  });
 }
 
 /** GETs a URL within the limits; refusals and network failures are FetchRefused with a message for the client. */
@@ -44,36 +111,20 @@ export async function fetchBounded(start: URL, limits: FetchLimits): Promise<Fet
   const signal = AbortSignal.timeout(limits.timeoutMs);
   let url = start;
   for (let hop = 0; hop <= 5; hop++) {
-    await assertPublic(url, limits.allowPrivate);
-    let response: Response;
+    assertFetchable(url, limits.allowPrivate);
+    let answer: Answer;
     try {
-      response = await fetch(url, { redirect: 'manual', signal, headers: { accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1', 'user-agent': 'docs-gateway-import' } });
-    } catch (error) {
-      throw new FetchRefused(signal.aborted ? `${url.href} did not answer within ${limits.timeoutMs} ms` : `${url.href} could not be reached (${(error as Error).cause ?? (error as Error).message})`);
-    }
-    const location = response.headers.get('location');
-    if (response.status >= 300 && response.status < 400 && location) {
-      await response.body?.cancel();
-      url = new URL(location, url);
-      continue;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const reader = response.body?.getReader();
-    try {
-      for (let part = await reader?.read(); reader && part && !part.done; part = await reader.read()) {
-        size += part.value.length;
-        if (size > limits.maxBytes) {
-          await reader.cancel().catch(() => {});
-          throw new FetchRefused(`${url.href} is larger than ${limits.maxBytes} bytes`);
-        }
-        chunks.push(Buffer.from(part.value));
-      }
+      answer = await get(url, limits, signal);
     } catch (error) {
       if (error instanceof FetchRefused) throw error;
-      throw new FetchRefused(`${url.href} could not be read (${(error as Error).message})`);
+      const cause = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+      throw new FetchRefused(signal.aborted ? `${url.href} did not answer within ${limits.timeoutMs} ms` : `${url.href} could not be reached (${cause})`);
     }
-    return { url, status: response.status, contentType: response.headers.get('content-type') ?? '', body: Buffer.concat(chunks) };
+    if (answer.location !== undefined) {
+      url = new URL(answer.location, url);
+      continue;
+    }
+    return { url, status: answer.status, contentType: answer.contentType, body: answer.body };
   }
   throw new FetchRefused(`${start.href} redirects more than 5 times`);
 }

@@ -162,7 +162,7 @@ export async function updateSiteSpace(
   const siteSpace = await siteSpaceOfSite(ctx, siteId, siteSpaceId);
   const input = parseInput(UpdateSiteSpaceInput, body);
   const { site } = await manageableSite(ctx, organizationId, siteId, "change this site's spaces");
-  const condition = checkedCondition(site, input.condition);
+  const condition = checkedCondition(input.condition);
   await inTransaction(ctx, async (tx) => {
     await serializeOn(tx.db, tx.provider, `site:${siteId}`);
     if (input.path !== undefined) {
