@@ -11,6 +11,7 @@ import { type CorsOrigins, registerCors } from './cors.ts';
 import { createPageTreeCache } from './domain/content/tree.ts';
 import { DATABASE_UNAVAILABLE_MESSAGE, RETRY_AFTER_SECONDS, isDatabaseUnavailable } from './db/unavailable.ts';
 import { assertCleanInput } from './lib/text-input.ts';
+import { registerHealth } from './health.ts';
 import { serializeRequest } from './logging.ts';
 import { bearerToken } from './lib/tokens.ts';
 import { DEFAULT_RATE_LIMITS, RateLimited, type RateLimits, registerRateLimits } from './rate-limit.ts';
@@ -133,6 +134,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
 
   registerResponseCache(app, { maxBytes: options.responseCacheBytes ?? 0, database });
+  registerHealth(app, database);
 
   app.get('/', async () => ({
     name: 'docs-gateway',

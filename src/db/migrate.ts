@@ -14,7 +14,7 @@ import { type Provider, providerOf, sqliteFilePath } from './client.ts';
  */
 
 export const migrationsRoot = fileURLToPath(new URL('../../prisma/migrations/', import.meta.url));
-const MIGRATIONS_TABLE = '_docs_gateway_migrations';
+export const MIGRATIONS_TABLE = '_docs_gateway_migrations';
 // Any constant works; it only has to be the same for every instance.
 const POSTGRES_LOCK_KEY = 7_263_514_021;
 

@@ -103,6 +103,10 @@ describe.skipIf(!onPostgres)('a PostgreSQL that stops answering', () => {
     proxy.freeze();
     try {
       expectUnavailable(await readOrganization());
+      const ready = await t.call('GET', '/readyz');
+      expect(ready.statusCode).toBe(503);
+      expect(ready.json()).toEqual({ status: 'unavailable', reason: expect.stringMatching(/^the database did not answer within|^the database does not answer$/) });
+      expect((await t.call('GET', '/healthz')).statusCode).toBe(200);
       const graphql = await t.call('POST', '/graphql', { token: team.admin.token, body: { query: '{ viewer { user { id } } }' } });
       expect(graphql.statusCode).toBe(503);
       expect(graphql.json().errors[0].extensions.code).toBe(503);
@@ -118,11 +122,13 @@ describe.skipIf(!onPostgres)('a PostgreSQL that stops answering', () => {
     proxy.cut();
     try {
       expectUnavailable(await readOrganization());
+      expect((await t.call('GET', '/readyz')).json()).toEqual({ status: 'unavailable', reason: 'the database does not answer' });
       expectUnavailable(await t.call('POST', `/v1/orgs/${team.organization.id}/spaces`, { token: team.admin.token, body: { title: 'Lost' } }));
     } finally {
       proxy.restore();
     }
     await untilRecovered();
+    expect((await t.call('GET', '/readyz')).statusCode).toBe(200);
     const after = await t.call('GET', `/v1/orgs/${team.organization.id}/spaces`, { token: team.admin.token });
     expect(after.json().count).toBe(before.json().count);
   }, 30_000);
