@@ -13,6 +13,7 @@ import { DATABASE_UNAVAILABLE_MESSAGE, RETRY_AFTER_SECONDS, isDatabaseUnavailabl
 import { assertCleanInput } from './lib/text-input.ts';
 import { registerHealth } from './health.ts';
 import { serializeRequest } from './logging.ts';
+import { registerSecurityHeaders } from './security-headers.ts';
 import { bearerToken } from './lib/tokens.ts';
 import { DEFAULT_RATE_LIMITS, RateLimited, type RateLimits, registerRateLimits } from './rate-limit.ts';
 import { registerResponseCache } from './response-cache.ts';
@@ -83,6 +84,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
   });
 
+  await registerSecurityHeaders(app);
   // Before authentication: preflights carry no token.
   await registerCors(app, options.corsOrigins ?? '*');
 

@@ -9,6 +9,7 @@ import { GraphQLError, getOperationAST, getVariableValues, visit } from 'graphql
 import { DATABASE_UNAVAILABLE_MESSAGE, RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/unavailable.ts';
 import { assertCleanInput } from '../lib/text-input.ts';
 import { yogaLogger } from '../logging.ts';
+import { GRAPHIQL_CONTENT_SECURITY_POLICY } from '../security-headers.ts';
 
 interface ServerContext {
   req: FastifyRequest;
@@ -154,6 +155,7 @@ export async function graphqlPlugin(
       }
       reply.status(response.status);
       response.headers.forEach((value, name) => reply.header(name, value));
+      if ((response.headers.get('content-type') ?? '').startsWith('text/html')) reply.header('content-security-policy', GRAPHIQL_CONTENT_SECURITY_POLICY);
       return reply.send(text);
     },
   });
