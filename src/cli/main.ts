@@ -4,10 +4,10 @@ import { seedDemo } from '../../prisma/seed/demo.ts';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { openDatabase, runMigrations } from '../db/index.ts';
-import { type PurgeJob, startSpacePurgeJob } from '../domain/spaces/purge.ts';
 import { bootstrap, createUserWithToken, issueApiToken } from '../domain/users/provisioning.ts';
 import { translateConstraintError } from '../domain/transaction.ts';
 import { DomainError } from '../errors.ts';
+import { type BackgroundWork, startBackgroundWork } from '../jobs/background.ts';
 import { systemClock } from '../lib/clock.ts';
 import { localDiskStorage } from '../storage/files.ts';
 
@@ -49,11 +49,10 @@ program
     await runMigrations(config.databaseUrl, { log });
     const database = openDatabase(config.databaseUrl, config.database);
     let app: FastifyInstance | undefined;
-    let purgeJob: PurgeJob | undefined;
+    let background: BackgroundWork | undefined;
     // Everything opened is closed on the way out, also when starting fails:
     // a database handle left to the garbage collector can abort the process.
     const close = async () => {
-      purgeJob?.stop();
       if (app) {
         // Requests in flight finish; a keep-alive connection idle after its last
         // answer is closed then, not after its keep-alive timeout (72 s).
@@ -64,6 +63,8 @@ program
           clearInterval(idle);
         }
       }
+      // Jobs running finish (bounded) before the database closes under them.
+      await background?.stop();
       await database.close();
     };
     try {
@@ -89,13 +90,7 @@ program
         ...(demoToken && isLoopback(config.host) ? { graphiqlToken: demoToken } : {}),
       });
       app = server;
-      purgeJob = startSpacePurgeJob({
-        db: database.db,
-        clock: systemClock,
-        intervalMs: config.purgeIntervalMs,
-        onPurged: (purged) => server.log.info({ purged }, 'purged spaces deleted more than 7 days ago'),
-        onError: (error) => server.log.error(error),
-      });
+      background = await startBackgroundWork({ database, clock: systemClock, log: server.log, purgeIntervalMs: config.purgeIntervalMs });
 
       let closing = false;
       const shutdown = async (signal: string) => {

@@ -1,7 +1,9 @@
 import { MemberRole, type MergeRulesSpaceConfiguration, SpaceEditMode, TranslationLanguage } from '@gitbook/api';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Role } from '../../src/domain/access.ts';
-import { purgeDeletedSpaces, startSpacePurgeJob } from '../../src/domain/spaces/purge.ts';
+import { purgeDeletedSpaces } from '../../src/domain/spaces/purge.ts';
+import { startBackgroundWork } from '../../src/jobs/background.ts';
+import { jobLog } from '../support/jobs.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { DAY, timeTravel } from '../support/clock.ts';
 import { expectMatchesSchema } from '../support/contract.ts';
@@ -428,47 +430,29 @@ describe('purge of deleted spaces', () => {
     expect(restored.statusCode, restored.body).toBe(200);
   });
 
-  it('runs as a job: once at start, then on demand, until stopped', async () => {
+  it('runs as a background job: at start, then every interval, until stopped', async () => {
     const { deletedAgo, create } = await deletedSpaces();
     const first = await deletedAgo(8 * DAY);
     const kept = await deletedAgo(DAY);
     const active = await create();
-    let notifyPurged!: (count: number) => void;
-    const purgedAtStart = new Promise<number>((resolve) => {
-      notifyPurged = resolve;
-    });
-    const errors: unknown[] = [];
-    const job = startSpacePurgeJob({
-      db: t.database.db,
-      clock: t.clock,
-      intervalMs: 60 * 60 * 1000,
-      onPurged: (count) => notifyPurged(count),
-      onError: (error) => errors.push(error),
-    });
+    const log = jobLog();
+    const background = await startBackgroundWork({ database: t.database, clock: t.clock, log, purgeIntervalMs: 1_000 });
     try {
-      expect(await purgedAtStart).toBeGreaterThanOrEqual(1);
-      expect(await spaceRow(t, first.id)).toBeNull();
+      await vi.waitUntil(async () => (await spaceRow(t, first.id)) === null, { timeout: 15_000, interval: 100 });
+      // A space deleted long ago while the server runs goes at a later interval.
       const second = await deletedAgo(9 * DAY);
-      expect(await job.runOnce()).toBeGreaterThanOrEqual(1);
-      expect(await spaceRow(t, second.id)).toBeNull();
+      await vi.waitUntil(async () => (await spaceRow(t, second.id)) === null, { timeout: 15_000, interval: 100 });
       expect(await spaceRow(t, kept.id)).not.toBeNull();
       expect(await spaceRow(t, active.id)).toMatchObject({ deletedAt: null });
-      expect(errors).toEqual([]);
+      expect(log.lines.filter((line) => line.message === 'purged spaces deleted more than 7 days ago').length).toBeGreaterThanOrEqual(2);
+      expect(log.lines.filter((line) => line.level !== 'info')).toEqual([]);
     } finally {
-      job.stop();
+      await background.stop();
     }
-  });
-
-  it('reports failures to onError instead of throwing', async () => {
-    const failure = new Error('database is down');
-    const db = { $transaction: async () => Promise.reject(failure) } as unknown as Parameters<typeof purgeDeletedSpaces>[0];
-    const reported = new Promise<unknown>((resolve) => {
-      const job = startSpacePurgeJob({ db, clock: t.clock, intervalMs: 60 * 60 * 1000, onError: (error) => {
-        job.stop();
-        resolve(error);
-      } });
-    });
-    expect(await reported).toBe(failure);
+    // Stopped: nothing is purged any more.
+    const third = await deletedAgo(9 * DAY);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(await spaceRow(t, third.id)).not.toBeNull();
   });
 });
 

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/index.ts';
+import type { JobKind } from '../../jobs/queue.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { SPACE_RETENTION_MS } from './service.ts';
 
@@ -13,31 +14,15 @@ export async function purgeDeletedSpaces(db: Db, clock: Clock): Promise<number> 
   });
 }
 
-export interface PurgeJob {
-  /** Runs one purge now (also what each tick does). */
-  runOnce(): Promise<number>;
-  stop(): void;
-}
-
-/**
- * The background job behind the 7-day retention: purges at start and then every
- * `intervalMs`. Safe with several instances: a purge is one idempotent DELETE.
- */
-export function startSpacePurgeJob(options: {
-  db: Db;
-  clock: Clock;
-  intervalMs: number;
-  onPurged?: (count: number) => void;
-  onError?: (error: unknown) => void;
-}): PurgeJob {
-  const runOnce = async () => {
-    const count = await purgeDeletedSpaces(options.db, options.clock);
-    if (count > 0) options.onPurged?.(count);
-    return count;
+/** The background job behind the 7-day retention (queued periodically, src/jobs/background.ts). */
+export function spacePurgeJob(db: Db, clock: Clock, onPurged: (count: number) => void): JobKind {
+  return {
+    name: 'purge-deleted-spaces',
+    retryLimit: 3,
+    timeoutSeconds: 600,
+    async run() {
+      const count = await purgeDeletedSpaces(db, clock);
+      if (count > 0) onPurged(count);
+    },
   };
-  const tick = () => void runOnce().catch((error) => options.onError?.(error));
-  const timer = setInterval(tick, options.intervalMs);
-  timer.unref();
-  tick();
-  return { runOnce, stop: () => clearInterval(timer) };
 }

@@ -1,0 +1,66 @@
+import { randomUUID } from 'node:crypto';
+import { type JobKind, type JobLog, type JobQueue, runLogged } from './queue.ts';
+
+const RETRY_DELAY_MS = 1_000;
+const MAX_RETRY_DELAY_MS = 300_000;
+
+/**
+ * Jobs run in this process, for the embedded SQLite database (one instance).
+ * Retries back off exponentially like pg-boss's; jobs queued when the process
+ * stops are not kept (what needs to survive a restart is found again from
+ * the database by the job's owner, e.g. specs still waiting to be processed).
+ */
+export function inProcessQueue(log: JobLog): JobQueue {
+  const workers = new Set<string>();
+  const waiting = new Map<string, Array<() => void>>();
+  const windows = new Map<string, number>();
+  const running = new Set<Promise<void>>();
+  const timers = new Set<NodeJS.Timeout>();
+  let stopped = false;
+
+  const later = (ms: number, run: () => void) => {
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      run();
+    }, ms);
+    timer.unref();
+    timers.add(timer);
+  };
+
+  const attempt = (kind: JobKind<any>, data: object, id: string, number: number) => {
+    if (stopped) return;
+    const done = runLogged(kind, data, { id, attempt: number }, log).catch(() => {
+      if (number <= kind.retryLimit) later(Math.min(RETRY_DELAY_MS * 2 ** (number - 1), MAX_RETRY_DELAY_MS), () => attempt(kind, data, id, number + 1));
+    });
+    running.add(done);
+    void done.finally(() => running.delete(done));
+  };
+
+  return {
+    backend: 'in-process',
+    async work(kind) {
+      workers.add(kind.name);
+      for (const start of waiting.get(kind.name) ?? []) start();
+      waiting.delete(kind.name);
+    },
+    async send(kind, data, options = {}) {
+      if (stopped) throw new Error('the job queue is stopped');
+      if (options.oncePerSeconds) {
+        const window = Math.floor(Date.now() / 1000 / options.oncePerSeconds);
+        if (windows.get(kind.name) === window) return null;
+        windows.set(kind.name, window);
+      }
+      const id = randomUUID();
+      const start = () => later(0, () => attempt(kind, data, id, 1));
+      if (workers.has(kind.name)) start();
+      else waiting.set(kind.name, [...(waiting.get(kind.name) ?? []), start]);
+      return id;
+    },
+    async stop() {
+      stopped = true;
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+      await Promise.allSettled([...running]);
+    },
+  };
+}

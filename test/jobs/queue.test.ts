@@ -1,0 +1,150 @@
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { providerOf } from '../../src/db/index.ts';
+import { type JobKind, type JobQueue, openJobQueue } from '../../src/jobs/queue.ts';
+import { type TestApp, createTestApp } from '../support/app.ts';
+import { closeWhenFileEnds } from '../support/cleanup.ts';
+import { unique } from '../support/factories.ts';
+import { jobLog } from '../support/jobs.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+
+const onPostgres = () => providerOf(t.database.url) === 'postgresql';
+
+/** A queue on the run's database, stopped when the file ends. */
+function queue(log = jobLog()) {
+  const jobs = openJobQueue(t.database, log);
+  closeWhenFileEnds(() => jobs.stop());
+  return { jobs, log };
+}
+
+/** A kind of job that records each attempt and fails the first `failures` of them. */
+function recordingKind(options: { failures?: number; retryLimit?: number } = {}) {
+  const attempts: Array<{ id: string; attempt: number; data: object; by?: string }> = [];
+  const kind: JobKind<{ n?: number }> & { attempts: typeof attempts } = {
+    name: `test-${unique()}`,
+    retryLimit: options.retryLimit ?? 2,
+    timeoutSeconds: 30,
+    attempts,
+    async run(data, job) {
+      attempts.push({ ...job, data });
+      if (attempts.length <= (options.failures ?? 0)) throw new Error(`attempt ${attempts.length} fails`);
+    },
+  };
+  return kind;
+}
+
+const waitFor = (condition: () => boolean, timeout = 20_000) => vi.waitUntil(condition, { timeout, interval: 50 });
+
+describe('job queue', () => {
+  it('runs a job once with its data and logs its end', async () => {
+    const { jobs, log } = queue();
+    expect(jobs.backend).toBe(onPostgres() ? 'postgresql' : 'in-process');
+    const kind = recordingKind();
+    await jobs.work(kind);
+    const id = await jobs.send(kind, { n: 7 });
+    await waitFor(() => kind.attempts.length === 1);
+    expect(kind.attempts[0]).toEqual({ id, attempt: 1, data: { n: 7 } });
+    await waitFor(() => log.lines.some((line) => line.message === 'job done' && line.fields.jobId === id));
+    expect(log.lines.find((line) => line.fields.jobId === id)!.fields).toMatchObject({ job: kind.name, attempt: 1 });
+  });
+
+  it('keeps a job sent before any instance works its kind', async () => {
+    const { jobs } = queue();
+    const kind = recordingKind();
+    const id = await jobs.send(kind, { n: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(kind.attempts).toEqual([]);
+    await jobs.work(kind);
+    await waitFor(() => kind.attempts.length === 1);
+    expect(kind.attempts[0]!.id).toBe(id);
+  });
+
+  it('retries a failing job, then succeeds', async () => {
+    const { jobs, log } = queue();
+    const kind = recordingKind({ failures: 1 });
+    await jobs.work(kind);
+    const id = await jobs.send(kind, {});
+    await waitFor(() => log.lines.some((line) => line.message === 'job done' && line.fields.jobId === id));
+    expect(kind.attempts.map((attempt) => [attempt.id, attempt.attempt])).toEqual([
+      [id, 1],
+      [id, 2],
+    ]);
+    expect(log.lines.filter((line) => line.fields.jobId === id).map((line) => [line.level, line.message])).toEqual([
+      ['warn', 'job failed, will retry'],
+      ['info', 'job done'],
+    ]);
+  });
+
+  it('gives up after the retry limit and says so at error level', async () => {
+    const { jobs, log } = queue();
+    const kind = recordingKind({ failures: 100, retryLimit: 1 });
+    await jobs.work(kind);
+    const id = await jobs.send(kind, {});
+    await waitFor(() => log.lines.some((line) => line.level === 'error' && line.fields.jobId === id));
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(kind.attempts.map((attempt) => attempt.attempt)).toEqual([1, 2]);
+    expect(log.lines.filter((line) => line.fields.jobId === id).map((line) => line.message)).toEqual(['job failed, will retry', 'job failed']);
+  });
+
+  it('keeps one job per window when asked, however many are sent', async () => {
+    const { jobs } = queue();
+    const kind = recordingKind();
+    await jobs.work(kind);
+    const ids = await Promise.all(Array.from({ length: 5 }, () => jobs.send(kind, {}, { oncePerSeconds: 3600 })));
+    expect(ids.filter((id) => id !== null)).toHaveLength(1);
+    await waitFor(() => kind.attempts.length === 1);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(kind.attempts).toHaveLength(1);
+  });
+});
+
+describe('job queue shared by several instances (PostgreSQL)', () => {
+  /** Two instances of the queue on one database, each recording what it ran. */
+  async function twoInstances(kindName: string) {
+    const ran: Array<{ id: string; by: string }> = [];
+    const instance = async (by: string): Promise<JobQueue> => {
+      const { jobs } = queue();
+      await jobs.work({ name: kindName, retryLimit: 2, timeoutSeconds: 30, run: async (_data, job) => void ran.push({ id: job.id, by }) });
+      return jobs;
+    };
+    return { ran, one: await instance('one'), two: await instance('two') };
+  }
+
+  it('runs every job exactly once, whichever instance sent it', async (context) => {
+    if (!onPostgres()) context.skip();
+    const name = `shared-${unique()}`;
+    const { ran, one, two } = await twoInstances(name);
+    const kind: JobKind = { name, retryLimit: 2, timeoutSeconds: 30, run: async () => {} };
+    const ids = await Promise.all(Array.from({ length: 16 }, (_, i) => (i % 2 ? one : two).send(kind, { i })));
+    await waitFor(() => ran.length >= 16);
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(ran.map((run) => run.id).sort()).toEqual([...ids].sort());
+  });
+
+  it('keeps one periodic job per window across instances', async (context) => {
+    if (!onPostgres()) context.skip();
+    const name = `periodic-${unique()}`;
+    const { ran, one, two } = await twoInstances(name);
+    const kind: JobKind = { name, retryLimit: 2, timeoutSeconds: 30, run: async () => {} };
+    const sent = await Promise.all(Array.from({ length: 6 }, (_, i) => (i % 2 ? one : two).send(kind, {}, { oncePerSeconds: 3600 })));
+    expect(sent.filter((id) => id !== null)).toHaveLength(1);
+    await waitFor(() => ran.length === 1);
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(ran).toHaveLength(1);
+  });
+
+  it('keeps queued jobs across a restart', async (context) => {
+    if (!onPostgres()) context.skip();
+    const kind = recordingKind();
+    const before = openJobQueue(t.database, jobLog());
+    const id = await before.send(kind, { n: 3 });
+    await before.stop();
+    const { jobs: after } = queue();
+    await after.work(kind);
+    await waitFor(() => kind.attempts.length === 1);
+    expect(kind.attempts[0]).toMatchObject({ id, data: { n: 3 } });
+  });
+});
