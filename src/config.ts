@@ -29,6 +29,7 @@ const Environment = z.object({
     .default('false')
     .transform((value) => value === 'true' || value === '1'),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
+  REDIS_PREFIX: z.string().regex(/^[\w.:-]{1,64}$/, 'must be 1 to 64 letters, digits, _ . : or -').default('docs-gateway'),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(DEFAULT_GRAPHQL_LIMITS.maxCost),
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(DEFAULT_GRAPHQL_LIMITS.maxDepth),
   GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).default(DEFAULT_GRAPHQL_LIMITS.maxAliases),
@@ -111,6 +112,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: { po
       perMinute: values.RATE_LIMIT_PER_MINUTE,
       failedAuthenticationsPerMinute: values.RATE_LIMIT_FAILED_AUTH_PER_MINUTE,
       redisUrl: values.REDIS_URL,
+      redisPrefix: values.REDIS_PREFIX,
     },
     graphqlLimits: {
       maxCost: values.GRAPHQL_MAX_COST,

@@ -10,6 +10,7 @@ import { hashApiToken } from '../src/lib/tokens.ts';
 import { createTestApp, type TestApp } from './support/app.ts';
 import { unique } from './support/factories.ts';
 import { rawRequest } from './support/http.ts';
+import { freePort } from './support/network.ts';
 
 /**
  * The command-line contract: real `docs-gateway` processes (bin/docs-gateway.js)
@@ -34,7 +35,7 @@ const FILES_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-gateway-cli-files-
 /** The environment of a child: ours without the variables docs-gateway reads, plus `env`. */
 function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const base: NodeJS.ProcessEnv = { ...process.env, FILES_DIR };
-  for (const name of ['DATABASE_URL', 'PORT', 'HOST', 'PUBLIC_URL', 'APP_URL', 'LOG_LEVEL', 'PURGE_INTERVAL_SECONDS', 'RESPONSE_CACHE_MB', 'CONTENT_CACHE_MB', 'CORS_ORIGINS', 'RATE_LIMIT_PER_MINUTE', 'RATE_LIMIT_FAILED_AUTH_PER_MINUTE', 'REDIS_URL', 'FETCH_PRIVATE_ADDRESSES']) {
+  for (const name of ['DATABASE_URL', 'PORT', 'HOST', 'PUBLIC_URL', 'APP_URL', 'LOG_LEVEL', 'PURGE_INTERVAL_SECONDS', 'RESPONSE_CACHE_MB', 'CONTENT_CACHE_MB', 'CORS_ORIGINS', 'RATE_LIMIT_PER_MINUTE', 'RATE_LIMIT_FAILED_AUTH_PER_MINUTE', 'REDIS_URL', 'REDIS_PREFIX', 'FETCH_PRIVATE_ADDRESSES']) {
     delete base[name];
   }
   return { ...base, ...env };
@@ -369,18 +370,6 @@ describe('database handles', () => {
     CLI_TEST_TIMEOUT,
   );
 });
-
-/** A TCP port nobody listens on right now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 describe('docs-gateway serve', () => {
   let server: ChildProcess | undefined;

@@ -21,7 +21,7 @@ export async function startBackgroundWork(options: { database: Database; clock: 
   return {
     queue,
     async stop() {
-      for (const timer of periodic) clearInterval(timer);
+      await Promise.all(periodic.map((schedule) => schedule.stop()));
       await queue.stop();
     },
   };
@@ -32,8 +32,9 @@ export async function startBackgroundWork(options: { database: Database; clock: 
  * interval across instances. While the database is down the ticks log and
  * the next one tries again.
  */
-function every(queue: JobQueue, kind: JobKind, intervalMs: number, log: JobLog): NodeJS.Timeout {
+function every(queue: JobQueue, kind: JobKind, intervalMs: number, log: JobLog): { stop(): Promise<void> } {
   let working: Promise<void> | undefined;
+  let ticking: Promise<void> | undefined;
   const tick = async () => {
     try {
       await (working ??= queue.work(kind).catch((error: unknown) => {
@@ -45,8 +46,17 @@ function every(queue: JobQueue, kind: JobKind, intervalMs: number, log: JobLog):
       log.warn({ err: error, job: kind.name }, 'could not queue a periodic job');
     }
   };
-  const timer = setInterval(() => void tick(), intervalMs);
+  const next = () => {
+    ticking ??= tick().finally(() => (ticking = undefined));
+  };
+  const timer = setInterval(next, intervalMs);
   timer.unref();
-  void tick();
-  return timer;
+  next();
+  return {
+    async stop() {
+      clearInterval(timer);
+      // A tick under way ends before the queue stops under it.
+      await ticking;
+    },
+  };
 }

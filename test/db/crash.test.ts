@@ -1,6 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +7,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { providerOf, sqliteFilePath } from '../../src/db/client.ts';
 import { emptyDatabase } from '../support/databases.ts';
+import { freePort } from '../support/network.ts';
 
 /**
  * `kill -9` of a real server process during a mixed write load, then a restart
@@ -26,17 +26,6 @@ async function databaseUrl(): Promise<{ url: string; drop: () => Promise<void> }
     return { url: `file:${path.join(dir, 'crash.db')}`, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
   }
   return emptyDatabase();
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 const env = (url: string, port: number) => ({

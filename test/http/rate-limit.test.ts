@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import net from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { buildTeam } from '../support/factories.ts';
+import { REDIS_URL, redisAvailable } from '../support/network.ts';
 
 /** Rate limits: per token (or address), stricter for failed authentications, shared through Redis. */
 
@@ -48,19 +48,10 @@ describe('failed authentications', () => {
   });
 });
 
-async function redisAnswers(): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(6379, '127.0.0.1');
-    socket.once('connect', () => socket.end(() => resolve(true)));
-    socket.once('error', () => resolve(false));
-  });
-}
-
 describe('across instances', async () => {
-  // CI starts Redis and requires this test (REQUIRE_REDIS); elsewhere it runs when Redis answers.
-  const available = process.env.REQUIRE_REDIS === '1' || (await redisAnswers());
+  const available = await redisAvailable();
   it.skipIf(!available)('shares the counts through Redis (REDIS_URL)', async () => {
-    const shared = { perMinute: 4, failedAuthenticationsPerMinute: 100, redisUrl: 'redis://127.0.0.1:6379', redisPrefix: `test-${randomUUID()}` };
+    const shared = { perMinute: 4, failedAuthenticationsPerMinute: 100, redisUrl: REDIS_URL, redisPrefix: `test-${randomUUID()}` };
     const first = await createTestApp({ rateLimits: shared });
     const second = await createTestApp({ rateLimits: shared });
     const path = `/v1/orgs/${team.organization.id}`;
