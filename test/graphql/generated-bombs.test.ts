@@ -75,6 +75,53 @@ function bombs(): Array<{ name: string; query: string }> {
   return found;
 }
 
+/**
+ * Every connection of every Node type asked for in two shapes that multiply
+ * a small document: under more aliases than allowed (refused before it runs),
+ * and through fragments that each spread the next one twice, twelve levels
+ * deep (4,096 spreads). Identical fields merge, so the latter answers what
+ * one spread asks, and validating it must not explode either.
+ */
+function multipliers() {
+  const found: Array<{ name: string; aliased: string; fragmented: string }> = [];
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type) || type.name.startsWith('__') || !type.getInterfaces().some((iface) => iface.name === 'Node')) continue;
+    for (const field of Object.values(type.getFields())) {
+      if (!isConnection(field) || !selectable(field)) continue;
+      const leaf = `${field.name}(first: 1000) { edges { node { id } } }`;
+      const aliases = Array.from({ length: 31 }, (_, index) => `a${index}: ${leaf}`).join(' ');
+      const fragments = Array.from({ length: 12 }, (_, level) => `fragment F${level} on ${type.name} { ${level === 11 ? leaf : `...F${level + 1} ...F${level + 1}`} }`);
+      found.push({
+        name: `${type.name}.${field.name}`,
+        aliased: `{ node(id: "x") { ... on ${type.name} { ${aliases} } } }`,
+        fragmented: `{ node(id: "x") { ...F0 } } ${fragments.join(' ')}`,
+      });
+    }
+  }
+  return found;
+}
+
+describe('multiplied connections generated from the schema', () => {
+  const generated = multipliers().map((bomb) => [bomb.name, bomb] as const);
+  const post = (query: string) => t.call('POST', '/graphql', { token: team.admin.token, body: { query }, headers: { accept: 'application/graphql-response+json' } });
+
+  it.each(generated)('refuses %s under 31 aliases before it runs', async (_name, { aliased }) => {
+    const before = t.statements();
+    const response = await post(aliased);
+    expect(t.statements() - before, 'SQL statements beyond authentication').toBeLessThanOrEqual(1);
+    expect(response.statusCode, response.body).toBe(400);
+    expect(response.json().errors[0].message).toMatch(/Aliases limit of \d+ exceeded/);
+  });
+
+  it.each(generated)('answers %s spread 4,096 times through fragments as if spread once', async (_name, { fragmented }) => {
+    const before = t.statements();
+    const response = await post(fragmented);
+    expect(t.statements() - before, 'SQL statements beyond authentication').toBeLessThanOrEqual(1);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toMatchObject({ data: { node: null }, errors: [{ extensions: { code: 404 } }] });
+  });
+});
+
 describe('bombs generated from the schema', () => {
   const generated = bombs();
 

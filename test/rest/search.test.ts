@@ -3,6 +3,7 @@ import { createTestApp, type TestApp } from '../support/app.ts';
 import { expectMatchesSchema } from '../support/contract.ts';
 import { DAY, timeTravel } from '../support/clock.ts';
 import { buildTeam } from '../support/factories.ts';
+import { expectError } from '../support/http.ts';
 import { purgeDeletedSpaces } from '../../src/domain/spaces/purge.ts';
 
 let t: TestApp;
@@ -85,7 +86,7 @@ describe('search', () => {
     expect((await search(admin.token, `/v1/spaces/${space.id}/search?query=wording`)).json().count).toBe(0);
   });
 
-  it('searches an organization, grouped by space; guests and strangers find nothing', async () => {
+  it('searches an organization, grouped by space; guests are refused, strangers find no organization', async () => {
     const team = await buildTeam(t.database);
     const guide = await spaceWith(team, 'Guide', [{ title: 'Deploying', markdown: 'Deploy with one command.\n' }]);
     const runbooks = await spaceWith(team, 'Runbooks', [{ title: 'Rollback', markdown: 'When a deploy fails, roll back.\n' }]);
@@ -96,7 +97,7 @@ describe('search', () => {
     expect(body.items.map((item: { id: string }) => item.id).sort()).toEqual([guide.id, runbooks.id].sort());
     expect(body.items[0]).toMatchObject({ type: 'space', pages: [expect.objectContaining({ title: expect.any(String) })] });
     const guest = await team.member(null);
-    expect((await search(guest.token, `/v1/orgs/${team.organization.id}/search?query=deploy`)).json()).toEqual({ count: 0, items: [] });
+    expectError(await search(guest.token, `/v1/orgs/${team.organization.id}/search?query=deploy`), 403, "You are not allowed to search this organization's content");
     const stranger = (await buildTeam(t.database)).admin;
     expect((await search(stranger.token, `/v1/orgs/${team.organization.id}/search?query=deploy`)).statusCode).toBe(404);
     expect((await search(stranger.token, `/v1/spaces/${guide.id}/search?query=deploy`)).statusCode).toBe(404);

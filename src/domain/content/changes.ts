@@ -46,7 +46,8 @@ export async function applyChanges(
   spaceId: string,
   base: PageTree,
   changes: ContentChange[],
-  treeOfRevision: (revisionId: string | undefined) => Promise<PageTree>,
+  /** The tree of a revision of this space (the merged ancestor when undefined); `field` names the input in errors. */
+  treeOfRevision: (revisionId: string | undefined, field: string) => Promise<PageTree>,
   fetchedFiles: Map<string, { bytes: Buffer; contentType: string }> = new Map(),
 ): Promise<AppliedChanges> {
   const pages = new Map<string, PageDraft>(base.pages);
@@ -157,7 +158,7 @@ export async function applyChanges(
         break;
       }
       case 'revert_page': {
-        const source = await treeOfRevision(change.revision);
+        const source = await treeOfRevision(change.revision, `${at}.revision`);
         const before = source.pages.get(change.page);
         if (!before) {
           existing(change.page);

@@ -129,8 +129,18 @@ export async function updateChangeRequestContent(ctx: RequestContext, spaceId: s
     await lockSpace(tx, spaceId);
     const current = await tx.db.changeRequest.findUniqueOrThrow({ where: { id: changeRequest.id } });
     const base = await loadPageTree(tx, current.revisionId);
-    const applied = await applyChanges(tx, spaceId, base, changes, (revisionId) =>
-      loadPageTree(tx, revisionId ?? current.revisionMergedAncestorId),
+    const applied = await applyChanges(
+      tx,
+      spaceId,
+      base,
+      changes,
+      async (revisionId, field) => {
+        if (revisionId === undefined) return loadPageTree(tx, current.revisionMergedAncestorId);
+        // Only this space's history: a revision id of another space must not copy its pages in.
+        const revision = await tx.db.revision.findUnique({ where: { id: revisionId }, select: { spaceId: true } });
+        if (revision?.spaceId !== spaceId) throw invalid(`${field}: no revision ${revisionId} in this space`);
+        return loadPageTree(tx, revisionId);
+      },
       fetchedFiles,
     );
     await storeDocuments(tx, spaceId, applied.markdowns);

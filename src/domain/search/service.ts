@@ -8,6 +8,7 @@ import { parseInput, queryInt } from '../../lib/validation.ts';
 import { markdownOf } from '../content/documents.ts';
 import { pageAppUrl } from '../content/presenter.ts';
 import { loadPageTree } from '../content/tree.ts';
+import { authorize } from '../access.ts';
 import { visibleOrganization } from '../organizations/service.ts';
 import { visibleSpace } from '../spaces/service.ts';
 
@@ -176,11 +177,12 @@ export async function searchSpace(ctx: RequestContext, spaceId: string, query: u
   return offsetPage(pages.map((page) => page.result), params.page, params.limit ?? 20, `search:${params.query}`);
 }
 
-/** Pages of every space of an organization its member can read, grouped by space (guests see nothing). */
+/** Pages of every space of an organization its member can read, grouped by space (guests are refused). */
 export async function searchOrganization(ctx: RequestContext, organizationId: string, query: unknown) {
   const { access } = await visibleOrganization(ctx, organizationId);
   const params = parseInput(SearchQuery, query, 'query');
-  if (access.role === null) return offsetPage([], params.page, params.limit ?? 20, `search:${params.query}`);
+  // Guests see no content, and are refused organization-wide listings like the others.
+  authorize(access.role !== null, "search this organization's content");
   const spaces = await ctx.db.space.findMany({ where: { organizationId, deletedAt: null }, select: { id: true, title: true, revisionId: true } });
   const hits = await searchSections(ctx, spaces.map((space) => space.id), wordsOf(params.query), MAX_HITS);
   const titles = new Map(spaces.map((space) => [space.id, space.title]));

@@ -1,0 +1,286 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { schema } from '../../src/graphql/schema.ts';
+import { createTestApp, type TestApp } from '../support/app.ts';
+import { unique } from '../support/factories.ts';
+import { mutation } from '../support/graphql.ts';
+import {
+  type MatrixWorld,
+  PRINCIPALS,
+  type Principal,
+  type Rule,
+  buildMatrixWorld,
+  content,
+  expectedStatus,
+  organization,
+} from './fixtures.ts';
+
+/**
+ * Every field of Query and Mutation in the built schema, called by every kind
+ * of caller (test/authorization/fixtures.ts), with the outcome the same rules
+ * as REST give: HTTP 401 without a valid token, else data, or one error whose
+ * `extensions.code` is 403 or 404. A field added to the schema fails the first
+ * tests until it is classified here.
+ */
+
+let t: TestApp;
+let w: MatrixWorld;
+beforeAll(async () => {
+  t = await createTestApp();
+  w = await buildMatrixWorld(t);
+}, 120_000);
+
+type Variables = Record<string, unknown>;
+
+interface Case {
+  /** What the case names, when a field has several (node of each type). */
+  label?: string;
+  rule: Rule;
+  /** The query, and variables valid for A's admin. */
+  request(w: MatrixWorld): Promise<{ query: string; variables?: Variables }> | { query: string; variables?: Variables };
+  /** The call destroys or consumes its object: build one per caller. */
+  fresh?: true;
+}
+
+const byId = (field: string, rule: Rule, id: (w: MatrixWorld) => string, label?: string): Case => ({
+  ...(label ? { label } : {}),
+  rule,
+  request: (w) => ({ query: `query($id: ID!) { ${field}(id: $id) { id } }`, variables: { id: id(w) } }),
+});
+
+/** `node` and `nodes` answer each type of id as its own query does. */
+const NODE_TYPES: Array<[string, Rule, (w: MatrixWorld) => string]> = [
+  ['Organization', 'member', (w) => w.a.organizationId],
+  ['User', content('read'), (w) => w.subject.id],
+  ['Collection', content('read'), (w) => w.a.collectionId],
+  ['Space', content('read'), (w) => w.a.spaceId],
+  ['ChangeRequest', content('read'), (w) => w.a.changeRequestId],
+  ['CustomField', organization('read'), (w) => w.a.customFieldName],
+  ['Site', content('read'), (w) => w.a.siteId],
+  ['SiteSection', content('read'), (w) => w.a.sectionId],
+  ['SiteSectionGroup', content('read'), (w) => w.a.groupId],
+  ['SiteSpace', content('read'), (w) => w.a.siteSpaceId],
+];
+
+const QUERIES: Record<string, Case[]> = {
+  user: [{ rule: 'anyone', request: () => ({ query: '{ user { id } }' }) }],
+  viewer: [{ rule: 'anyone', request: () => ({ query: '{ viewer { user { id } organizations(first: 5) { totalCount } } }' }) }],
+  organization: [byId('organization', 'member', (w) => w.a.organizationId)],
+  organizationsForEmailDomain: [
+    { rule: 'anyone', request: () => ({ query: '{ organizationsForEmailDomain(emailDomain: "example.test") { id } }' }) },
+  ],
+  member: [
+    {
+      rule: organization('read'),
+      request: (w) => ({
+        query: 'query($org: ID!, $user: ID!) { member(organizationId: $org, userId: $user) { id } }',
+        variables: { org: w.a.organizationId, user: w.subject.id },
+      }),
+    },
+  ],
+  customField: [
+    {
+      rule: organization('read'),
+      request: (w) => ({
+        query: 'query($org: ID!, $name: String!) { customField(organizationId: $org, name: $name) { id } }',
+        variables: { org: w.a.organizationId, name: w.a.customFieldName },
+      }),
+    },
+  ],
+  collection: [byId('collection', content('read'), (w) => w.a.collectionId)],
+  space: [byId('space', content('read'), (w) => w.a.spaceId)],
+  site: [byId('site', content('read'), (w) => w.a.siteId)],
+  // Unpublished: only members who see the site.
+  publishedSite: [
+    {
+      rule: content('read'),
+      request: (w) => ({ query: 'query($id: ID!) { publishedSite(siteId: $id) { site { id } } }', variables: { id: w.a.siteId } }),
+    },
+  ],
+  node: NODE_TYPES.map(([type, rule, id]) => ({
+    label: type,
+    rule,
+    request: async (w) => ({ query: 'query($id: ID!) { node(id: $id) { id } }', variables: { id: await nodeId(w, type, id(w)) } }),
+  })),
+  nodes: NODE_TYPES.map(([type, rule, id]) => ({
+    label: type,
+    rule,
+    request: async (w) => ({ query: 'query($ids: [ID!]!) { nodes(ids: $ids) { id } }', variables: { ids: [await nodeId(w, type, id(w))] } }),
+  })),
+};
+
+/** The node id of an object (custom fields are named in REST: their id is read from the database). */
+async function nodeId(w: MatrixWorld, type: string, id: string): Promise<string> {
+  if (type !== 'CustomField') return id;
+  const field = await t.database.db.customField.findUniqueOrThrow({
+    where: { organizationId_name: { organizationId: w.a.organizationId, name: id } },
+  });
+  return field.id;
+}
+
+interface MutationCase {
+  rule: Rule;
+  /** The payload selected. */
+  selection: string;
+  /** A valid input for A's admin. */
+  input(w: MatrixWorld): Promise<Variables> | Variables;
+  /** The mutation destroys or consumes its object: build one per caller. */
+  fresh?: true;
+}
+
+const m = (rule: Rule, selection: string, input: MutationCase['input'], fresh?: true): MutationCase => ({
+  rule,
+  selection,
+  input,
+  ...(fresh ? { fresh } : {}),
+});
+
+const orgInput = (w: MatrixWorld) => ({ organizationId: w.a.organizationId });
+const siteInput = (w: MatrixWorld) => ({ organizationId: w.a.organizationId, siteId: w.a.siteId });
+
+const MUTATIONS: Record<string, MutationCase> = {
+  updateOrganization: m(organization('admin'), 'organization { id }', (w) => ({ ...orgInput(w), title: 'Organization A' })),
+  pingOrganization: m('member', 'docsVisitorClaims', orgInput),
+  updateMember: m(organization('admin'), 'member { id }', (w) => ({ ...orgInput(w), userId: w.subject.id, role: 'read' })),
+  setMemberSso: m(organization('admin'), 'member { id }', (w) => ({ ...orgInput(w), userId: w.subject.id })),
+  removeMember: m(organization('admin'), 'removedUserId', async (w) => ({ ...orgInput(w), userId: (await w.freshMember()).id }), true),
+
+  createCollection: m(organization('create'), 'collection { id }', (w) => ({ ...orgInput(w), title: 'Matrix collection' })),
+  updateCollection: m(content('admin'), 'collection { id }', (w) => ({ collectionId: w.a.collectionId, description: 'Matrix' })),
+  deleteCollection: m(content('admin'), 'deletedCollectionId', async (w) => ({ collectionId: await w.a.make.collection() }), true),
+  moveCollection: m(content('admin'), 'collection { id }', (w) => ({ collectionId: w.a.collectionId, position: {} })),
+  transferCollection: m(
+    content('admin'),
+    'collection { id }',
+    async (w) => ({ collectionId: await w.a.make.collection(), organization: w.transferTargetId }),
+    true,
+  ),
+
+  createSpace: m(organization('create'), 'space { id }', (w) => ({ ...orgInput(w), title: 'Matrix space' })),
+  updateSpace: m(content('admin'), 'space { id }', (w) => ({ spaceId: w.a.spaceId, title: 'Guide space' })),
+  deleteSpace: m(content('admin'), 'space { id }', async (w) => ({ spaceId: await w.a.make.space() }), true),
+  restoreSpace: m(content('admin'), 'space { id }', async (w) => ({ spaceId: await w.a.make.deletedSpace() }), true),
+  duplicateSpace: m(content('create'), 'space { id }', (w) => ({ spaceId: w.a.spaceId })),
+  moveSpace: m(content('admin'), 'space { id }', (w) => ({ spaceId: w.a.spaceId, position: {} })),
+  transferSpace: m(content('admin'), 'space { id }', async (w) => ({ spaceId: await w.a.make.space(), organization: w.transferTargetId }), true),
+  updateSpaceCustomFields: m(content('edit'), 'space { id }', (w) => ({
+    spaceId: w.a.spaceId,
+    values: [{ name: w.a.customFieldName, value: 'matrix' }],
+  })),
+
+  createCustomField: m(organization('admin'), 'customField { id }', (w) => ({ ...orgInput(w), name: `matrix_${unique()}`, type: 'text' }), true),
+  updateCustomField: m(organization('admin'), 'customField { id }', (w) => ({ ...orgInput(w), name: w.a.customFieldName, description: 'Matrix' })),
+  deleteCustomField: m(organization('admin'), 'deletedName', async (w) => ({ ...orgInput(w), name: await w.a.make.customField() }), true),
+
+  createChangeRequest: m(content('edit'), 'changeRequest { id }', (w) => ({ spaceId: w.a.spaceId, subject: 'Matrix' })),
+  updateChangeRequest: m(content('edit'), 'changeRequest { id }', (w) => ({ changeRequestId: w.a.changeRequestId, subject: 'Matrix' })),
+  mergeChangeRequest: m(content('review'), 'revision', async (w) => ({ changeRequestId: await w.a.make.changeRequest(w.a.spaceId) }), true),
+  updateChangeRequestFromSpace: m(content('edit'), 'revision', (w) => ({ changeRequestId: w.a.changeRequestId })),
+  updateChangeRequestContent: m(content('edit'), 'changes { pageId }', (w) => ({
+    changeRequestId: w.a.changeRequestId,
+    changes: [{ operation: 'insert_page', title: 'Matrix page', document: {} }],
+  })),
+  importWebsite: m(content('edit'), 'revision', async (w) => ({ spaceId: await w.a.make.space(), url: w.website }), true),
+
+  createSite: m(organization('create'), 'site { id }', (w) => ({ ...orgInput(w), title: 'Matrix site' })),
+  updateSite: m(content('admin'), 'site { id }', (w) => ({ ...siteInput(w), title: 'Matrix site' })),
+  deleteSite: m(content('admin'), 'deletedId', async (w) => ({ ...orgInput(w), siteId: await w.a.make.site() }), true),
+  publishSite: m(content('admin'), 'site { id }', async (w) => ({ ...orgInput(w), siteId: await w.a.make.site() }), true),
+  unpublishSite: m(content('admin'), 'site { id }', async (w) => ({ ...orgInput(w), siteId: await w.a.make.site() }), true),
+  updateSiteAdaptiveSchema: m(content('admin'), 'adaptiveSchema { updatedAt }', (w) => ({ ...siteInput(w), jsonSchema: w.adaptiveSchema })),
+  createShareLink: m(content('admin'), 'shareLink { id }', (w) => ({ ...siteInput(w), name: 'Matrix' })),
+  updateShareLink: m(content('admin'), 'shareLink { id }', (w) => ({ ...siteInput(w), shareLinkId: w.a.shareLinkId, name: 'Matrix' })),
+  deleteShareLink: m(content('admin'), 'deletedId', async (w) => ({ ...siteInput(w), shareLinkId: await w.a.make.shareLink(w.a.siteId) }), true),
+  createSiteSection: m(content('admin'), 'section { id }', (w) => ({ ...siteInput(w), spaceId: w.a.spaceId })),
+  updateSiteSection: m(content('admin'), 'section { id }', (w) => ({ ...siteInput(w), sectionId: w.a.sectionId, title: 'Matrix section' })),
+  deleteSiteSection: m(
+    content('admin'),
+    'deletedId',
+    async (w) => ({ ...siteInput(w), sectionId: await w.a.make.section(w.a.siteId, w.a.spaceId) }),
+    true,
+  ),
+  moveSiteSection: m(content('admin'), 'section { id }', (w) => ({ ...siteInput(w), sectionId: w.a.sectionId })),
+  createSiteSectionGroup: m(content('admin'), 'sectionGroup { id }', (w) => ({ ...siteInput(w), title: 'Matrix group' })),
+  updateSiteSectionGroup: m(content('admin'), 'sectionGroup { id }', (w) => ({ ...siteInput(w), sectionGroupId: w.a.groupId, title: 'Matrix group' })),
+  deleteSiteSectionGroup: m(content('admin'), 'deletedId', async (w) => ({ ...siteInput(w), sectionGroupId: await w.a.make.group(w.a.siteId) }), true),
+  moveSiteSectionGroup: m(content('admin'), 'sectionGroup { id }', (w) => ({ ...siteInput(w), sectionGroupId: w.a.groupId })),
+  addSectionToGroup: m(
+    content('admin'),
+    'sectionGroup { id }',
+    async (w) => ({ ...siteInput(w), sectionGroupId: w.a.groupId, sectionId: await w.a.make.section(w.a.siteId, w.a.spaceId) }),
+    true,
+  ),
+  removeSectionFromGroup: m(
+    content('admin'),
+    'sectionGroup { id }',
+    async (w) => {
+      const sectionId = await w.a.make.section(w.a.siteId, w.a.spaceId);
+      return { ...siteInput(w), sectionGroupId: await w.a.make.group(w.a.siteId, [sectionId]), sectionId };
+    },
+    true,
+  ),
+  addSiteSpace: m(
+    content('admin'),
+    'siteSpace { id }',
+    async (w) => ({ ...siteInput(w), spaceId: await w.a.make.space(), sectionId: w.a.sectionId }),
+    true,
+  ),
+  updateSiteSpace: m(content('admin'), 'siteSpace { id }', (w) => ({ ...siteInput(w), siteSpaceId: w.a.siteSpaceId, path: 'matrix' })),
+  deleteSiteSpace: m(
+    content('admin'),
+    'deletedId',
+    async (w) => ({ ...siteInput(w), siteSpaceId: await w.a.make.siteSpace(w.a.siteId, await w.a.make.space(), w.a.sectionId) }),
+    true,
+  ),
+  moveSiteSpace: m(content('admin'), 'siteSpace { id }', (w) => ({ ...siteInput(w), siteSpaceId: w.a.siteSpaceId })),
+};
+
+/** What a caller got: 401 (refused before execution), the one error code of the answer, or 200 with its data. */
+async function outcome(principal: Principal, query: string, variables?: Variables): Promise<number | string> {
+  const token = w.tokens[principal];
+  const response = await t.call('POST', '/graphql', { ...(token ? { token } : {}), body: { query, variables } });
+  const body = response.json();
+  if (response.statusCode === 401) return 401;
+  if (body.errors) {
+    const codes = [...new Set(body.errors.map((error: { extensions?: { code?: number } }) => error.extensions?.code))];
+    // One kind of refusal per answer; anything else is reported as it is.
+    return codes.length === 1 && typeof codes[0] === 'number' ? (codes[0] as number) : JSON.stringify(body.errors);
+  }
+  expect(response.statusCode, response.body).toBe(200);
+  // A success answers the field: a null there without an error would hide a refusal.
+  const answered = Object.values(body.data ?? {}).every((value) => value !== null && !(Array.isArray(value) && value.includes(null)));
+  return answered ? 200 : `no data: ${response.body}`;
+}
+
+async function runCase(name: string, kase: Case) {
+  const expected: Partial<Record<Principal, number | string>> = {};
+  const actual: Partial<Record<Principal, number | string>> = {};
+  const shared = kase.fresh ? undefined : await kase.request(w);
+  for (const principal of PRINCIPALS) {
+    const { query, variables } = shared ?? (await kase.request(w));
+    expected[principal] = expectedStatus(kase.rule, principal, 200);
+    actual[principal] = await outcome(principal, query, variables);
+  }
+  expect(actual, name).toEqual(expected);
+}
+
+describe('the GraphQL authorization matrix', () => {
+  it('classifies every field of Query, and only those', () => {
+    expect(Object.keys(QUERIES).sort()).toEqual(Object.keys(schema.getQueryType()!.getFields()).sort());
+  });
+
+  it('classifies every mutation, and only those', () => {
+    expect(Object.keys(MUTATIONS).sort()).toEqual(Object.keys(schema.getMutationType()!.getFields()).sort());
+  });
+
+  for (const [field, cases] of Object.entries(QUERIES)) {
+    for (const kase of cases) {
+      const name = `Query.${field}${kase.label ? ` (${kase.label})` : ''}`;
+      it(name, () => runCase(name, kase));
+    }
+  }
+
+  for (const [field, { selection, input, ...kase }] of Object.entries(MUTATIONS)) {
+    const request = async (w: MatrixWorld) => ({ query: mutation(field, selection), variables: { input: await input(w) } });
+    it(`Mutation.${field}`, () => runCase(`Mutation.${field}`, { ...kase, request }));
+  }
+});
