@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
  * API tokens carry 256 random bits, so a fast SHA-256 digest is a safe way to
@@ -10,6 +10,16 @@ export function generateApiToken(): string {
 
 export function hashApiToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
+}
+
+/**
+ * Whether two secrets are equal, in a time that depends on neither: their
+ * digests (equal lengths) are compared with timingSafeEqual. API tokens need
+ * no such care: they are looked up by digest, which reveals nothing of the token.
+ */
+export function sameSecret(known: string, given: string): boolean {
+  const digest = (value: string) => createHash('sha256').update(value).digest();
+  return timingSafeEqual(digest(known), digest(given));
 }
 
 /** The token of an `Authorization: Bearer <token>` header. */

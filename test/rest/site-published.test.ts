@@ -273,6 +273,8 @@ describe('GET /v1/orgs/{organizationId}/sites/{siteId}/published', () => {
     for (const visitor of [
       await visitorToken(otherKey, { beta: true }),
       await visitorToken('not-the-key', { beta: true }),
+      await visitorToken(privateKey, { beta: true }, { alg: 'HS512' }),
+      await visitorToken(privateKey, { beta: true }, { notBefore: Math.floor(Date.now() / 1000) + 3600 }),
       expired,
       neverExpiring,
       expiringIn31Days,

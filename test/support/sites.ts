@@ -115,8 +115,9 @@ export function shareKeyOf(link: { urls?: { published?: string | undefined } }):
 
 /** A visitor token: a JWT (HS256 unless told) with these claims, signed with `secret`. */
 /** A visitor token signed with `secret`, expiring in an hour, at `expiresAt`, or never (`null`). */
-export async function visitorToken(secret: string, claims: Record<string, unknown>, options: { expiresAt?: number | null } = {}) {
-  const jwt = new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuedAt();
+export async function visitorToken(secret: string, claims: Record<string, unknown>, options: { expiresAt?: number | null; alg?: 'HS256' | 'HS512'; notBefore?: number } = {}) {
+  const jwt = new SignJWT(claims).setProtectedHeader({ alg: options.alg ?? 'HS256' }).setIssuedAt();
+  if (options.notBefore !== undefined) jwt.setNotBefore(options.notBefore);
   if (options.expiresAt !== undefined && options.expiresAt !== null) jwt.setExpirationTime(options.expiresAt);
   else if (options.expiresAt === undefined) jwt.setExpirationTime('1h');
   return jwt.sign(new TextEncoder().encode(secret));

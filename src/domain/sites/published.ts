@@ -1,4 +1,5 @@
 import { jwtVerify } from 'jose';
+import { sameSecret } from '../../lib/tokens.ts';
 import type { RequestContext } from '../../context.ts';
 import { notFound } from '../../errors.ts';
 import { type Claims, conditionHolds } from '../../lib/conditions.ts';
@@ -75,10 +76,10 @@ export async function siteAudience(ctx: RequestContext, siteId: string, query: u
   // A visitor: anything it may not see does not exist for it.
   if (!site.published) throw notFound('Site', siteId);
   if (site.visibility === 'share-link') {
-    const link = shareKey
-      ? await ctx.db.shareLink.findFirst({ where: { siteId, key: shareKey, active: true }, select: { id: true } })
-      : null;
-    if (!link) throw notFound('Site', siteId);
+    // Compared here in constant time, not by the database's index: how long a
+    // wrong key takes to refuse must not tell how much of it was right.
+    const links = shareKey ? await ctx.db.shareLink.findMany({ where: { siteId, active: true }, select: { key: true } }) : [];
+    if (!links.some((link) => sameSecret(link.key, shareKey!))) throw notFound('Site', siteId);
   }
   if (site.visibility === 'visitor-auth' && !claims) throw notFound('Site', siteId);
   ctx.siteVisits.set(siteId, { claims: claims ?? {} });
