@@ -32,6 +32,8 @@ export const GENERATION_SCOPES: Record<string, ScopeOf | null> = {
   collections: { kind: 'column', column: 'organizationId' },
   spaces: { kind: 'column', column: 'organizationId' },
   custom_fields: { kind: 'column', column: 'organizationId' },
+  teams: { kind: 'column', column: 'organizationId' },
+  team_members: { kind: 'column', column: 'organizationId' },
   space_custom_field_values: { kind: 'parent', table: 'spaces', via: 'spaceId' },
   sites: { kind: 'column', column: 'organizationId' },
   site_section_groups: { kind: 'parent', table: 'sites', via: 'siteId' },

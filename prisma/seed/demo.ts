@@ -1,5 +1,5 @@
 // Demo data for `docs-gateway seed --demo` and the first `npm start`: three
-// organizations with members, nested collections, spaces, custom fields and
+// organizations with members, teams, nested collections, spaces, custom fields and
 // published sites with sections, a section group and adaptive content.
 // Everything after the users is created through the domain services, as an admin would.
 import type { PublicUrls } from '../../src/config.ts';
@@ -15,6 +15,7 @@ import { addSiteSpace, updateSiteSpace } from '../../src/domain/sites/site-space
 import { createSpace, listOrganizationSpaces, updateSpaceCustomFields } from '../../src/domain/spaces/service.ts';
 import { createChangeRequest, mergeChangeRequest } from '../../src/domain/change-requests/service.ts';
 import { listPages, updateChangeRequestContent } from '../../src/domain/content/service.ts';
+import { createTeam, putTeamMember } from '../../src/domain/teams/service.ts';
 import { createOrganization, ensureMembership, ensureUser } from '../../src/domain/users/provisioning.ts';
 import { systemClock } from '../../src/lib/clock.ts';
 import type { FileStorage } from '../../src/storage/files.ts';
@@ -279,6 +280,9 @@ export async function seedDemo(database: Database, urls: PublicUrls, storage?: F
   for (const space of acme.spaces) await createDemoSpace(alice, acmeOrg.id, space);
   await createAcmeSites(alice, acmeOrg.id);
   await createAcmeContent(alice, as(people.bob), acmeOrg.id);
+  const writers = await createTeam(alice, acmeOrg.id, { title: 'Technical writers', members: [people.bob.id, people.carol.id] });
+  await putTeamMember(alice, acmeOrg.id, writers.id, people.bob.id, { role: 'owner' });
+  await createTeam(alice, acmeOrg.id, { title: 'Platform', members: [people.alice.id] });
 
   const globex = await createOrganization(db, { title: 'Globex Engineering', hostname: 'globex', emailDomains: ['globex.test'] });
   await ensureMembership(db, globex.id, people.erin.id, 'admin');

@@ -11,6 +11,8 @@ export type {
   OrganizationEmailDomain as OrganizationEmailDomainRecord,
   Space as SpaceRecord,
   SpaceCustomFieldValue as SpaceCustomFieldValueRecord,
+  Team as TeamRecord,
+  TeamMember as TeamMemberRecord,
   User as UserRecord,
 } from './generated/postgresql/client.ts';
 export { Prisma } from './generated/postgresql/client.ts';

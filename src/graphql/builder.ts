@@ -12,6 +12,7 @@ const typeOfKind: Partial<Record<IdKind, string>> = {
   collection: 'Collection',
   space: 'Space',
   customField: 'CustomField',
+  team: 'Team',
   site: 'Site',
   siteSection: 'SiteSection',
   siteSectionGroup: 'SiteSectionGroup',

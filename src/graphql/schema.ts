@@ -3,6 +3,7 @@ import './types/common.ts';
 import './types/user.ts';
 import './types/organization.ts';
 import './types/member.ts';
+import './types/team.ts';
 import './types/collection.ts';
 import './types/space.ts';
 import './types/custom-field.ts';

@@ -13,6 +13,7 @@ export const ID_PREFIXES = {
   space: 'spc',
   revision: 'rev',
   customField: 'cf',
+  team: 'team',
   site: 'site',
   siteSectionGroup: 'ssg',
   siteSection: 'sec',

@@ -9,11 +9,13 @@ import { memberRoutes } from './routes/members.ts';
 import { organizationRoutes } from './routes/organizations.ts';
 import { siteRoutes } from './routes/sites.ts';
 import { spaceRoutes } from './routes/spaces.ts';
+import { teamRoutes } from './routes/teams.ts';
 
 /** Every REST operation, in documentation order. */
 export const restRoutes: Route[] = [
   ...organizationRoutes,
   ...memberRoutes,
+  ...teamRoutes,
   ...collectionRoutes,
   ...spaceRoutes,
   ...spaceLinkRoutes,

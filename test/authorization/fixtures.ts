@@ -99,6 +99,7 @@ async function buildContent(t: TestApp, organizationId: string, admin: TestUser)
   const siteSpace = async (siteId: string, spaceId: string, sectionId?: string): Promise<string> =>
     (await rest('POST', siteUrl(siteId, '/site-spaces'), { spaceId, ...(sectionId ? { sectionId } : {}) }, 201)).id;
   const shareLink = async (siteId: string): Promise<string> => (await rest('POST', siteUrl(siteId, '/share-links'), { name: 'Link' }, 201)).id;
+  const team = async (members: string[] = []): Promise<string> => (await rest('PUT', `${org}/teams`, { title: 'Matrix team', members }, 201)).id;
 
   // A space whose live content has a page and a file (merged from a change request).
   const spaceId = await space({ title: 'Guide space' });
@@ -127,12 +128,13 @@ async function buildContent(t: TestApp, organizationId: string, admin: TestUser)
   const siteSpaceId = await siteSpace(siteId, spaceInCollection, sectionId);
   const shareLinkId = await shareLink(siteId);
   const revisionId = (await rest('GET', `/v1/spaces/${spaceId}`)).revision as string;
+  const teamId = await team();
 
   return {
     organizationId,
     rest,
     /** Builders of fresh objects, for the operations that destroy or consume theirs. */
-    make: { space, collection, deletedSpace, changeRequest, customField, site, section, group, siteSpace, shareLink },
+    make: { space, collection, deletedSpace, changeRequest, customField, site, section, group, siteSpace, shareLink, team },
     spaceId,
     page,
     fileId,
@@ -147,6 +149,7 @@ async function buildContent(t: TestApp, organizationId: string, admin: TestUser)
     groupId,
     siteSpaceId,
     shareLinkId,
+    teamId,
   };
 }
 

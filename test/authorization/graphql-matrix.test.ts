@@ -55,6 +55,7 @@ const NODE_TYPES: Array<[string, Rule, (w: MatrixWorld) => string]> = [
   ['Space', content('read'), (w) => w.a.spaceId],
   ['ChangeRequest', content('read'), (w) => w.a.changeRequestId],
   ['CustomField', organization('read'), (w) => w.a.customFieldName],
+  ['Team', organization('read'), (w) => w.a.teamId],
   ['Site', content('read'), (w) => w.a.siteId],
   ['SiteSection', content('read'), (w) => w.a.sectionId],
   ['SiteSectionGroup', content('read'), (w) => w.a.groupId],
@@ -143,6 +144,13 @@ const MUTATIONS: Record<string, MutationCase> = {
   updateMember: m(organization('admin'), 'member { id }', (w) => ({ ...orgInput(w), userId: w.subject.id, role: 'read' })),
   setMemberSso: m(organization('admin'), 'member { id }', (w) => ({ ...orgInput(w), userId: w.subject.id })),
   removeMember: m(organization('admin'), 'removedUserId', async (w) => ({ ...orgInput(w), userId: (await w.freshMember()).id }), true),
+
+  createTeam: m(organization('admin'), 'team { id }', (w) => ({ ...orgInput(w), title: 'Matrix team', members: [w.subject.id] })),
+  updateTeam: m(organization('admin'), 'team { id }', (w) => ({ teamId: w.a.teamId, title: 'Matrix team' })),
+  deleteTeam: m(organization('admin'), 'deletedTeamId', async (w) => ({ teamId: await w.a.make.team() }), true),
+  updateTeamMembers: m(organization('admin'), 'team { id }', (w) => ({ teamId: w.a.teamId, add: [w.subject.id] })),
+  setTeamMember: m(organization('admin'), 'team { id }', (w) => ({ teamId: w.a.teamId, userId: w.subject.id, role: 'owner' })),
+  removeTeamMember: m(organization('admin'), 'team { id }', async (w) => ({ teamId: await w.a.make.team([w.subject.id]), userId: w.subject.id }), true),
 
   createCollection: m(organization('create'), 'collection { id }', (w) => ({ ...orgInput(w), title: 'Matrix collection' })),
   updateCollection: m(content('admin'), 'collection { id }', (w) => ({ collectionId: w.a.collectionId, description: 'Matrix' })),

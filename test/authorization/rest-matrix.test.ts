@@ -47,6 +47,7 @@ const org = (w: MatrixWorld) => ({ organizationId: w.a.organizationId });
 const space = (w: MatrixWorld) => ({ spaceId: w.a.spaceId });
 const changeRequest = (w: MatrixWorld) => ({ spaceId: w.a.spaceId, changeRequestId: w.a.changeRequestId });
 const site = (w: MatrixWorld) => ({ organizationId: w.a.organizationId, siteId: w.a.siteId });
+const team = (w: MatrixWorld) => ({ organizationId: w.a.organizationId, teamId: w.a.teamId });
 const edit = { changes: [{ operation: 'insert_page', title: 'Matrix page', document: {} }] };
 
 const REST_OPERATIONS: Record<string, Operation> = {
@@ -76,6 +77,21 @@ const REST_OPERATIONS: Record<string, Operation> = {
   setUserAsSSOMemberForOrganization: { rule: organization('admin'), call: (w) => ({ params: { ...org(w), userId: w.subject.id } }) },
   listSpacesForOrganizationMember: { rule: organization('admin'), call: (w) => ({ params: { ...org(w), userId: w.subject.id } }) },
   listTeamsForOrganizationMember: { rule: organization('read'), call: (w) => ({ params: { ...org(w), userId: w.subject.id } }) },
+
+  // Teams
+  listTeamsInOrganizationById: { rule: organization('read'), call: (w) => ({ params: org(w) }) },
+  createOrganizationTeam: { rule: organization('admin'), call: (w) => ({ params: org(w), body: { title: 'Matrix team', members: [w.subject.id] } }) },
+  getTeamInOrganizationById: { rule: organization('read'), call: (w) => ({ params: team(w) }) },
+  updateTeamInOrganizationById: { rule: organization('admin'), call: (w) => ({ params: team(w), body: { title: 'Matrix team' } }) },
+  removeTeamFromOrganizationById: { rule: organization('admin'), fresh: true, call: async (w) => ({ params: { ...org(w), teamId: await w.a.make.team() } }) },
+  listTeamMembersInOrganizationById: { rule: organization('read'), call: (w) => ({ params: team(w) }) },
+  updateMembersInOrganizationTeam: { rule: organization('admin'), call: (w) => ({ params: team(w), body: { add: [w.subject.id] } }) },
+  addMemberToOrganizationTeamById: { rule: organization('admin'), call: (w) => ({ params: { ...team(w), userId: w.subject.id }, body: { role: 'member' } }) },
+  deleteMemberFromOrganizationTeamById: {
+    rule: organization('admin'),
+    fresh: true,
+    call: async (w) => ({ params: { ...org(w), teamId: await w.a.make.team([w.subject.id]), userId: w.subject.id } }),
+  },
 
   // Collections
   listCollectionsInOrganizationById: { rule: organization('read'), call: (w) => ({ params: org(w) }) },

@@ -813,7 +813,7 @@ describe('GET /v1/orgs/{organizationId}/members/{userId}/spaces', () => {
 });
 
 describe('GET /v1/orgs/{organizationId}/members/{userId}/teams', () => {
-  it('is an empty list: teams do not exist yet', async () => {
+  it('is empty for a member of no team', async () => {
     const { organizationId, admin, named } = await setup();
     const reader = await named('read', 'Reader');
     const { data } = await official(reader).orgs.listTeamsForOrganizationMember(organizationId, admin.id);

@@ -8,6 +8,7 @@ import { parseInput } from '../../lib/validation.ts';
 import { type Role, asRole, authorize } from '../access.ts';
 import { lockOrganization, visibleOrganization } from '../organizations/service.ts';
 import { memberLevelOn } from '../shared/content-tree.ts';
+import { defineLoader, loader } from '../loaders.ts';
 import { type ChildListing, countsBy, emptyPage, listChildren, mapPage } from '../shared/pages.ts';
 import { countOrganizationSpaces, presentSpaceRecord, spaceRecords } from '../spaces/service.ts';
 import type { SpaceJSON } from '../spaces/presenter.ts';
@@ -16,7 +17,6 @@ import { requireViewer } from '../users/service.ts';
 import {
   type ListMembersQuery,
   ListMemberSpacesQuery,
-  ListMemberTeamsQuery,
   ListMembersQuery as ListMembersQuerySchema,
   UpdateMemberInput,
 } from './inputs.ts';
@@ -81,12 +81,30 @@ export async function memberSpaceCount(ctx: RequestContext, member: MemberRecord
   return nonGuest ? countOrganizationSpaces(ctx, member.organizationId) : 0;
 }
 
-/** Teams and sites arrive with their own resources; until then a member has none. */
-export const MEMBER_TEAMS = 0;
+/** No operation of this API gives a member access to a site of its own: 0 for everyone. */
 export const MEMBER_SITES = 0;
 
-async function present(ctx: RequestContext, member: MemberWithUser): Promise<MemberJSON> {
-  return presentMember(member, { spaces: await memberSpaceCount(ctx, member), teams: MEMBER_TEAMS, sites: MEMBER_SITES }, ctx.urls);
+const teamCounts = defineLoader<MemberRecord, number>(
+  async (ctx, members) => {
+    const rows = await ctx.db.teamMember.groupBy({
+      by: ['organizationId', 'userId'],
+      where: { OR: members.map(({ organizationId, userId }) => ({ organizationId, userId })) },
+      _count: { _all: true },
+    });
+    const counts = new Map(rows.map((row) => [`${row.organizationId} ${row.userId}`, row._count._all]));
+    return members.map((member) => counts.get(`${member.organizationId} ${member.userId}`) ?? 0);
+  },
+  (member) => `${member.organizationId} ${member.userId}`,
+);
+
+/** The number of teams a member is in. */
+export function memberTeamCount(ctx: RequestContext, member: MemberRecord): Promise<number> {
+  return loader(ctx, teamCounts).load(member);
+}
+
+export async function presentMemberOf(ctx: RequestContext, member: MemberWithUser): Promise<MemberJSON> {
+  const [spaces, teams] = await Promise.all([memberSpaceCount(ctx, member), memberTeamCount(ctx, member)]);
+  return presentMember(member, { spaces, teams, sites: MEMBER_SITES }, ctx.urls);
 }
 
 async function organizationForMembers(ctx: RequestContext, organizationId: string) {
@@ -113,7 +131,7 @@ export async function listMemberRecords(ctx: RequestContext, organizationId: str
 }
 
 export async function listMembers(ctx: RequestContext, organizationId: string, query: unknown): Promise<Page<MemberJSON>> {
-  return mapPage(await listMemberRecords(ctx, organizationId, query), (member) => present(ctx, member));
+  return mapPage(await listMemberRecords(ctx, organizationId, query), (member) => presentMemberOf(ctx, member));
 }
 
 /** A membership the viewer may read: its own, or any for a non-guest; anything else is a 404 or 403. */
@@ -126,7 +144,7 @@ export async function memberRecord(ctx: RequestContext, organizationId: string, 
 }
 
 export async function getMember(ctx: RequestContext, organizationId: string, userId: string): Promise<MemberJSON> {
-  return present(ctx, await memberRecord(ctx, organizationId, userId));
+  return presentMemberOf(ctx, await memberRecord(ctx, organizationId, userId));
 }
 
 /**
@@ -271,12 +289,4 @@ export async function listMemberSpaces(
     permission: (await memberLevelOn(ctx, member, space.defaultLevel, space.parentId))!,
     space: await presentSpaceRecord(ctx, space),
   }));
-}
-
-/** Teams of a member. Teams arrive with their own resource; until then a member belongs to none. */
-export async function listMemberTeams(ctx: RequestContext, organizationId: string, userId: string, query: unknown) {
-  await organizationForMembers(ctx, organizationId);
-  parseInput(ListMemberTeamsQuery, query, 'query');
-  await findMember(ctx, organizationId, userId);
-  return emptyPage<never>();
 }

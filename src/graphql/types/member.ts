@@ -2,12 +2,12 @@ import { asRole } from '../../domain/access.ts';
 import type { MemberWithUser } from '../../domain/members/presenter.ts';
 import {
   MEMBER_SITES,
-  MEMBER_TEAMS,
   type MemberSpaceJSON,
   listMemberRecords,
   listMemberSpaces,
   memberRecord,
   memberSpaceCount,
+  memberTeamCount,
   ping,
   removeMember,
   setSsoMember,
@@ -54,7 +54,7 @@ Member.implement({
     lastSeenAt: t.field({ type: 'DateTime', nullable: true, resolve: (member) => member.lastSeenAt?.toISOString() ?? null }),
     sso: t.exposeBoolean('sso'),
     spaces: t.int({ description: 'Number of spaces the member can access', resolve: (member, _args, ctx) => memberSpaceCount(ctx, member) }),
-    teams: t.int({ resolve: () => MEMBER_TEAMS }),
+    teams: t.int({ description: 'Number of teams the member is in', resolve: (member, _args, ctx) => memberTeamCount(ctx, member) }),
     sites: t.int({ resolve: () => MEMBER_SITES }),
     organization: t.field({ type: Organization, resolve: (member) => member.organizationId }),
     spacePermissions: t.connection({

@@ -2,13 +2,13 @@ import { ListMemberSpacesQuery, ListMemberTeamsQuery, ListMembersQuery, UpdateMe
 import {
   getMember,
   listMemberSpaces,
-  listMemberTeams,
   listMembers,
   ping,
   removeMember,
   setSsoMember,
   updateMember,
 } from '../../domain/members/service.ts';
+import { listMemberTeams } from '../../domain/teams/service.ts';
 import { restList } from '../../lib/pagination.ts';
 import { route } from '../route.ts';
 
