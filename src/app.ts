@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { PublicUrls } from './config.ts';
 import { type RequestContext, createContext } from './context.ts';
 import type { Database } from './db/index.ts';
@@ -20,11 +20,16 @@ import { registerResponseCache } from './response-cache.ts';
 import { registerFileDownloads } from './rest/files.ts';
 import { OPENAPI_PATH, restPlugin } from './rest/plugin.ts';
 import type { FileStorage } from './storage/files.ts';
+import { type JobQueue, jobSender, openJobQueue } from './jobs/queue.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The request context of an authenticated request (REST and GraphQL). */
     ctx: RequestContext | null;
+  }
+  interface FastifyInstance {
+    /** The background job queue this app sends to (src/jobs/). */
+    jobs: JobQueue;
   }
 }
 
@@ -51,6 +56,8 @@ export interface AppOptions {
   fileStorage?: FileStorage;
   /** Website imports may fetch private and loopback addresses (tests serving sites on 127.0.0.1). */
   fetchPrivateAddresses?: boolean;
+  /** The job queue; by default one on the app's database (src/jobs/), stopped with the app. */
+  jobs?: JobQueue;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -64,7 +71,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
     // Ids travel in paths; keep the router strict and fast.
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAMETER_LENGTH },
+    // The router's own refusals (a path that does not decode, a parameter too
+    // long), which never reach the error handler, in the one error shape too.
+    frameworkErrors: (error, _request, reply: FastifyReply) => {
+      const { status, message } = routerError(error);
+      reply.code(status).send({ error: { code: status, message } });
+    },
   });
 
   app.removeContentTypeParser('application/json');
@@ -91,6 +104,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Before authentication too: a client over its budget costs no token lookup.
   const checkFailedAuthentication = await registerRateLimits(app, options.rateLimits ?? DEFAULT_RATE_LIMITS);
 
+  // Background jobs queued by requests run with a context of their own (no viewer).
+  const jobContext = () => createContext({ database, viewer: null, clock, urls, storage: options.fileStorage, pageTreeCache, fetchPrivateAddresses: options.fetchPrivateAddresses });
+  const jobQueue = options.jobs ?? openJobQueue(database, { log: app.log, context: jobContext });
+  const jobs = jobSender(jobQueue);
+  app.decorate('jobs', jobQueue);
+  // After the requests in flight: jobs running finish (bounded) before the database closes under them.
+  app.addHook('onClose', () => jobQueue.stop());
+
   app.decorateRequest('ctx', null);
   app.addHook('onRequest', async (request) => {
     if (!requiresToken(request)) return;
@@ -110,6 +131,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       storage: options.fileStorage,
       pageTreeCache,
       fetchPrivateAddresses: options.fetchPrivateAddresses,
+      jobs,
     });
   });
 
@@ -162,6 +184,15 @@ function requiresToken(request: FastifyRequest): boolean {
     return !wantsPage;
   }
   return false;
+}
+
+const MAX_PATH_PARAMETER_LENGTH = 200;
+
+/** The router's refusals, without echoing the path (it may be the client's 70,000 characters). */
+function routerError(error: { code?: string }): { status: number; message: string } {
+  if (error.code === 'FST_ERR_BAD_URL') return { status: 400, message: 'path: is not a valid URL (malformed percent-encoding, or bytes that are not UTF-8)' };
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return { status: 414, message: `path: a path parameter is longer than ${MAX_PATH_PARAMETER_LENGTH} characters` };
+  return { status: 500, message: 'Internal server error' };
 }
 
 /** The status and message a client sees for an error: domain errors and client mistakes as they are, the rest masked. */

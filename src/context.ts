@@ -4,6 +4,7 @@ import type { PageTreeCache } from './domain/content/tree.ts';
 import type { LoaderRegistry } from './domain/loaders.ts';
 import type { Clock } from './lib/clock.ts';
 import type { FileStorage } from './storage/files.ts';
+import type { JobSender } from './jobs/queue.ts';
 
 /** The authenticated caller. */
 export interface Viewer {
@@ -42,6 +43,8 @@ export interface RequestContext {
   pageTreeCache?: PageTreeCache;
   /** Fetches (website import) may reach private and loopback addresses: tests only. */
   fetchPrivateAddresses?: boolean;
+  /** Queues background jobs (src/jobs/); absent where nothing queues (seeds, jobs themselves). */
+  jobs?: JobSender;
   /**
    * Sites whose published content this request opened as a visitor (with a share
    * key or visitor token): the rest of the request may read their structure.
@@ -68,9 +71,10 @@ export interface ContextOptions {
   storage?: FileStorage | undefined;
   pageTreeCache?: PageTreeCache | undefined;
   fetchPrivateAddresses?: boolean | undefined;
+  jobs?: JobSender | undefined;
 }
 
-export function createContext({ database, viewer, clock, urls, storage, pageTreeCache, fetchPrivateAddresses }: ContextOptions): RequestContext {
+export function createContext({ database, viewer, clock, urls, storage, pageTreeCache, fetchPrivateAddresses, jobs }: ContextOptions): RequestContext {
   return {
     db: database.db,
     provider: database.provider,
@@ -82,6 +86,7 @@ export function createContext({ database, viewer, clock, urls, storage, pageTree
     ...(storage ? { storage } : {}),
     ...(pageTreeCache ? { pageTreeCache } : {}),
     ...(fetchPrivateAddresses ? { fetchPrivateAddresses } : {}),
+    ...(jobs ? { jobs } : {}),
   };
 }
 

@@ -53,6 +53,8 @@ program
     // Everything opened is closed on the way out, also when starting fails:
     // a database handle left to the garbage collector can abort the process.
     const close = async () => {
+      // No new periodic jobs; the queue stops with the app, after the requests in flight.
+      await background?.stop();
       if (app) {
         // Requests in flight finish; a keep-alive connection idle after its last
         // answer is closed then, not after its keep-alive timeout (72 s).
@@ -63,8 +65,6 @@ program
           clearInterval(idle);
         }
       }
-      // Jobs running finish (bounded) before the database closes under them.
-      await background?.stop();
       await database.close();
     };
     try {
@@ -90,7 +90,7 @@ program
         ...(demoToken && isLoopback(config.host) ? { graphiqlToken: demoToken } : {}),
       });
       app = server;
-      background = await startBackgroundWork({ database, clock: systemClock, log: server.log, purgeIntervalMs: config.purgeIntervalMs });
+      background = startBackgroundWork({ queue: server.jobs, log: server.log, purgeIntervalMs: config.purgeIntervalMs });
 
       let closing = false;
       const shutdown = async (signal: string) => {

@@ -1,11 +1,11 @@
-import type { Database } from '../db/index.ts';
 import { spacePurgeJob } from '../domain/spaces/purge.ts';
-import type { Clock } from '../lib/clock.ts';
-import { type JobKind, type JobLog, type JobQueue, openJobQueue } from './queue.ts';
+import type { JobKind, JobLog, JobQueue } from './queue.ts';
+
+/** Every kind of job; a server works them all from the start, so that any instance takes any job. */
+export const JOB_KINDS: JobKind<any>[] = [spacePurgeJob];
 
 export interface BackgroundWork {
-  queue: JobQueue;
-  /** Stops queuing periodic jobs, then stops the queue (jobs running finish). */
+  /** Stops queuing periodic jobs (the queue itself stops with the app). */
   stop(): Promise<void>;
 }
 
@@ -14,17 +14,31 @@ export interface BackgroundWork {
  * queues the periodic ones at start and then every interval. With several
  * instances each of them queues, and the queue keeps one job per interval.
  */
-export async function startBackgroundWork(options: { database: Database; clock: Clock; log: JobLog; purgeIntervalMs: number }): Promise<BackgroundWork> {
-  const queue = openJobQueue(options.database, options.log);
-  const purge = spacePurgeJob(options.database.db, options.clock, (purged) => options.log.info({ purged }, 'purged spaces deleted more than 7 days ago'));
-  const periodic = [every(queue, purge, options.purgeIntervalMs, options.log)];
+export function startBackgroundWork(options: { queue: JobQueue; log: JobLog; purgeIntervalMs: number }): BackgroundWork {
+  const { queue, log } = options;
+  let stopped = false;
+  for (const kind of JOB_KINDS) {
+    if (kind !== spacePurgeJob) void work(queue, kind, log, () => stopped);
+  }
+  const periodic = [every(queue, spacePurgeJob, options.purgeIntervalMs, log)];
   return {
-    queue,
     async stop() {
+      stopped = true;
       await Promise.all(periodic.map((schedule) => schedule.stop()));
-      await queue.stop();
     },
   };
+}
+
+/** Works `kind`, trying again every 5 s while the database is unreachable. */
+async function work(queue: JobQueue, kind: JobKind<any>, log: JobLog, stopped: () => boolean): Promise<void> {
+  while (!stopped()) {
+    try {
+      return await queue.work(kind);
+    } catch (error) {
+      log.warn({ err: error, job: kind.name }, 'could not start working a job kind; trying again in 5 s');
+      await new Promise((resolve) => setTimeout(resolve, 5_000).unref());
+    }
+  }
 }
 
 /**

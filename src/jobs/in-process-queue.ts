@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type JobKind, type JobLog, type JobQueue, runLogged } from './queue.ts';
+import { type JobKind, type JobRunner, type JobQueue, runLogged } from './queue.ts';
 
 const RETRY_DELAY_MS = 1_000;
 const MAX_RETRY_DELAY_MS = 300_000;
@@ -10,7 +10,7 @@ const MAX_RETRY_DELAY_MS = 300_000;
  * stops are not kept (what needs to survive a restart is found again from
  * the database by the job's owner, e.g. specs still waiting to be processed).
  */
-export function inProcessQueue(log: JobLog): JobQueue {
+export function inProcessQueue(runner: JobRunner): JobQueue {
   const workers = new Set<string>();
   const waiting = new Map<string, Array<() => void>>();
   const windows = new Map<string, number>();
@@ -29,7 +29,7 @@ export function inProcessQueue(log: JobLog): JobQueue {
 
   const attempt = (kind: JobKind<any>, data: object, id: string, number: number) => {
     if (stopped) return;
-    const done = runLogged(kind, data, { id, attempt: number }, log).catch(() => {
+    const done = runLogged(kind, data, { id, attempt: number }, runner).catch(() => {
       if (number <= kind.retryLimit) later(Math.min(RETRY_DELAY_MS * 2 ** (number - 1), MAX_RETRY_DELAY_MS), () => attempt(kind, data, id, number + 1));
     });
     running.add(done);

@@ -1,8 +1,9 @@
 import { PgBoss } from 'pg-boss';
-import { type JobKind, type JobLog, type JobQueue, runLogged } from './queue.ts';
+import { type JobKind, type JobRunner, type JobQueue, runLogged } from './queue.ts';
 
 /** Jobs kept in PostgreSQL by pg-boss (its own schema), shared by every instance on the database. */
-export function pgBossQueue(url: string, log: JobLog): JobQueue {
+export function pgBossQueue(url: string, runner: JobRunner): JobQueue {
+  const { log } = runner;
   const boss = new PgBoss({
     connectionString: url,
     schema: 'pgboss',
@@ -46,7 +47,7 @@ export function pgBossQueue(url: string, log: JobLog): JobQueue {
     async work(kind) {
       await queueOf(kind);
       await boss.work(kind.name, { pollingIntervalSeconds: 1, localConcurrency: 2 }, async ([job]) => {
-        await runLogged(kind, job!.data as object, { id: job!.id, attempt: job!.retryCount + 1 }, log);
+        await runLogged(kind, job!.data as object, { id: job!.id, attempt: job!.retryCount + 1 }, runner);
       });
     },
     async send(kind, data, options = {}) {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { invalid } from '../errors.ts';
+import { isStorableText } from './text-input.ts';
 import { queryInt } from './validation.ts';
 
 /**
@@ -115,12 +116,15 @@ export function decodeCursor<Row>(ordering: Ordering<Row>, token: string, param 
   if (!Array.isArray(decoded) || decoded[0] !== ordering.name || decoded.length !== ordering.keys.length + 1) {
     throw refuse();
   }
+  // Only values a row of the listing can have: a tampered token must be a 400
+  // on both databases, not a string or date that PostgreSQL refuses (a 500).
   return ordering.keys.map((key, index) => {
     const value: unknown = decoded[index + 1];
-    if (key.type === 'string' && typeof value === 'string') return value;
+    if (key.type === 'string' && typeof value === 'string' && isStorableText(value)) return value;
     if (key.type === 'date' && value && typeof value === 'object' && 'd' in value && typeof value.d === 'string') {
       const date = new Date(value.d);
-      if (!Number.isNaN(date.getTime())) return date;
+      const year = date.getUTCFullYear();
+      if (!Number.isNaN(date.getTime()) && year >= 1 && year <= 9999) return date;
     }
     throw refuse();
   });

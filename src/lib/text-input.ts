@@ -17,6 +17,11 @@ function unsafeTextProblem(text: string): string | undefined {
   return match[0] === '\u0000' ? 'must not contain NUL characters (U+0000)' : 'must be valid Unicode (it holds a lone UTF-16 surrogate)';
 }
 
+/** Whether both databases can store and compare `text` (no NUL, no lone surrogate). */
+export function isStorableText(text: string): boolean {
+  return !UNSAFE_TEXT.test(text);
+}
+
 /**
  * Throws a 400 naming the first string (value or key) of `input` that is not
  * storable text, or nesting beyond the bound. Fields are named as validation

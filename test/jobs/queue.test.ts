@@ -4,7 +4,7 @@ import { type JobKind, type JobQueue, openJobQueue } from '../../src/jobs/queue.
 import { type TestApp, createTestApp } from '../support/app.ts';
 import { closeWhenFileEnds } from '../support/cleanup.ts';
 import { unique } from '../support/factories.ts';
-import { jobLog } from '../support/jobs.ts';
+import { jobRunner } from '../support/jobs.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -14,10 +14,11 @@ beforeAll(async () => {
 const onPostgres = () => providerOf(t.database.url) === 'postgresql';
 
 /** A queue on the run's database, stopped when the file ends. */
-function queue(log = jobLog()) {
-  const jobs = openJobQueue(t.database, log);
+function queue() {
+  const runner = jobRunner(t);
+  const jobs = openJobQueue(t.database, runner);
   closeWhenFileEnds(() => jobs.stop());
-  return { jobs, log };
+  return { jobs, log: runner.log };
 }
 
 /** A kind of job that records each attempt and fails the first `failures` of them. */
@@ -28,7 +29,8 @@ function recordingKind(options: { failures?: number; retryLimit?: number } = {})
     retryLimit: options.retryLimit ?? 2,
     timeoutSeconds: 30,
     attempts,
-    async run(data, job) {
+    async run(ctx, data, job) {
+      expect(ctx.viewer).toBeNull();
       attempts.push({ ...job, data });
       if (attempts.length <= (options.failures ?? 0)) throw new Error(`attempt ${attempts.length} fails`);
     },
@@ -107,7 +109,7 @@ describe('job queue shared by several instances (PostgreSQL)', () => {
     const ran: Array<{ id: string; by: string }> = [];
     const instance = async (by: string): Promise<JobQueue> => {
       const { jobs } = queue();
-      await jobs.work({ name: kindName, retryLimit: 2, timeoutSeconds: 30, run: async (_data, job) => void ran.push({ id: job.id, by }) });
+      await jobs.work({ name: kindName, retryLimit: 2, timeoutSeconds: 30, run: async (_ctx, _data, job) => void ran.push({ id: job.id, by }) });
       return jobs;
     };
     return { ran, one: await instance('one'), two: await instance('two') };
@@ -139,7 +141,7 @@ describe('job queue shared by several instances (PostgreSQL)', () => {
   it('keeps queued jobs across a restart', async (context) => {
     if (!onPostgres()) context.skip();
     const kind = recordingKind();
-    const before = openJobQueue(t.database, jobLog());
+    const before = openJobQueue(t.database, jobRunner(t));
     const id = await before.send(kind, { n: 3 });
     await before.stop();
     const { jobs: after } = queue();

@@ -3,7 +3,8 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Role } from '../../src/domain/access.ts';
 import { purgeDeletedSpaces } from '../../src/domain/spaces/purge.ts';
 import { startBackgroundWork } from '../../src/jobs/background.ts';
-import { jobLog } from '../support/jobs.ts';
+import { openJobQueue } from '../../src/jobs/queue.ts';
+import { jobRunner } from '../support/jobs.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { DAY, timeTravel } from '../support/clock.ts';
 import { expectMatchesSchema } from '../support/contract.ts';
@@ -435,8 +436,10 @@ describe('purge of deleted spaces', () => {
     const first = await deletedAgo(8 * DAY);
     const kept = await deletedAgo(DAY);
     const active = await create();
-    const log = jobLog();
-    const background = await startBackgroundWork({ database: t.database, clock: t.clock, log, purgeIntervalMs: 1_000 });
+    const runner = jobRunner(t);
+    const { log } = runner;
+    const queue = openJobQueue(t.database, runner);
+    const background = startBackgroundWork({ queue, log, purgeIntervalMs: 1_000 });
     try {
       await vi.waitUntil(async () => (await spaceRow(t, first.id)) === null, { timeout: 15_000, interval: 100 });
       // A space deleted long ago while the server runs goes at a later interval.
@@ -444,10 +447,12 @@ describe('purge of deleted spaces', () => {
       await vi.waitUntil(async () => (await spaceRow(t, second.id)) === null, { timeout: 15_000, interval: 100 });
       expect(await spaceRow(t, kept.id)).not.toBeNull();
       expect(await spaceRow(t, active.id)).toMatchObject({ deletedAt: null });
-      expect(log.lines.filter((line) => line.message === 'purged spaces deleted more than 7 days ago').length).toBeGreaterThanOrEqual(2);
+      const purges = log.lines.filter((line) => line.message === 'job done' && line.fields.job === 'purge-deleted-spaces');
+      expect(purges.filter((line) => (line.fields.purged as number) >= 1).length).toBeGreaterThanOrEqual(2);
       expect(log.lines.filter((line) => line.level !== 'info')).toEqual([]);
     } finally {
       await background.stop();
+      await queue.stop();
     }
     // Stopped: nothing is purged any more.
     const third = await deletedAgo(9 * DAY);

@@ -1,4 +1,6 @@
-import type { JobLog } from '../../src/jobs/queue.ts';
+import { createContext } from '../../src/context.ts';
+import type { JobLog, JobRunner } from '../../src/jobs/queue.ts';
+import { TEST_URLS, type TestApp } from './app.ts';
 
 export interface JobLogLine {
   level: 'info' | 'warn' | 'error';
@@ -15,4 +17,9 @@ export function jobLog(): JobLog & { lines: JobLogLine[] } {
       lines.push({ level, message: String(message ?? ''), fields: (fields ?? {}) as Record<string, unknown> });
     };
   return { lines, info: at('info'), warn: at('warn'), error: at('error') } as JobLog & { lines: JobLogLine[] };
+}
+
+/** Runs jobs on the test app's database and clock, keeping the log lines. */
+export function jobRunner(t: TestApp): JobRunner & { log: ReturnType<typeof jobLog> } {
+  return { log: jobLog(), context: () => createContext({ database: t.database, viewer: null, clock: t.clock, urls: TEST_URLS }) };
 }

@@ -15,14 +15,9 @@ export async function purgeDeletedSpaces(db: Db, clock: Clock): Promise<number> 
 }
 
 /** The background job behind the 7-day retention (queued periodically, src/jobs/background.ts). */
-export function spacePurgeJob(db: Db, clock: Clock, onPurged: (count: number) => void): JobKind {
-  return {
-    name: 'purge-deleted-spaces',
-    retryLimit: 3,
-    timeoutSeconds: 600,
-    async run() {
-      const count = await purgeDeletedSpaces(db, clock);
-      if (count > 0) onPurged(count);
-    },
-  };
-}
+export const spacePurgeJob: JobKind = {
+  name: 'purge-deleted-spaces',
+  retryLimit: 3,
+  timeoutSeconds: 600,
+  run: async (ctx) => ({ purged: await purgeDeletedSpaces(ctx.db, ctx.clock) }),
+};

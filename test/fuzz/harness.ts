@@ -1,0 +1,109 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../../src/app.ts';
+import { type Database, openDatabase } from '../../src/db/index.ts';
+import { type FileStorage, localDiskStorage } from '../../src/storage/files.ts';
+
+/**
+ * The server under fuzzing: the real app on a real database, as
+ * test/support/app.ts builds it, but without vitest (test/fuzz/long-run.ts runs
+ * it as a plain script), with website imports kept off private addresses (a
+ * fuzzed URL must not reach the database port) and a file storage that counts
+ * its writes (a refused request must not store bytes either).
+ */
+export interface FuzzTarget {
+  app: FastifyInstance;
+  database: Database;
+  /** Sends a request as given: the payload is sent as is (a string), so that malformed JSON can be sent. */
+  send(request: { method: string; url: string; token?: string | undefined; payload?: string | undefined; contentType?: string | undefined }): Promise<LightMyRequestResponse>;
+  /** A JSON request (for fixtures). */
+  json(method: string, url: string, token: string, body?: unknown): Promise<{ status: number; body: any }>;
+  /**
+   * A cheap fingerprint of everything written in these scopes (organization
+   * and user ids): equal before and after a request that wrote nothing there.
+   * Scoped, so that other test files writing to the same database at the same
+   * time do not change it.
+   */
+  fingerprint(scopes: string[]): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function startFuzzTarget(databaseUrl: string): Promise<FuzzTarget> {
+  const database = openDatabase(databaseUrl);
+  const filesDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-gateway-fuzz-files-'));
+  const disk = localDiskStorage(filesDir);
+  let storedFiles = 0;
+  const storage: FileStorage = {
+    async put(sha256, bytes) {
+      storedFiles += 1;
+      await disk.put(sha256, bytes);
+    },
+    get: (sha256) => disk.get(sha256),
+  };
+  const app = await buildApp({
+    database,
+    // As test/support/app.ts (TEST_URLS), which imports vitest: this file must not.
+    urls: { api: 'http://docs-gateway.test', app: 'http://app.docs-gateway.test' },
+    logLevel: 'silent',
+    responseCacheBytes: 16 * 1024 * 1024,
+    pageTreeCacheBytes: 16 * 1024 * 1024,
+    rateLimits: { perMinute: 0, failedAuthenticationsPerMinute: 0 },
+    fetchPrivateAddresses: false,
+    fileStorage: storage,
+  });
+  const send: FuzzTarget['send'] = ({ method, url, token, payload, contentType }) =>
+    app.inject({
+      method: method as never,
+      url,
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(payload !== undefined || contentType ? { 'content-type': contentType ?? 'application/json' } : {}),
+      },
+      ...(payload !== undefined ? { payload } : {}),
+    });
+  return {
+    app,
+    database,
+    send,
+    async json(method, url, token, body) {
+      const response = await send({ method, url, token, payload: body === undefined ? undefined : JSON.stringify(body) });
+      return { status: response.statusCode, body: response.body ? safeJson(response.body) : undefined };
+    },
+    /**
+     * Every write to a table bumps the data generation of the organizations
+     * (and users) its rows belong to (database triggers,
+     * prisma/generation-triggers.ts), so the sum and number of the scopes'
+     * generations change with any committed write there; the tables without
+     * triggers (API tokens, and rows written only together with a row that has
+     * one) are covered by the users' token count and the storage's write count.
+     * One statement on either database.
+     */
+    async fingerprint(scopes) {
+      const placeholders = (offset: number, count: number) => Array.from({ length: count }, (_, index) => `$${offset + index + 1}`).join(', ') || 'NULL';
+      const users = scopes.filter((scope) => scope.startsWith('usr_'));
+      const [row] = await database.readRows<{ v: unknown; n: unknown; t: unknown }>(
+        // Each placeholder once (the SQLite reader binds them in order).
+        `SELECT (SELECT COALESCE(SUM("version"), 0) FROM "data_generations" WHERE "scope" IN (${placeholders(0, scopes.length)})) AS "v",
+                (SELECT COUNT(*) FROM "data_generations" WHERE "scope" IN (${placeholders(scopes.length, scopes.length)})) AS "n",
+                (SELECT COUNT(*) FROM "api_tokens" WHERE "userId" IN (${placeholders(2 * scopes.length, users.length)})) AS "t"`,
+        [...scopes, ...scopes, ...users],
+      );
+      return `${String(row!.v)}/${String(row!.n)}/${String(row!.t)}/${storedFiles}`;
+    },
+    async close() {
+      await app.close();
+      await database.close();
+      fs.rmSync(filesDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function safeJson(text: string): any {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
