@@ -86,6 +86,14 @@ beforeAll(async () => {
 
 const bootstrap = (org: string, email: string) => cli(['bootstrap', '--org', org, '--email', email, '--json']);
 
+describe('docs-gateway --version', () => {
+  it("prints the package's version and exits 0", async () => {
+    const run = await cli(['--version']);
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim()).toBe(JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version);
+  });
+});
+
 describe('docs-gateway bootstrap', () => {
   it(
     'prints {organizationId, userId, token} on one line, and is idempotent',

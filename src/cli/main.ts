@@ -10,10 +10,13 @@ import { DomainError } from '../errors.ts';
 import { type BackgroundWork, startBackgroundWork } from '../jobs/background.ts';
 import { systemClock } from '../lib/clock.ts';
 import { localDiskStorage } from '../storage/files.ts';
+import packageJson from '../../package.json' with { type: 'json' };
 
 /** The `docs-gateway` command line. Other tools depend on its exact flags and JSON output. */
 
-const program = new Command('docs-gateway').description('API server for hosted documentation (REST /v1 and GraphQL)');
+const program = new Command('docs-gateway')
+  .description('API server for hosted documentation (REST /v1 and GraphQL)')
+  .version(packageJson.version, '-v, --version', 'print the version');
 
 const port = (value: string) => {
   const parsed = Number(value);
@@ -84,6 +87,7 @@ program
         corsOrigins: config.corsOrigins,
         rateLimits: config.rateLimits,
         fetchPrivateAddresses: config.fetchPrivateAddresses,
+        openApiFetch: config.openApiFetch,
         graphqlLimits: config.graphqlLimits,
         fileStorage: localDiskStorage(config.filesDir),
         // Only a page no one else can reach may carry a token.

@@ -1,0 +1,33 @@
+# syntax=docker/dockerfile:1
+# docs-gateway in a container: `docker build -t docs-gateway .` then
+# `docker run -p 4000:4000 -v docs-data:/data docs-gateway` (see README, Container).
+
+# Build: install from the lockfile (generates the Prisma clients), bundle, keep production dependencies only.
+FROM node:24-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+COPY prisma ./prisma
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json ./
+COPY bin ./bin
+COPY src ./src
+RUN npm run build && npm prune --omit=dev --no-audit --no-fund
+
+# Run: the bundle, its dependencies and the migrations, as the unprivileged `node` user.
+FROM node:24-bookworm-slim
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=4000 \
+    DATABASE_URL=file:/data/docs-gateway.db \
+    FILES_DIR=/data/files
+WORKDIR /app
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY --from=build /app/prisma/migrations ./prisma/migrations
+RUN mkdir -p /data && chown node:node /data
+USER node
+VOLUME /data
+EXPOSE 4000
+HEALTHCHECK --interval=30s --timeout=3s CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||4000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+CMD ["node", "dist/cli/docs-gateway.mjs", "serve"]
