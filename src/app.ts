@@ -1,3 +1,4 @@
+import compress from '@fastify/compress';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { PublicUrls } from './config.ts';
 import { type RequestContext, createContext } from './context.ts';
@@ -12,7 +13,7 @@ import { createPageTreeCache } from './domain/content/tree.ts';
 import { DATABASE_UNAVAILABLE_MESSAGE, RETRY_AFTER_SECONDS, isDatabaseUnavailable } from './db/unavailable.ts';
 import { assertCleanInput } from './lib/text-input.ts';
 import { registerHealth } from './health.ts';
-import { serializeRequest } from './logging.ts';
+import { requestIdOf, serializeRequest } from './logging.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
 import { bearerToken } from './lib/tokens.ts';
 import { DEFAULT_RATE_LIMITS, RateLimited, type RateLimits, registerRateLimits } from './rate-limit.ts';
@@ -21,6 +22,7 @@ import { registerFileDownloads } from './rest/files.ts';
 import { OPENAPI_PATH, restPlugin } from './rest/plugin.ts';
 import type { FileStorage } from './storage/files.ts';
 import { type JobQueue, jobSender, openJobQueue } from './jobs/queue.ts';
+import { METRICS_PATH, registerMetrics } from './metrics.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -56,6 +58,8 @@ export interface AppOptions {
   fileStorage?: FileStorage;
   /** Website imports may fetch private and loopback addresses (tests serving sites on 127.0.0.1). */
   fetchPrivateAddresses?: boolean;
+  /** Bounds of fetching OpenAPI spec sources (OPENAPI_FETCH_TIMEOUT_MS, OPENAPI_FETCH_MAX_MB); 20 s and 10 MB when absent. */
+  openApiFetch?: { timeoutMs: number; maxBytes: number };
   /** The job queue; by default one on the app's database (src/jobs/), stopped with the app. */
   jobs?: JobQueue;
 }
@@ -70,6 +74,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       serializers: { req: serializeRequest },
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
+    // Each request's id: the caller's x-request-id when it is a sane token, else a new UUID;
+    // on every log line (reqId) and answered in x-request-id.
+    requestIdHeader: false,
+    genReqId: requestIdOf,
     // Ids travel in paths; keep the router strict and fast.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAMETER_LENGTH },
     // The router's own refusals (a path that does not decode, a parameter too
@@ -79,6 +87,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       reply.code(status).send({ error: { code: status, message } });
     },
   });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  // br or gzip above 1 KB, as the client accepts (GraphiQL's page is compressed once, src/graphql/yoga.ts).
+  await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
+  const metrics = registerMetrics(app, database);
 
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
@@ -105,7 +120,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const checkFailedAuthentication = await registerRateLimits(app, options.rateLimits ?? DEFAULT_RATE_LIMITS);
 
   // Background jobs queued by requests run with a context of their own (no viewer).
-  const jobContext = () => createContext({ database, viewer: null, clock, urls, storage: options.fileStorage, pageTreeCache, fetchPrivateAddresses: options.fetchPrivateAddresses });
+  const jobContext = () => createContext({ database, viewer: null, clock, urls, storage: options.fileStorage, pageTreeCache, fetchPrivateAddresses: options.fetchPrivateAddresses, openApiFetch: options.openApiFetch });
   const jobQueue = options.jobs ?? openJobQueue(database, { log: app.log, context: jobContext });
   const jobs = jobSender(jobQueue);
   app.decorate('jobs', jobQueue);
@@ -131,6 +146,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       storage: options.fileStorage,
       pageTreeCache,
       fetchPrivateAddresses: options.fetchPrivateAddresses,
+      openApiFetch: options.openApiFetch,
       jobs,
     });
   });
@@ -168,7 +184,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }));
   await app.register(restPlugin, { publicUrl: urls.api });
   registerFileDownloads(app, { database, storage: options.fileStorage });
-  await app.register(graphqlPlugin, { graphiqlToken: options.graphiqlToken, limits: options.graphqlLimits });
+  await app.register(graphqlPlugin, { graphiqlToken: options.graphiqlToken, limits: options.graphqlLimits, metrics });
   return app;
 }
 
@@ -176,7 +192,7 @@ function requiresToken(request: FastifyRequest): boolean {
   // Browsers send preflights without credentials; they read no data.
   if (request.method === 'OPTIONS') return false;
   const path = request.url.split('?')[0]!;
-  if (path === OPENAPI_PATH) return false;
+  if (path === OPENAPI_PATH || path === METRICS_PATH) return false;
   if (path.startsWith('/v1/')) return true;
   if (path === '/graphql') {
     // The GraphiQL page itself is public; every query it sends carries a token.

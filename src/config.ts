@@ -28,6 +28,8 @@ const Environment = z.object({
     .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
     .default('false')
     .transform((value) => value === 'true' || value === '1'),
+  OPENAPI_FETCH_TIMEOUT_MS: z.coerce.number().int().min(1).default(20_000),
+  OPENAPI_FETCH_MAX_MB: z.coerce.number().positive().max(1024).default(10),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
   REDIS_PREFIX: z.string().regex(/^[\w.:-]{1,64}$/, 'must be 1 to 64 letters, digits, _ . : or -').default('docs-gateway'),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(DEFAULT_GRAPHQL_LIMITS.maxCost),
@@ -70,6 +72,8 @@ export interface Config {
   rateLimits: RateLimits;
   /** Fetches made for users (website import, file URLs) may reach private and loopback addresses: local development only. */
   fetchPrivateAddresses: boolean;
+  /** Bounds of fetching an OpenAPI spec's source (src/domain/openapi/processing.ts). */
+  openApiFetch: { timeoutMs: number; maxBytes: number };
   /** What one GraphQL request may ask for (src/graphql/limits.ts). */
   graphqlLimits: GraphQLLimits;
   urls: PublicUrls;
@@ -108,6 +112,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: { po
     pageTreeCacheBytes: Math.round(values.CONTENT_CACHE_MB * 1024 * 1024),
     corsOrigins: values.CORS_ORIGINS,
     fetchPrivateAddresses: values.FETCH_PRIVATE_ADDRESSES,
+    openApiFetch: { timeoutMs: values.OPENAPI_FETCH_TIMEOUT_MS, maxBytes: Math.round(values.OPENAPI_FETCH_MAX_MB * 1024 * 1024) },
     rateLimits: {
       perMinute: values.RATE_LIMIT_PER_MINUTE,
       failedAuthenticationsPerMinute: values.RATE_LIMIT_FAILED_AUTH_PER_MINUTE,

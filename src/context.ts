@@ -43,6 +43,8 @@ export interface RequestContext {
   pageTreeCache?: PageTreeCache;
   /** Fetches (website import) may reach private and loopback addresses: tests only. */
   fetchPrivateAddresses?: boolean;
+  /** Bounds of fetching an OpenAPI spec's source (src/domain/openapi/processing.ts); its defaults when absent. */
+  openApiFetch?: { timeoutMs: number; maxBytes: number };
   /** Queues background jobs (src/jobs/); absent where nothing queues (seeds, jobs themselves). */
   jobs?: JobSender;
   /**
@@ -71,10 +73,11 @@ export interface ContextOptions {
   storage?: FileStorage | undefined;
   pageTreeCache?: PageTreeCache | undefined;
   fetchPrivateAddresses?: boolean | undefined;
+  openApiFetch?: { timeoutMs: number; maxBytes: number } | undefined;
   jobs?: JobSender | undefined;
 }
 
-export function createContext({ database, viewer, clock, urls, storage, pageTreeCache, fetchPrivateAddresses, jobs }: ContextOptions): RequestContext {
+export function createContext({ database, viewer, clock, urls, storage, pageTreeCache, fetchPrivateAddresses, openApiFetch, jobs }: ContextOptions): RequestContext {
   return {
     db: database.db,
     provider: database.provider,
@@ -86,6 +89,7 @@ export function createContext({ database, viewer, clock, urls, storage, pageTree
     ...(storage ? { storage } : {}),
     ...(pageTreeCache ? { pageTreeCache } : {}),
     ...(fetchPrivateAddresses ? { fetchPrivateAddresses } : {}),
+    ...(openApiFetch ? { openApiFetch } : {}),
     ...(jobs ? { jobs } : {}),
   };
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from './db/unavailable.ts';
 import { DomainError } from './errors.ts';
@@ -31,6 +32,15 @@ export function redactUrl(url: string): string {
     })
     .join('&');
   return `${url.slice(0, queryAt)}?${query}`;
+}
+
+/** A request id a client may choose: letters, digits and `_ . : -`, at most 128 (anything else is replaced). */
+const CLIENT_REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+/** The id of a request: the caller's `x-request-id` when sane (a trace across services), else a new UUID. */
+export function requestIdOf(request: { headers: Record<string, string | string[] | undefined> }): string {
+  const given = request.headers['x-request-id'];
+  return typeof given === 'string' && CLIENT_REQUEST_ID.test(given) ? given : randomUUID();
 }
 
 /** Fastify's request serializer, with the URL redacted. */

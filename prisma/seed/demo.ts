@@ -1,5 +1,6 @@
 // Demo data for `docs-gateway seed --demo` and the first `npm start`: three
-// organizations with members, teams, nested collections, spaces, custom fields and
+// organizations with members, teams, a SAML provider, a link invite and an OpenAPI spec, nested
+// collections, spaces, custom fields and
 // published sites with sections, a section group and adaptive content.
 // Everything after the users is created through the domain services, as an admin would.
 import type { PublicUrls } from '../../src/config.ts';
@@ -14,10 +15,18 @@ import { createSite, setSitePublished, updateAdaptiveSchema } from '../../src/do
 import { addSiteSpace, updateSiteSpace } from '../../src/domain/sites/site-spaces.ts';
 import { createSpace, listOrganizationSpaces, updateSpaceCustomFields } from '../../src/domain/spaces/service.ts';
 import { createChangeRequest, mergeChangeRequest } from '../../src/domain/change-requests/service.ts';
+import { postComment, postCommentReply, updateComment, updateCommentReply } from '../../src/domain/comments/service.ts';
 import { listPages, updateChangeRequestContent } from '../../src/domain/content/service.ts';
+import { createInvite } from '../../src/domain/invites/service.ts';
+import { processOpenAPISpec } from '../../src/domain/openapi/processing.ts';
+import { createSpec } from '../../src/domain/openapi/service.ts';
+import { createSamlProvider } from '../../src/domain/saml/service.ts';
 import { createTeam, putTeamMember } from '../../src/domain/teams/service.ts';
+import { createTranslationSettings } from '../../src/domain/translations/service.ts';
 import { createOrganization, ensureMembership, ensureUser } from '../../src/domain/users/provisioning.ts';
 import { systemClock } from '../../src/lib/clock.ts';
+import { buildOpenApiDocument } from '../../src/rest/openapi.ts';
+import { restRoutes } from '../../src/rest/plugin.ts';
 import type { FileStorage } from '../../src/storage/files.ts';
 
 export const DEMO_ADMIN_EMAIL = 'alice@acme.test';
@@ -80,6 +89,29 @@ const acme: { collections: CollectionSeed[]; spaces: SpaceSeed[] } = {
     { title: 'Release notes', emoji: '📝' },
   ],
 };
+
+/** The demo identity provider's certificate: self-signed, made offline with `openssl req -x509 -newkey rsa:2048 -nodes -days 3650 -subj /CN=demo-idp`. */
+const DEMO_IDP_CERTIFICATE = `
+-----BEGIN CERTIFICATE-----
+MIIDBzCCAe+gAwIBAgIUSMMWZIjR2frfzCif03ldRR+wJ+IwDQYJKoZIhvcNAQEL
+BQAwEzERMA8GA1UEAwwIZGVtby1pZHAwHhcNMjYxMTIzMjIwMzI4WhcNMzYxMTIw
+MjIwMzI4WjATMREwDwYDVQQDDAhkZW1vLWlkcDCCASIwDQYJKoZIhvcNAQEBBQAD
+ggEPADCCAQoCggEBAMIQ0VlRIYn0V8b89x9Xl38lVyXwhcBJH9usLdbhEaKsMJ4t
+0MDdP3pVrWJJSRdRBz13/NHupK6sELCyKgNjo9c+2i4xEqB5mbcHD6SiYTNXtjHO
+feMlA0uc2Mju3IaiOJ/so95zrnnhcoO8sT/RKS/H8ixIVzLhNeugw7E2wmqiBnMt
+dDUha3gw+eaH/WPadrIIk5p7eSCEG6O3izztbliBdnsqETZ0Hv9iQbuTtQvwe/rL
+aK1Gk/K3BTBWI5O2lqWiA20n2Xx1VT+Qu1wjXEN33pxR45ae12ZjMV8Oi6XnGmOK
+hIsPpBJLez6py5A/26rNi58OQ1HwE7LZeVfgUM8CAwEAAaNTMFEwHQYDVR0OBBYE
+FAFl+eL3iF4WXPJ5LeJHCiD/TyOPMB8GA1UdIwQYMBaAFAFl+eL3iF4WXPJ5LeJH
+CiD/TyOPMA8GA1UdEwEB/wQFMAMBAf8wDQYJKoZIhvcNAQELBQADggEBALr337Er
+UuJIXWSJTaOe7+5+/0SdUMZA8W6Z4GBPm6ejj3ZENnd96Aiu3KTi11o0J2NQ/kAn
+U9SReGKdTbTOJDHdIZS0AXNHi99OVmcTlzrZkgnxm/1agbGBs60zoqgQqn6y0O+N
+2fqKwgxjFKEEVr2xU5bxFqEUDiEfrZfBEBXp7vHLd33vvJ4OJ/a4cfkqaIPSZNDG
+vGsgU8/tLNVIH7Q6uaqTQgNGMosmT9QClQ99evemDcSFVe1WdZdo2pGU+D+1Yk+T
+p/a9vrKpAYYLbzaP/r/pB2phlrvmrf6TepMlGIOUdsdLbg8Gv8X2Sw+JCi3VlqAR
+RkwW/IsQFLW/bK4=
+-----END CERTIFICATE-----
+`.trim();
 
 async function createTree(ctx: RequestContext, organizationId: string, seed: CollectionSeed, parent?: string) {
   const collection = await createCollection(ctx, organizationId, { title: seed.title, ...(parent ? { parent } : {}) });
@@ -236,6 +268,15 @@ async function createAcmeContent(alice: RequestContext, bob: RequestContext, org
       { operation: 'insert_page', title: 'Publishing', document: { markdown: '# Publishing\n\nA site publishes one or more spaces.\n' } },
     ],
   });
+  // Discussions: a resolved question on the overview with a reply and reactions, an open remark, and a review comment in Bob's change request.
+  const question = await postComment(alice, gettingStarted, null, { page: overview.id, body: { markdown: 'Should the overview link to the **quickstart**?' } });
+  await postCommentReply(bob, gettingStarted, null, question.id, { body: { markdown: 'Yes: the change request adds it.' } });
+  await updateComment(bob, gettingStarted, null, question.id, { addedReactions: ['👍'] });
+  await updateComment(alice, gettingStarted, null, question.id, { addedReactions: ['👍', '🎉'], resolved: true });
+  await postComment(bob, gettingStarted, null, { body: { markdown: 'The install section needs a Windows example.' } });
+  const review = await postComment(alice, gettingStarted, pending.id, { page: overview.id, body: { markdown: 'Nice. Can we mention visitor authentication?' } });
+  const answer = await postCommentReply(bob, gettingStarted, pending.id, review.id, { body: { markdown: 'Done, in the new Publishing page.' } });
+  await updateCommentReply(alice, gettingStarted, pending.id, review.id, answer.id, { addedReactions: ['🚀'] });
 }
 
 /** Loads the demo data into an empty database; `storage` keeps its files (without it, the guide has no files). */
@@ -283,6 +324,24 @@ export async function seedDemo(database: Database, urls: PublicUrls, storage?: F
   const writers = await createTeam(alice, acmeOrg.id, { title: 'Technical writers', members: [people.bob.id, people.carol.id] });
   await putTeamMember(alice, acmeOrg.id, writers.id, people.bob.id, { role: 'owner' });
   await createTeam(alice, acmeOrg.id, { title: 'Platform', members: [people.alice.id] });
+  await createTranslationSettings(alice, acmeOrg.id, { title: 'European languages', languages: ['fr', 'de', 'es'] });
+  // Members who sign in through the demo identity provider join the writers as readers; and a link to join as a commenter.
+  await createSamlProvider(alice, acmeOrg.id, {
+    label: 'Acme IdP',
+    ssoURL: 'https://idp.acme.test/saml/sso',
+    entityID: 'https://idp.acme.test/saml/metadata',
+    certificate: DEMO_IDP_CERTIFICATE,
+    defaultTeam: writers.id,
+    defaultRole: 'read',
+  });
+  await createInvite(alice, acmeOrg.id, { role: 'comment' });
+  // docs-gateway's own REST API as an OpenAPI spec, given as text (the demo is seeded before the
+  // server listens, and offline): processed here as the job would, into its first version.
+  const ownApi = await createSpec(alice, acmeOrg.id, {
+    slug: 'docs-gateway-api',
+    source: { text: JSON.stringify(buildOpenApiDocument(restRoutes, urls.api), null, 2) },
+  });
+  await processOpenAPISpec(alice, ownApi.id);
 
   const globex = await createOrganization(db, { title: 'Globex Engineering', hostname: 'globex', emailDomains: ['globex.test'] });
   await ensureMembership(db, globex.id, people.erin.id, 'admin');

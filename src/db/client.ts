@@ -29,6 +29,8 @@ export interface Database {
    * `$1`, `$2`… in order; values come back as the driver gives them.
    */
   readRows<T>(sql: string, params: unknown[]): Promise<T[]>;
+  /** PostgreSQL: connections of the pool, open, idle, and requests waiting for one (metrics). */
+  poolStats?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -95,6 +97,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
     provider,
     url,
     statementCount: () => statements,
+    ...(pool ? { poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }) } : {}),
     readRows: async <T>(sql: string, params: unknown[]) => {
       seen(sql, params);
       return direct ? ((await direct.read(sql, params)) as T[]) : db.$queryRawUnsafe<T[]>(sql, ...params);

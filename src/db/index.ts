@@ -5,6 +5,9 @@ export type {
   ChangeRequest as ChangeRequestRecord,
   Revision as RevisionRecord,
   Collection as CollectionRecord,
+  Comment as CommentRecord,
+  CommentReaction as CommentReactionRecord,
+  CommentReply as CommentReplyRecord,
   CustomField as CustomFieldRecord,
   Member as MemberRecord,
   Organization as OrganizationRecord,
@@ -12,7 +15,12 @@ export type {
   Space as SpaceRecord,
   SpaceCustomFieldValue as SpaceCustomFieldValueRecord,
   Team as TeamRecord,
+  SamlProvider as SamlProviderRecord,
+  Invite as InviteRecord,
   TeamMember as TeamMemberRecord,
+  TranslationSettings as TranslationSettingsRecord,
   User as UserRecord,
+  OpenApiSpec as OpenApiSpecRecord,
+  OpenApiSpecVersion as OpenApiSpecVersionRecord,
 } from './generated/postgresql/client.ts';
 export { Prisma } from './generated/postgresql/client.ts';

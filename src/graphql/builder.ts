@@ -13,11 +13,18 @@ const typeOfKind: Partial<Record<IdKind, string>> = {
   space: 'Space',
   customField: 'CustomField',
   team: 'Team',
+  samlProvider: 'SamlProvider',
+  invite: 'Invite',
+  translationSettings: 'TranslationSettings',
   site: 'Site',
   siteSection: 'SiteSection',
   siteSectionGroup: 'SiteSectionGroup',
   siteSpace: 'SiteSpace',
   changeRequest: 'ChangeRequest',
+  comment: 'Comment',
+  commentReply: 'CommentReply',
+  openApiSpec: 'OpenAPISpec',
+  openApiSpecVersion: 'OpenAPISpecVersion',
 };
 
 const UNKNOWN_TYPE = '';

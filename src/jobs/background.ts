@@ -1,8 +1,15 @@
+import { processOpenAPISpecJob, resumeOpenAPISpecsJob } from '../domain/openapi/processing.ts';
 import { spacePurgeJob } from '../domain/spaces/purge.ts';
 import type { JobKind, JobLog, JobQueue } from './queue.ts';
 
+// Functions, not constants: the job modules import the domain, which may import
+// this module back, and a constant would capture kinds not yet defined.
+
 /** Every kind of job; a server works them all from the start, so that any instance takes any job. */
-export const JOB_KINDS: JobKind<any>[] = [spacePurgeJob];
+export const jobKinds = (): JobKind<any>[] => [spacePurgeJob, processOpenAPISpecJob, resumeOpenAPISpecsJob];
+
+/** The kinds queued every interval (below), each worked by its schedule. */
+const periodicKinds = (): JobKind<any>[] => [spacePurgeJob, resumeOpenAPISpecsJob];
 
 export interface BackgroundWork {
   /** Stops queuing periodic jobs (the queue itself stops with the app). */
@@ -17,10 +24,12 @@ export interface BackgroundWork {
 export function startBackgroundWork(options: { queue: JobQueue; log: JobLog; purgeIntervalMs: number }): BackgroundWork {
   const { queue, log } = options;
   let stopped = false;
-  for (const kind of JOB_KINDS) {
-    if (kind !== spacePurgeJob) void work(queue, kind, log, () => stopped);
+  const periodicKindsNow = periodicKinds();
+  for (const kind of jobKinds()) {
+    if (!periodicKindsNow.includes(kind)) void work(queue, kind, log, () => stopped);
   }
-  const periodic = [every(queue, spacePurgeJob, options.purgeIntervalMs, log)];
+  // Specs whose processing job was lost are found again at the purge interval.
+  const periodic = periodicKindsNow.map((kind) => every(queue, kind, options.purgeIntervalMs, log));
   return {
     async stop() {
       stopped = true;

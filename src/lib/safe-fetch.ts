@@ -21,9 +21,18 @@ export interface FetchLimits {
   maxBytes: number;
   /** Private, loopback and link-local addresses too (tests serving on 127.0.0.1, FETCH_PRIVATE_ADDRESSES). */
   allowPrivate: boolean;
+  /** The Accept header; HTML first by default (website imports). */
+  accept?: string;
 }
 
-export class FetchRefused extends Error {}
+export class FetchRefused extends Error {
+  /** The address did not answer (or finish answering) within the time limit. */
+  readonly timedOut: boolean;
+  constructor(message: string, options: { timedOut?: boolean } = {}) {
+    super(message);
+    this.timedOut = options.timedOut ?? false;
+  }
+}
 
 export interface Fetched {
   url: URL;
@@ -75,7 +84,7 @@ function get(url: URL, limits: FetchLimits, signal: AbortSignal): Promise<Answer
       url,
       {
         signal,
-        headers: { accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1', 'user-agent': 'docs-gateway-import' },
+        headers: { accept: limits.accept ?? 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1', 'user-agent': 'docs-gateway-import' },
         ...(limits.allowPrivate ? {} : { lookup: publicOnlyLookup }),
       },
       (response) => {
@@ -118,7 +127,8 @@ export async function fetchBounded(start: URL, limits: FetchLimits): Promise<Fet
     } catch (error) {
       if (error instanceof FetchRefused) throw error;
       const cause = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-      throw new FetchRefused(signal.aborted ? `${url.href} did not answer within ${limits.timeoutMs} ms` : `${url.href} could not be reached (${cause})`);
+      if (signal.aborted) throw new FetchRefused(`${url.href} did not answer within ${limits.timeoutMs} ms`, { timedOut: true });
+      throw new FetchRefused(`${url.href} could not be reached (${cause})`);
     }
     if (answer.location !== undefined) {
       url = new URL(answer.location, url);

@@ -33,6 +33,21 @@ const errorSchema: JsonSchema = {
 
 /** Response shapes of operations that the official document does not describe. */
 const ownSchemas: Record<string, JsonSchema> = {
+  // The contract's translation settings (the official document's translations differ: the contract wins).
+  TranslationSettings: {
+    type: 'object',
+    required: ['object', 'id', 'title', 'languages', 'createdAt', 'updatedAt', 'permissions', 'urls'],
+    properties: {
+      object: { type: 'string', enum: ['translation-settings'] },
+      id: { type: 'string' },
+      title: { type: 'string', minLength: 1, maxLength: 100 },
+      languages: { type: 'array', items: { type: 'string' } },
+      createdAt: { type: 'string', format: 'date-time' },
+      updatedAt: { type: 'string', format: 'date-time' },
+      permissions: { type: 'object', required: ['view', 'edit'], properties: { view: { type: 'boolean' }, edit: { type: 'boolean' } } },
+      urls: { type: 'object', required: ['location'], properties: { location: { type: 'string', format: 'uri' } } },
+    },
+  },
   CustomField: {
     type: 'object',
     required: ['object', 'id', 'name', 'type', 'createdAt', 'updatedAt', 'urls', 'permissions'],
@@ -155,6 +170,25 @@ const ownSchemas: Record<string, JsonSchema> = {
       },
     },
   },
+  SSOProviderLogins: {
+    type: 'object',
+    required: ['items'],
+    properties: { items: { type: 'array', items: ref('OrganizationSSOProviderLogin') } },
+  },
+  InviteUsersResult: {
+    type: 'object',
+    required: ['users', 'invited', 'invites', 'alreadyMembers'],
+    properties: {
+      users: { type: 'array', items: { type: 'string' }, description: 'Users added by this call: none, invited users join with their invite' },
+      invited: { type: 'number', description: 'Addresses invited (new invites, or unused ones reused)' },
+      invites: {
+        type: 'array',
+        items: { allOf: [ref('InviteLinkToOrganization'), { type: 'object', required: ['email'], properties: { email: { type: 'string' } } }] },
+      },
+      alreadyMembers: { type: 'array', items: { type: 'string' }, description: 'Addresses skipped: their user is already a member' },
+    },
+  },
+  JoinOrganizationResult: { type: 'object', properties: {} },
   Error: errorSchema,
 };
 

@@ -3,27 +3,38 @@ import { buildOpenApiDocument } from './openapi.ts';
 import type { Route } from './route.ts';
 import { changeRequestRoutes } from './routes/change-requests.ts';
 import { collectionRoutes } from './routes/collections.ts';
+import { changeRequestCommentRoutes, spaceCommentRoutes } from './routes/comments.ts';
 import { changeRequestContentRoutes, spaceContentRoutes, spaceLinkRoutes } from './routes/content.ts';
 import { customFieldRoutes } from './routes/custom-fields.ts';
+import { inviteRoutes } from './routes/invites.ts';
 import { memberRoutes } from './routes/members.ts';
+import { openApiSpecRoutes } from './routes/openapi-specs.ts';
 import { organizationRoutes } from './routes/organizations.ts';
+import { samlRoutes } from './routes/saml.ts';
 import { siteRoutes } from './routes/sites.ts';
 import { spaceRoutes } from './routes/spaces.ts';
 import { teamRoutes } from './routes/teams.ts';
+import { translationRoutes } from './routes/translations.ts';
 
 /** Every REST operation, in documentation order. */
 export const restRoutes: Route[] = [
   ...organizationRoutes,
   ...memberRoutes,
   ...teamRoutes,
+  ...inviteRoutes,
+  ...samlRoutes,
   ...collectionRoutes,
   ...spaceRoutes,
   ...spaceLinkRoutes,
   ...spaceContentRoutes,
   ...changeRequestRoutes,
   ...changeRequestContentRoutes,
+  ...spaceCommentRoutes,
+  ...changeRequestCommentRoutes,
   ...customFieldRoutes,
   ...siteRoutes,
+  ...translationRoutes,
+  ...openApiSpecRoutes,
 ];
 
 export const OPENAPI_PATH = '/v1/openapi.json';

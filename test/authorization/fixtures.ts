@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
 import { ROLES, type Role, atLeast } from '../../src/domain/access.ts';
 import type { TestApp } from '../support/app.ts';
 import { closeWhenFileEnds } from '../support/cleanup.ts';
@@ -100,6 +100,15 @@ async function buildContent(t: TestApp, organizationId: string, admin: TestUser)
     (await rest('POST', siteUrl(siteId, '/site-spaces'), { spaceId, ...(sectionId ? { sectionId } : {}) }, 201)).id;
   const shareLink = async (siteId: string): Promise<string> => (await rest('POST', siteUrl(siteId, '/share-links'), { name: 'Link' }, 201)).id;
   const team = async (members: string[] = []): Promise<string> => (await rest('PUT', `${org}/teams`, { title: 'Matrix team', members }, 201)).id;
+  const linkInvite = async (role: string | null = 'read'): Promise<string> => (await rest('POST', `${org}/link-invites`, { role }, 201)).id;
+  const samlProvider = async (): Promise<string> => (await rest('POST', `${org}/saml`, { label: 'Matrix IdP' }, 201)).id;
+  const commentsOf = (spaceId: string, changeRequestId?: string) =>
+    `/v1/spaces/${spaceId}${changeRequestId ? `/change-requests/${changeRequestId}` : ''}/comments`;
+  /** A comment by the admin on a space's content, or in one of its change requests. */
+  const comment = async (spaceId: string, changeRequestId?: string): Promise<string> =>
+    (await rest('POST', commentsOf(spaceId, changeRequestId), { body: { markdown: 'Matrix comment' } })).id;
+  const commentReply = async (spaceId: string, commentId: string, changeRequestId?: string): Promise<string> =>
+    (await rest('POST', `${commentsOf(spaceId, changeRequestId)}/${commentId}/replies`, { body: { markdown: 'Matrix reply' } })).id;
 
   // A space whose live content has a page and a file (merged from a change request).
   const spaceId = await space({ title: 'Guide space' });
@@ -129,12 +138,31 @@ async function buildContent(t: TestApp, organizationId: string, admin: TestUser)
   const shareLinkId = await shareLink(siteId);
   const revisionId = (await rest('GET', `/v1/spaces/${spaceId}`)).revision as string;
   const teamId = await team();
+  const translationSettings = async (): Promise<string> => (await rest('POST', `${org}/translations`, { title: 'Matrix languages', languages: ['fr'] }, 201)).id;
+  const translationSettingsId = await translationSettings();
+  const inviteId = await linkInvite();
+  const samlProviderId = await samlProvider();
+  const commentId = await comment(spaceId);
+  const commentReplyId = await commentReply(spaceId, commentId);
+  const changeRequestCommentId = await comment(spaceId, changeRequestId);
+  const changeRequestCommentReplyId = await commentReply(spaceId, changeRequestCommentId, changeRequestId);
+  /** An OpenAPI spec given as text (its processing fetches nothing); its slug. */
+  const openApiSpec = async (slug = `matrix-${unique().toLowerCase()}`): Promise<string> => {
+    const text = JSON.stringify({ openapi: '3.0.3', info: { title: 'Matrix', version: '1' }, paths: { '/ping': { get: { responses: { '204': { description: 'Pong' } } } } } });
+    return (await rest('PUT', `${org}/openapi/${slug}`, { source: { text } })).slug;
+  };
+  const openApiSpecSlug = await openApiSpec('matrix-spec');
+  // Processed in the background: its first version.
+  let openApiSpecRow = await rest('GET', `${org}/openapi/${openApiSpecSlug}`);
+  await vi.waitUntil(async () => (openApiSpecRow = await rest('GET', `${org}/openapi/${openApiSpecSlug}`)).lastVersion, { timeout: 20_000, interval: 50 });
+  const openApiSpecId = openApiSpecRow.id as string;
+  const openApiVersionId = openApiSpecRow.lastVersion as string;
 
   return {
     organizationId,
     rest,
     /** Builders of fresh objects, for the operations that destroy or consume theirs. */
-    make: { space, collection, deletedSpace, changeRequest, customField, site, section, group, siteSpace, shareLink, team },
+    make: { space, collection, deletedSpace, changeRequest, customField, site, section, group, siteSpace, shareLink, team, linkInvite, samlProvider, comment, commentReply, translationSettings, openApiSpec },
     spaceId,
     page,
     fileId,
@@ -150,6 +178,16 @@ async function buildContent(t: TestApp, organizationId: string, admin: TestUser)
     siteSpaceId,
     shareLinkId,
     teamId,
+    translationSettingsId,
+    inviteId,
+    samlProviderId,
+    commentId,
+    commentReplyId,
+    changeRequestCommentId,
+    changeRequestCommentReplyId,
+    openApiSpecSlug,
+    openApiSpecId,
+    openApiVersionId,
   };
 }
 

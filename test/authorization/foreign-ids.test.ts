@@ -42,6 +42,11 @@ async function everything(organizationIds: string[]) {
     groups: await db.siteSectionGroup.findMany({ where: { siteId: { in: siteIds } }, orderBy: byId }),
     siteSpaces: await db.siteSpace.findMany({ where: { siteId: { in: siteIds } }, orderBy: byId }),
     shareLinks: await db.shareLink.findMany({ where: { siteId: { in: siteIds } }, orderBy: byId }),
+    samlProviders: await db.samlProvider.findMany({ where: inOrganizations, orderBy: byId }),
+    invites: await db.invite.findMany({ where: inOrganizations, orderBy: byId }),
+    comments: await db.comment.findMany({ where: inOrganizations, orderBy: byId }),
+    commentReplies: await db.commentReply.findMany({ where: inOrganizations, orderBy: byId }),
+    commentReactions: await db.commentReaction.findMany({ where: inOrganizations, orderBy: [{ targetId: 'asc' }, { userId: 'asc' }, { emoji: 'asc' }] }),
   };
 }
 
@@ -158,6 +163,19 @@ const REFUSALS: Refusal[] = [
   { name: 'editing a change request of B through a space of A', method: 'PATCH', url: (w) => `/v1/spaces/${w.a.spaceId}/change-requests/${w.b.changeRequestId}`, body: () => ({ subject: 'Foreign' }), status: 404 },
   { name: 'a page of B through a space of A', method: 'GET', url: (w) => `/v1/spaces/${w.a.spaceId}/content/page/${w.b.page.id}`, status: 404 },
   { name: 'a file of B through a space of A', method: 'GET', url: (w) => `/v1/spaces/${w.a.spaceId}/content/files/${w.b.fileId}`, status: 404 },
+  { name: 'a team of B as the default team of a new SAML provider', method: 'POST', url: (w) => `/v1/orgs/${w.a.organizationId}/saml`, body: (w) => ({ label: 'Foreign', defaultTeam: w.b.teamId }), status: 400 },
+  {
+    name: "a team of B as a SAML provider's default team",
+    method: 'PATCH',
+    url: (w) => `/v1/orgs/${w.a.organizationId}/saml/${w.a.samlProviderId}`,
+    body: (w) => ({ defaultTeam: w.b.teamId }),
+    status: 400,
+  },
+  { name: 'a SAML provider of B through organization A', method: 'PATCH', url: (w) => `/v1/orgs/${w.a.organizationId}/saml/${w.b.samlProviderId}`, body: () => ({ label: 'Foreign' }), status: 404 },
+  { name: 'deleting a SAML provider of B through organization A', method: 'DELETE', url: (w) => `/v1/orgs/${w.a.organizationId}/saml/${w.b.samlProviderId}`, status: 404 },
+  { name: 'an invite of B through organization A', method: 'PATCH', url: (w) => `/v1/orgs/${w.a.organizationId}/link-invites/${w.b.inviteId}`, body: () => ({ role: 'admin' }), status: 404 },
+  { name: 'deleting an invite of B through organization A', method: 'DELETE', url: (w) => `/v1/orgs/${w.a.organizationId}/link-invites/${w.b.inviteId}`, status: 404 },
+  { name: 'joining organization A with an invite of X', method: 'POST', url: (w) => `/v1/orgs/${w.a.organizationId}/invites/${w.x.inviteId}`, status: 404 },
   { name: 'a site of B through organization A', method: 'PATCH', url: (w) => `/v1/orgs/${w.a.organizationId}/sites/${w.b.siteId}`, body: () => ({ title: 'Foreign' }), status: 404 },
   { name: 'deleting a site of A through organization B', method: 'DELETE', url: (w) => `/v1/orgs/${w.b.organizationId}/sites/${w.a.siteId}`, status: 404 },
   { name: 'deleting a site of X through organization A', method: 'DELETE', url: (w) => `/v1/orgs/${w.a.organizationId}/sites/${w.x.siteId}`, status: 404 },
@@ -167,6 +185,18 @@ const REFUSALS: Refusal[] = [
   { name: 'a share link of B through a site of A', method: 'DELETE', url: (w) => site(w, `/share-links/${w.b.shareLinkId}`), status: 404 },
   { name: 'a member of X only, through organization A', method: 'DELETE', url: (w) => `/v1/orgs/${w.a.organizationId}/members/${w.outsider.id}`, status: 404 },
   { name: 'a custom field of B through organization A', method: 'DELETE', url: (w) => `/v1/orgs/${w.a.organizationId}/custom-fields/${w.b.customFieldName}`, status: 404 },
+  { name: 'a page of B as the page of a comment in A', method: 'POST', url: (w) => `/v1/spaces/${w.a.spaceId}/comments`, body: (w) => ({ page: w.b.page.id, body: { markdown: 'Foreign' } }), status: 400 },
+  { name: 'resolving a comment of B through a space of A', method: 'PUT', url: (w) => `/v1/spaces/${w.a.spaceId}/comments/${w.b.commentId}`, body: () => ({ resolved: true }), status: 404 },
+  { name: 'deleting a comment of B through a space of A', method: 'DELETE', url: (w) => `/v1/spaces/${w.a.spaceId}/comments/${w.b.commentId}`, status: 404 },
+  { name: "a change request comment of B through A's change request", method: 'DELETE', url: (w) => `/v1/spaces/${w.a.spaceId}/change-requests/${w.a.changeRequestId}/comments/${w.b.changeRequestCommentId}`, status: 404 },
+  { name: 'commenting in a change request of B through a space of A', method: 'POST', url: (w) => `/v1/spaces/${w.a.spaceId}/change-requests/${w.b.changeRequestId}/comments`, body: () => ({ body: { markdown: 'Foreign' } }), status: 404 },
+  {
+    name: 'reacting to a reply of B under a comment of A',
+    method: 'PUT',
+    url: (w) => `/v1/spaces/${w.a.spaceId}/comments/${w.a.commentId}/replies/${w.b.commentReplyId}`,
+    body: () => ({ addedReactions: ['👍'] }),
+    status: 404,
+  },
 ];
 
 describe('ids of another organization in REST bodies and paths', () => {
@@ -206,6 +236,36 @@ describe('revisions of another organization in content changes', () => {
 
 describe('ids of another organization in GraphQL arguments', () => {
   const cases: Array<{ name: string; query: string; variables: (w: MatrixWorld) => Record<string, unknown>; code: 400 | 404 }> = [
+    {
+      name: "a team of B as a SAML provider's default team",
+      query: 'mutation($id: ID!, $team: ID!) { updateSamlProvider(input: { samlProviderId: $id, defaultTeamId: $team }) { samlProvider { id } } }',
+      variables: (w) => ({ id: w.a.samlProviderId, team: w.b.teamId }),
+      code: 400,
+    },
+    {
+      name: 'a SAML provider of X by its id',
+      query: 'mutation($id: ID!) { deleteSamlProvider(input: { samlProviderId: $id }) { deletedSamlProviderId } }',
+      variables: (w) => ({ id: w.x.samlProviderId }),
+      code: 404,
+    },
+    {
+      name: 'an invite of X by its id',
+      query: 'mutation($id: ID!) { updateInvite(input: { inviteId: $id, role: admin }) { invite { id } } }',
+      variables: (w) => ({ id: w.x.inviteId }),
+      code: 404,
+    },
+    {
+      name: 'resolving a comment of X by its id',
+      query: 'mutation($id: ID!) { updateComment(input: { commentId: $id, resolved: true }) { comment { id } } }',
+      variables: (w) => ({ id: w.x.commentId }),
+      code: 404,
+    },
+    {
+      name: 'a change request of B for a comment on a space of A',
+      query: 'mutation($space: ID!, $cr: ID!) { createComment(input: { spaceId: $space, changeRequestId: $cr, body: "Foreign" }) { comment { id } } }',
+      variables: (w) => ({ space: w.a.spaceId, cr: w.b.changeRequestId }),
+      code: 404,
+    },
     {
       name: 'merging a change request of X by its id',
       query: 'mutation($id: ID!) { mergeChangeRequest(input: { changeRequestId: $id }) { revision } }',

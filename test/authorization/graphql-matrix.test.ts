@@ -54,8 +54,16 @@ const NODE_TYPES: Array<[string, Rule, (w: MatrixWorld) => string]> = [
   ['Collection', content('read'), (w) => w.a.collectionId],
   ['Space', content('read'), (w) => w.a.spaceId],
   ['ChangeRequest', content('read'), (w) => w.a.changeRequestId],
+  ['Comment', content('read'), (w) => w.a.commentId],
+  ['CommentReply', content('read'), (w) => w.a.changeRequestCommentReplyId],
   ['CustomField', organization('read'), (w) => w.a.customFieldName],
   ['Team', organization('read'), (w) => w.a.teamId],
+  ['SamlProvider', organization('admin'), (w) => w.a.samlProviderId],
+  // A link invite: anyone holding its id.
+  ['Invite', 'anyone', (w) => w.a.inviteId],
+  ['TranslationSettings', organization('read'), (w) => w.a.translationSettingsId],
+  ['OpenAPISpec', organization('read'), (w) => w.a.openApiSpecId],
+  ['OpenAPISpecVersion', organization('read'), (w) => w.a.openApiVersionId],
   ['Site', content('read'), (w) => w.a.siteId],
   ['SiteSection', content('read'), (w) => w.a.sectionId],
   ['SiteSectionGroup', content('read'), (w) => w.a.groupId],
@@ -85,6 +93,13 @@ const QUERIES: Record<string, Case[]> = {
         query: 'query($org: ID!, $name: String!) { customField(organizationId: $org, name: $name) { id } }',
         variables: { org: w.a.organizationId, name: w.a.customFieldName },
       }),
+    },
+  ],
+  // Sign-in information: any authenticated caller.
+  ssoProviders: [
+    {
+      rule: 'anyone',
+      request: (w) => ({ query: 'query($org: ID!) { ssoProviders(organizationId: $org) { id } }', variables: { org: w.a.organizationId } }),
     },
   ],
   collection: [byId('collection', content('read'), (w) => w.a.collectionId)],
@@ -145,6 +160,24 @@ const MUTATIONS: Record<string, MutationCase> = {
   setMemberSso: m(organization('admin'), 'member { id }', (w) => ({ ...orgInput(w), userId: w.subject.id })),
   removeMember: m(organization('admin'), 'removedUserId', async (w) => ({ ...orgInput(w), userId: (await w.freshMember()).id }), true),
 
+  createTranslationSettings: m(organization('admin'), 'translationSettings { id }', (w) => ({ ...orgInput(w), title: 'Matrix languages', languages: ['fr'] })),
+  updateTranslationSettings: m(organization('admin'), 'translationSettings { id }', (w) => ({ translationSettingsId: w.a.translationSettingsId, title: 'Matrix languages' })),
+  deleteTranslationSettings: m(organization('admin'), 'deletedId', async (w) => ({ translationSettingsId: await w.a.make.translationSettings() }), true),
+
+  createSamlProvider: m(organization('admin'), 'samlProvider { id }', (w) => ({ ...orgInput(w), label: 'Matrix IdP' })),
+  updateSamlProvider: m(organization('admin'), 'samlProvider { id }', (w) => ({ samlProviderId: w.a.samlProviderId, label: 'Matrix IdP' })),
+  deleteSamlProvider: m(organization('admin'), 'deletedSamlProviderId', async (w) => ({ samlProviderId: await w.a.make.samlProvider() }), true),
+  createInvite: m(organization('admin'), 'invite { id }', (w) => ({ ...orgInput(w), role: 'read' })),
+  updateInvite: m(organization('admin'), 'invite { id }', (w) => ({ inviteId: w.a.inviteId, role: 'read' })),
+  deleteInvite: m(organization('admin'), 'deletedInviteId', async (w) => ({ inviteId: await w.a.make.linkInvite() }), true),
+  inviteUsers: m(organization('admin'), 'invited', (w) => ({ ...orgInput(w), emails: ['matrix-invitee@example.test'], role: 'read' })),
+  // Into organization B (A's admin administers it), as a guest: joining changes no caller's access to A.
+  joinOrganization: m('anyone', 'organization { id }', async (w) => ({ inviteId: await w.b.make.linkInvite(null) }), true),
+
+  createOpenAPISpec: m(organization('create'), 'openAPISpec { id }', (w) => ({ ...orgInput(w), slug: `matrix-${unique().toLowerCase()}`, source: { text: '{}' } }), true),
+  createOrUpdateOpenAPISpec: m(organization('create'), 'openAPISpec { id }', async (w) => ({ ...orgInput(w), slug: await w.a.make.openApiSpec(), source: { text: '{}' } }), true),
+  deleteOpenAPISpec: m(organization('create'), 'deletedOpenAPISpecId', async (w) => ({ specId: (await w.a.rest('GET', `/v1/orgs/${w.a.organizationId}/openapi/${await w.a.make.openApiSpec()}`)).id }), true),
+
   createTeam: m(organization('admin'), 'team { id }', (w) => ({ ...orgInput(w), title: 'Matrix team', members: [w.subject.id] })),
   updateTeam: m(organization('admin'), 'team { id }', (w) => ({ teamId: w.a.teamId, title: 'Matrix team' })),
   deleteTeam: m(organization('admin'), 'deletedTeamId', async (w) => ({ teamId: await w.a.make.team() }), true),
@@ -188,6 +221,12 @@ const MUTATIONS: Record<string, MutationCase> = {
     changes: [{ operation: 'insert_page', title: 'Matrix page', document: {} }],
   })),
   importWebsite: m(content('edit'), 'revision', async (w) => ({ spaceId: await w.a.make.space(), url: w.website }), true),
+
+  createComment: m(content('comment'), 'comment { id }', (w) => ({ spaceId: w.a.spaceId, changeRequestId: w.a.changeRequestId, body: 'Matrix' })),
+  updateComment: m(content('comment'), 'comment { id }', (w) => ({ commentId: w.a.commentId, resolved: true, addedReactions: ['👀'] })),
+  deleteComment: m(content('admin'), 'deletedCommentId', async (w) => ({ commentId: await w.a.make.comment(w.a.spaceId) }), true),
+  createCommentReply: m(content('comment'), 'reply { id }', (w) => ({ commentId: w.a.changeRequestCommentId, body: 'Matrix' })),
+  updateCommentReply: m(content('comment'), 'reply { id }', (w) => ({ replyId: w.a.commentReplyId, addedReactions: ['👀'] })),
 
   createSite: m(organization('create'), 'site { id }', (w) => ({ ...orgInput(w), title: 'Matrix site' })),
   updateSite: m(content('admin'), 'site { id }', (w) => ({ ...siteInput(w), title: 'Matrix site' })),

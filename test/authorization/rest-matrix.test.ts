@@ -48,9 +48,26 @@ const space = (w: MatrixWorld) => ({ spaceId: w.a.spaceId });
 const changeRequest = (w: MatrixWorld) => ({ spaceId: w.a.spaceId, changeRequestId: w.a.changeRequestId });
 const site = (w: MatrixWorld) => ({ organizationId: w.a.organizationId, siteId: w.a.siteId });
 const team = (w: MatrixWorld) => ({ organizationId: w.a.organizationId, teamId: w.a.teamId });
+const openApiSpec = (w: MatrixWorld) => ({ organizationId: w.a.organizationId, specSlug: w.a.openApiSpecSlug });
 const edit = { changes: [{ operation: 'insert_page', title: 'Matrix page', document: {} }] };
 
 const REST_OPERATIONS: Record<string, Operation> = {
+  // OpenAPI specs: seen by non-guest members, written by `create` members (createOpenAPISpec)
+  listOpenAPISpecs: { rule: organization('read'), call: (w) => ({ params: org(w) }) },
+  createOpenAPISpec: {
+    rule: organization('create'),
+    fresh: true,
+    call: (w) => ({ params: org(w), body: { slug: `matrix-${unique().toLowerCase()}`, source: { text: '{}' } } }),
+  },
+  getOpenAPISpecBySlug: { rule: organization('read'), call: (w) => ({ params: openApiSpec(w) }) },
+  createOrUpdateOpenAPISpecBySlug: { rule: organization('create'), fresh: true, call: async (w) => ({ params: { ...org(w), specSlug: await w.a.make.openApiSpec() }, body: { source: { text: '{}' } } }) },
+  deleteOpenAPISpecBySlug: { rule: organization('create'), fresh: true, call: async (w) => ({ params: { ...org(w), specSlug: await w.a.make.openApiSpec() } }) },
+  listOpenAPISpecVersions: { rule: organization('read'), call: (w) => ({ params: openApiSpec(w) }) },
+  getLatestOpenAPISpecVersion: { rule: organization('read'), call: (w) => ({ params: openApiSpec(w) }) },
+  getLatestOpenAPISpecVersionContent: { rule: organization('read'), call: (w) => ({ params: openApiSpec(w) }) },
+  getOpenAPISpecVersionById: { rule: organization('read'), call: (w) => ({ params: { ...openApiSpec(w), versionId: w.a.openApiVersionId } }) },
+  getOpenAPISpecVersionContentById: { rule: organization('read'), call: (w) => ({ params: { ...openApiSpec(w), versionId: w.a.openApiVersionId } }) },
+
   // Users and organizations
   getAuthenticatedUser: { rule: 'anyone', call: () => ({ params: {} }) },
   // Another member is seen through an organization whose members the caller may list: not by guests.
@@ -78,6 +95,17 @@ const REST_OPERATIONS: Record<string, Operation> = {
   listSpacesForOrganizationMember: { rule: organization('admin'), call: (w) => ({ params: { ...org(w), userId: w.subject.id } }) },
   listTeamsForOrganizationMember: { rule: organization('read'), call: (w) => ({ params: { ...org(w), userId: w.subject.id } }) },
 
+  // Translation settings
+  listTranslations: { rule: organization('read'), call: (w) => ({ params: org(w) }) },
+  createTranslation: { rule: organization('admin'), call: (w) => ({ params: org(w), body: { title: 'Matrix languages', languages: ['de'] } }) },
+  getTranslation: { rule: organization('read'), call: (w) => ({ params: { ...org(w), translationSettingsId: w.a.translationSettingsId } }) },
+  updateTranslation: { rule: organization('admin'), call: (w) => ({ params: { ...org(w), translationSettingsId: w.a.translationSettingsId }, body: { title: 'Matrix languages' } }) },
+  deleteTranslation: {
+    rule: organization('admin'),
+    fresh: true,
+    call: async (w) => ({ params: { ...org(w), translationSettingsId: await w.a.make.translationSettings() } }),
+  },
+
   // Teams
   listTeamsInOrganizationById: { rule: organization('read'), call: (w) => ({ params: org(w) }) },
   createOrganizationTeam: { rule: organization('admin'), call: (w) => ({ params: org(w), body: { title: 'Matrix team', members: [w.subject.id] } }) },
@@ -92,6 +120,35 @@ const REST_OPERATIONS: Record<string, Operation> = {
     fresh: true,
     call: async (w) => ({ params: { ...org(w), teamId: await w.a.make.team([w.subject.id]), userId: w.subject.id } }),
   },
+
+  // Invites: managed by admins; a link invite read by anyone holding its id; anyone joins with one
+  listOrganizationInviteLinks: { rule: organization('admin'), call: (w) => ({ params: org(w) }) },
+  createOrganizationInvite: { rule: organization('admin'), call: (w) => ({ params: org(w), body: { role: 'read' } }) },
+  getOrganizationInviteLink: { rule: 'anyone', call: (w) => ({ params: { ...org(w), inviteId: w.a.inviteId } }) },
+  updateOrganizationInviteById: { rule: organization('admin'), call: (w) => ({ params: { ...org(w), inviteId: w.a.inviteId }, body: { role: 'read' } }) },
+  deleteOrganizationInviteById: { rule: organization('admin'), fresh: true, call: async (w) => ({ params: { ...org(w), inviteId: await w.a.make.linkInvite() } }) },
+  inviteUsersToOrganization: { rule: organization('admin'), call: (w) => ({ params: org(w), body: { emails: ['matrix-invitee@example.test'], role: 'read' } }) },
+  // Into organization B (A's admin administers it), as a guest: joining changes no caller's access to A.
+  joinOrganizationWithInvite: {
+    rule: 'anyone',
+    fresh: true,
+    call: async (w) => ({ params: { organizationId: w.b.organizationId, inviteId: await w.b.make.linkInvite(null) } }),
+  },
+
+  // SAML providers: configured by admins; sign-in information for any authenticated caller
+  listSAMLProvidersInOrganizationById: { rule: organization('admin'), call: (w) => ({ params: org(w) }) },
+  createOrganizationSAMLProvider: { rule: organization('admin'), call: (w) => ({ params: org(w), body: { label: 'Matrix IdP' } }) },
+  getOrganizationSAMLProviderById: { rule: organization('admin'), call: (w) => ({ params: { ...org(w), samlProviderId: w.a.samlProviderId } }) },
+  updateOrganizationSAMLProvider: {
+    rule: organization('admin'),
+    call: (w) => ({ params: { ...org(w), samlProviderId: w.a.samlProviderId }, body: { label: 'Matrix IdP' } }),
+  },
+  deleteOrganizationSAMLProvider: {
+    rule: organization('admin'),
+    fresh: true,
+    call: async (w) => ({ params: { ...org(w), samlProviderId: await w.a.make.samlProvider() } }),
+  },
+  listSSOProviderLoginsInOrganization: { rule: 'anyone', call: (w) => ({ params: org(w) }) },
 
   // Collections
   listCollectionsInOrganizationById: { rule: organization('read'), call: (w) => ({ params: org(w) }) },
@@ -177,6 +234,55 @@ const REST_OPERATIONS: Record<string, Operation> = {
   getFileInChangeRequestById: { rule: content('read'), call: (w) => ({ params: { ...changeRequest(w), fileId: w.a.fileId } }) },
   listFileBacklinksInChangeRequest: { rule: content('read'), call: (w) => ({ params: { ...changeRequest(w), fileId: w.a.fileId } }) },
   listPageLinksInChangeRequest: { rule: content('read'), call: (w) => ({ params: { ...changeRequest(w), pageId: w.a.page.id } }) },
+
+  // Comments: readers read them, `comment` posts, replies, reacts and resolves, admins delete any (authors their own)
+  listCommentsInSpace: { rule: content('read'), call: (w) => ({ params: space(w), query: 'status=open&order=asc' }) },
+  postCommentInSpace: { rule: content('comment'), call: (w) => ({ params: space(w), body: { body: { markdown: 'Matrix' }, page: w.a.page.id } }) },
+  getCommentInSpace: { rule: content('read'), call: (w) => ({ params: { ...space(w), commentId: w.a.commentId } }) },
+  updateCommentInSpace: {
+    rule: content('comment'),
+    call: (w) => ({ params: { ...space(w), commentId: w.a.commentId }, body: { resolved: true, addedReactions: ['👍'] } }),
+  },
+  deleteCommentInSpace: {
+    rule: content('admin'),
+    fresh: true,
+    call: async (w) => ({ params: { ...space(w), commentId: await w.a.make.comment(w.a.spaceId) } }),
+  },
+  listCommentRepliesInSpace: { rule: content('read'), call: (w) => ({ params: { ...space(w), commentId: w.a.commentId } }) },
+  postCommentReplyInSpace: { rule: content('comment'), call: (w) => ({ params: { ...space(w), commentId: w.a.commentId }, body: { body: { markdown: 'Matrix' } } }) },
+  getCommentReplyInSpace: { rule: content('read'), call: (w) => ({ params: { ...space(w), commentId: w.a.commentId, commentReplyId: w.a.commentReplyId } }) },
+  updateCommentReplyInSpace: {
+    rule: content('comment'),
+    call: (w) => ({ params: { ...space(w), commentId: w.a.commentId, commentReplyId: w.a.commentReplyId }, body: { addedReactions: ['🎉'] } }),
+  },
+  listCommentsInChangeRequest: { rule: content('read'), call: (w) => ({ params: changeRequest(w) }) },
+  postCommentInChangeRequest: { rule: content('comment'), call: (w) => ({ params: changeRequest(w), body: { body: { markdown: 'Matrix' } } }) },
+  getCommentInChangeRequest: { rule: content('read'), call: (w) => ({ params: { ...changeRequest(w), commentId: w.a.changeRequestCommentId } }) },
+  updateCommentInChangeRequest: {
+    rule: content('comment'),
+    call: (w) => ({ params: { ...changeRequest(w), commentId: w.a.changeRequestCommentId }, body: { resolved: false } }),
+  },
+  deleteCommentInChangeRequest: {
+    rule: content('admin'),
+    fresh: true,
+    call: async (w) => ({ params: { ...changeRequest(w), commentId: await w.a.make.comment(w.a.spaceId, w.a.changeRequestId) } }),
+  },
+  listCommentRepliesInChangeRequest: { rule: content('read'), call: (w) => ({ params: { ...changeRequest(w), commentId: w.a.changeRequestCommentId } }) },
+  postCommentReplyInChangeRequest: {
+    rule: content('comment'),
+    call: (w) => ({ params: { ...changeRequest(w), commentId: w.a.changeRequestCommentId }, body: { body: { markdown: 'Matrix' } }, query: 'format=document' }),
+  },
+  getCommentReplyInChangeRequest: {
+    rule: content('read'),
+    call: (w) => ({ params: { ...changeRequest(w), commentId: w.a.changeRequestCommentId, commentReplyId: w.a.changeRequestCommentReplyId } }),
+  },
+  updateCommentReplyInChangeRequest: {
+    rule: content('comment'),
+    call: (w) => ({
+      params: { ...changeRequest(w), commentId: w.a.changeRequestCommentId, commentReplyId: w.a.changeRequestCommentReplyId },
+      body: { removedReactions: ['🎉'] },
+    }),
+  },
 
   // Custom fields: read by non-guest members, managed by admins
   listCustomFields: { rule: organization('read'), call: (w) => ({ params: org(w) }) },

@@ -81,6 +81,7 @@ export async function startFuzzTarget(databaseUrl: string): Promise<FuzzTarget> 
      * One statement on either database.
      */
     async fingerprint(scopes) {
+      await openApiProcessingSettled(database, scopes.filter((scope) => scope.startsWith('org_')));
       const placeholders = (offset: number, count: number) => Array.from({ length: count }, (_, index) => `$${offset + index + 1}`).join(', ') || 'NULL';
       const users = scopes.filter((scope) => scope.startsWith('usr_'));
       const [row] = await database.readRows<{ v: unknown; n: unknown; t: unknown }>(
@@ -98,6 +99,25 @@ export async function startFuzzTarget(databaseUrl: string): Promise<FuzzTarget> 
       fs.rmSync(filesDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Waits (bounded) until no OpenAPI spec of these organizations is waiting for
+ * or under processing: the job a successful create or update queued writes in
+ * the background, and must not be taken for a write of a later refused request.
+ */
+async function openApiProcessingSettled(database: Database, organizationIds: string[]): Promise<void> {
+  if (organizationIds.length === 0) return;
+  const placeholders = organizationIds.map((_, index) => `$${index + 1}`).join(', ');
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    const [row] = await database.readRows<{ n: unknown }>(
+      `SELECT COUNT(*) AS "n" FROM "openapi_specs" WHERE "organizationId" IN (${placeholders}) AND "processingState" <> 'complete'`,
+      organizationIds,
+    );
+    if (Number(row!.n) === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 export function safeJson(text: string): any {

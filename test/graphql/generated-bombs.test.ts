@@ -67,7 +67,7 @@ function bombs(): Array<{ name: string; query: string }> {
       if (!isConnection(field) || !selectable(field)) continue;
       const back = pathBack(nodeTypeOf(field), type);
       if (!back) continue;
-      let selection = 'id';
+      let selection = '__typename';
       for (let level = 0; level < 3; level++) selection = `${field.name}(first: 100) { edges { node { ${back.open}${selection}${back.close} } } }`;
       found.push({ name: `${type.name}.${field.name}`, query: `{ node(id: "x") { ... on ${type.name} { ${selection} } } }` });
     }
@@ -88,7 +88,7 @@ function multipliers() {
     if (!isObjectType(type) || type.name.startsWith('__') || !type.getInterfaces().some((iface) => iface.name === 'Node')) continue;
     for (const field of Object.values(type.getFields())) {
       if (!isConnection(field) || !selectable(field)) continue;
-      const leaf = `${field.name}(first: 1000) { edges { node { id } } }`;
+      const leaf = `${field.name}(first: 1000) { edges { node { __typename } } }`;
       const aliases = Array.from({ length: 31 }, (_, index) => `a${index}: ${leaf}`).join(' ');
       const fragments = Array.from({ length: 12 }, (_, level) => `fragment F${level} on ${type.name} { ${level === 11 ? leaf : `...F${level + 1} ...F${level + 1}`} }`);
       found.push({

@@ -35,12 +35,12 @@ async function setup() {
     await t.database.db.member.create({ data: { organizationId, userId: user.id, role } });
     return user;
   };
-  const rows = (teamId: string) =>
-    t.database.db.teamMember.findMany({ where: { teamId }, orderBy: { userId: 'asc' }, select: { userId: true, role: true } });
+  const rows = async (teamId: string) => sorted(await t.database.db.teamMember.findMany({ where: { teamId }, select: { userId: true, role: true } }));
   return { ...team, organizationId, base, call, create, member, rows };
 }
 
-const sorted = (rows: Array<{ userId: string; role: string }>) => [...rows].sort((a, b) => a.userId.localeCompare(b.userId));
+/** Rows in one order, whatever the database's collation. */
+const sorted = (rows: Array<{ userId: string; role: string }>) => [...rows].sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0));
 
 describe('teams', () => {
   it('creates a team with members, and counts them on the team and on each member', async () => {

@@ -47,8 +47,12 @@ function responseSchema(document: Json, base: string, method: string, path: stri
   return schema ? withBase(schema, base) : undefined;
 }
 
-/** Which document describes this operation: 'official' when @gitbook/api has it. */
+/** Paths where the contract describes other objects than the official document (the contract wins). */
+const CONTRACT_OVERRIDES = [/^\/v1\/orgs\/\{organizationId\}\/translations(\/|$)/];
+
+/** Which document describes this operation: 'official' when @gitbook/api has it, unless the contract overrides it. */
 export function describedBy(method: string, path: string): 'official' | 'ours' {
+  if (CONTRACT_OVERRIDES.some((pattern) => pattern.test(path))) return 'ours';
   return official.paths[path.replace(/^\/v1/, '')]?.[method.toLowerCase()] ? 'official' : 'ours';
 }
 

@@ -23,6 +23,8 @@ export interface ChangeRequestFacts {
   mergedBy: UserRecord | null;
   /** The space's active revision: a change request is outdated when it was last merged with another one. */
   spaceRevisionId: string;
+  /** Open comments in the change request. */
+  openComments: number;
 }
 
 export function presentChangeRequest(changeRequest: ChangeRequestRecord, facts: ChangeRequestFacts, urls: PublicUrls): ChangeRequestJSON {
@@ -43,8 +45,7 @@ export function presentChangeRequest(changeRequest: ChangeRequestRecord, facts: 
     revisionInitial: changeRequest.revisionInitialId,
     revisionMergedAncestor: changeRequest.revisionMergedAncestorId,
     ...(changeRequest.revisionMergedId ? { revisionMerged: changeRequest.revisionMergedId } : {}),
-    // Comments arrive with their own resource (collaboration issue); until then none are open.
-    comments: 0,
+    comments: facts.openComments,
     outdated: isOutdated(changeRequest, facts.spaceRevisionId),
     urls: changeRequestUrls(changeRequest, urls),
   };

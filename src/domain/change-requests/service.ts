@@ -7,6 +7,7 @@ import { parseInput } from '../../lib/validation.ts';
 import { type Role, atLeast, authorize } from '../access.ts';
 import { reindexSpace } from '../search/service.ts';
 import { recountChangeRequests } from './counts.ts';
+import { changeRequestOpenComments } from '../comments/counts.ts';
 import { storeDocuments } from '../content/documents.ts';
 import { mergeTrees } from '../content/merge.ts';
 import { filesMissingFrom, writeRevision } from '../content/revisions.ts';
@@ -50,12 +51,13 @@ export async function editableChangeRequest(ctx: RequestContext, spaceId: string
 
 export async function presentChangeRequestRecord(ctx: RequestContext, changeRequest: ChangeRequestRecord): Promise<ChangeRequestJSON> {
   const users = loader(ctx, userRecords);
-  const [createdBy, mergedBy, space] = await Promise.all([
+  const [createdBy, mergedBy, space, openComments] = await Promise.all([
     changeRequest.createdById ? users.load(changeRequest.createdById) : null,
     changeRequest.mergedById ? users.load(changeRequest.mergedById) : null,
     visibleSpace(ctx, changeRequest.spaceId),
+    changeRequestOpenComments(ctx, changeRequest.id),
   ]);
-  return presentChangeRequest(changeRequest, { createdBy, mergedBy, spaceRevisionId: space.space.revisionId }, ctx.urls);
+  return presentChangeRequest(changeRequest, { createdBy, mergedBy, spaceRevisionId: space.space.revisionId, openComments }, ctx.urls);
 }
 
 export async function getChangeRequest(ctx: RequestContext, spaceId: string, idOrNumber: string): Promise<ChangeRequestJSON> {

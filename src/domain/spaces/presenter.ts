@@ -15,10 +15,11 @@ export function spaceUrls(space: SpaceRecord, urls: PublicUrls): SpaceJSON['urls
   };
 }
 
-/** Comments arrive with their own resource (collaboration issue); until then none are open. */
-export const SPACE_OPEN_COMMENTS = 0;
-
-export function presentSpace(space: SpaceRecord, level: Role | null, urls: PublicUrls): SpaceJSON {
+/**
+ * `openComments`: the open comments on the space's own content (those of its
+ * change requests count on each change request), see src/domain/comments/counts.ts.
+ */
+export function presentSpace(space: SpaceRecord, level: Role | null, urls: PublicUrls, openComments: number): SpaceJSON {
   return {
     object: 'space',
     id: space.id,
@@ -36,7 +37,7 @@ export function presentSpace(space: SpaceRecord, level: Role | null, urls: Publi
     ...(space.language ? { language: space.language as SpaceJSON['language'] } : {}),
     revision: space.revisionId,
     defaultLevel: asRole(space.defaultLevel),
-    comments: SPACE_OPEN_COMMENTS,
+    comments: openComments,
     ...changeRequestCountsOf(space),
     permissions: spacePermissions(level, space.editMode),
   };

@@ -24,11 +24,18 @@ import {
   UpdateSpaceInput,
 } from './inputs.ts';
 import { type SpaceJSON, presentSpace } from './presenter.ts';
+import { OPEN_SPACE_COMMENTS, spaceOpenComments } from '../comments/counts.ts';
 
 /** A deleted space can be restored for this long, then it is purged. */
 export const SPACE_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 
-export const spaceRecords = defineRecordLoader((ctx, ids) => ctx.db.space.findMany({ where: { id: { in: ids } } }));
+export const spaceRecords = defineRecordLoader((ctx, ids) =>
+  ctx.db.space.findMany({
+    where: { id: { in: ids } },
+    // Each space's open comments ride along in the same statement (read by spaceOpenComments).
+    include: { _count: { select: { comments: { where: { spaceId: { in: ids }, ...OPEN_SPACE_COMMENTS } } } } },
+  }),
+);
 
 /** Spaces read with the columns a request asks for (src/domain/columns.ts): the organization is always read. */
 export const spaceColumns: ColumnSource<SpaceRecord> = {
@@ -42,7 +49,8 @@ export function spaceLevel(ctx: RequestContext, space: SpaceRecord): Promise<Rol
 }
 
 export async function presentSpaceRecord(ctx: RequestContext, space: SpaceRecord): Promise<SpaceJSON> {
-  return presentSpace(space, await spaceLevel(ctx, space), ctx.urls);
+  const [level, openComments] = await Promise.all([spaceLevel(ctx, space), spaceOpenComments(ctx, space)]);
+  return presentSpace(space, level, ctx.urls, openComments);
 }
 
 /** A space the viewer can see, deleted or not, with its level; anything else is a 404. */

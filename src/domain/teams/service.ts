@@ -65,7 +65,8 @@ export function teamMemberCount(ctx: RequestContext, team: TeamRecord): Promise<
   return loader(ctx, teamMemberCounts).load(team.id);
 }
 
-async function presentTeamRecord(ctx: RequestContext, team: TeamRecord, access: OrganizationAccess): Promise<TeamJSON> {
+/** The REST object of a team row (also the `defaultTeam` of SAML providers). */
+export async function presentTeamRecord(ctx: RequestContext, team: TeamRecord, access: OrganizationAccess): Promise<TeamJSON> {
   const [members, permissions] = await Promise.all([loader(ctx, teamMemberCounts).load(team.id), teamPermissions(ctx, team, access)]);
   return presentTeam(team, { members, spaces: TEAM_SPACES }, permissions);
 }

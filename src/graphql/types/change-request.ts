@@ -10,6 +10,7 @@ import {
   updateChangeRequest,
   updateChangeRequestFromSpace,
 } from '../../domain/change-requests/service.ts';
+import { changeRequestOpenComments } from '../../domain/comments/counts.ts';
 import { importContent, updateChangeRequestContent } from '../../domain/content/service.ts';
 import { spaceRecord } from '../../domain/spaces/service.ts';
 import { builder } from '../builder.ts';
@@ -54,7 +55,7 @@ ChangeRequest.implement({
       description: 'Its current revision, with the page tree',
       resolve: (changeRequest) => ({ spaceId: changeRequest.spaceId, revisionId: changeRequest.revisionId }),
     }),
-    comments: t.int({ description: 'Open comments', resolve: () => 0 }),
+    comments: t.int({ description: 'Open comments (the list: commentsConnection)', resolve: (changeRequest, _args, ctx) => changeRequestOpenComments(ctx, changeRequest.id) }),
     outdated: t.boolean({
       description: 'True when the space has moved since it was last merged with it',
       resolve: async (changeRequest, _args, ctx) => isOutdated(changeRequest, (await spaceRecord(ctx, changeRequest.spaceId)).revisionId),

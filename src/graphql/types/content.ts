@@ -11,7 +11,7 @@ import { Space } from './space.ts';
 export const Revision = builder.objectRef<{ spaceId: string; revisionId: string }>('Revision');
 /** A page of a revision: its state and the tree it is in (paths and children come from there). */
 export const Page = builder.objectRef<{ page: PageState; tree: PageTree }>('Page');
-const DocumentFormat = builder.enumType('DocumentFormat', { values: DOCUMENT_FORMATS });
+export const DocumentFormat = builder.enumType('DocumentFormat', { values: DOCUMENT_FORMATS });
 
 /** GraphQL names cannot hold dashes: `in-app` is `in_app` here. */
 const LinkStatus = builder.enumType('LinkStatus', {

@@ -1,6 +1,7 @@
 import type { SpaceRecord } from '../../db/index.ts';
 import { changeRequestCountsOf } from '../../domain/change-requests/counts.ts';
-import { SPACE_OPEN_COMMENTS, type SpaceJSON, spaceUrls } from '../../domain/spaces/presenter.ts';
+import { type SpaceJSON, spaceUrls } from '../../domain/spaces/presenter.ts';
+import { spaceOpenComments } from '../../domain/comments/counts.ts';
 import {
   createSpace,
   deleteSpace,
@@ -82,6 +83,7 @@ export const SPACE_FIELD_COLUMNS: Record<string, readonly string[]> = {
   sites: [],
   content: ['revisionId'],
   changeRequestsConnection: [],
+  commentsConnection: [],
   search: [],
   links: ['revisionId'],
 };
@@ -118,7 +120,10 @@ Space.implement({
       description: 'Level of organization members here; null inherits',
       resolve: (space) => asRole(space.defaultLevel),
     }),
-    comments: t.int({ resolve: () => SPACE_OPEN_COMMENTS }),
+    comments: t.int({
+      description: "Open comments on the space's own content (the list: commentsConnection)",
+      resolve: (space, _args, ctx) => spaceOpenComments(ctx, space),
+    }),
     changeRequests: t.int({ resolve: (space) => changeRequestCountsOf(space).changeRequests }),
     changeRequestsOpen: t.int({ resolve: (space) => space.changeRequestsOpen }),
     changeRequestsDraft: t.int({ resolve: (space) => space.changeRequestsDraft }),

@@ -1,0 +1,162 @@
+import type { SamlProviderRecord } from '../../db/index.ts';
+import { asRole } from '../../domain/access.ts';
+import { samlService, samlStatus, samlUrls } from '../../domain/saml/presenter.ts';
+import {
+  createSamlProvider,
+  deleteSamlProvider,
+  listSamlProviderRecords,
+  listSsoProviderRecords,
+  samlDefaultTeam,
+  samlProviderById,
+  updateSamlProvider,
+} from '../../domain/saml/service.ts';
+import { builder } from '../builder.ts';
+import { connectionQuery, loadEach, toConnection } from '../connection.ts';
+import { MemberRole, urlsObject } from './common.ts';
+import { Organization } from './organization.ts';
+import { Team } from './team.ts';
+
+const SamlProviderStatus = builder.enumType('SamlProviderStatus', {
+  description: 'active: sign-in URL, entity ID and certificate are all set; pending: not fully configured yet',
+  values: ['active', 'pending'] as const,
+});
+
+const SamlServiceProvider = builder.objectRef<ReturnType<typeof samlService>>('SamlServiceProvider').implement({
+  description: "This server's side of the SAML exchange, to configure in the identity provider",
+  fields: (t) => ({
+    acsURL: t.exposeString('acsURL', { description: 'Assertion Consumer Service URL' }),
+    startURL: t.exposeString('startURL', { description: 'Where a sign-in through this provider starts' }),
+    entityID: t.exposeString('entityID'),
+  }),
+});
+
+const SamlProviderUrls = urlsObject('SamlProviderUrls', ['location']);
+
+/** Backed by the provider's row (admins of its organization only). */
+export const SamlProvider = builder.loadableNodeRef<SamlProviderRecord, string>('SamlProvider', {
+  id: { resolve: (provider) => provider.id },
+  load: (ids, ctx) => loadEach(ids, (id) => samlProviderById(ctx, id)),
+});
+
+SamlProvider.implement({
+  description: 'A SAML identity provider members of an organization sign in with',
+  fields: (t) => ({
+    object: t.string({ resolve: () => 'saml-provider' }),
+    label: t.exposeString('label'),
+    ssoURL: t.exposeString('ssoURL', { nullable: true, description: "The identity provider's sign-in URL (REST: \"\" while unset)" }),
+    entityID: t.exposeString('entityID', { nullable: true, description: "The identity provider's entity ID (REST: \"\" while unset)" }),
+    certificate: t.exposeString('certificate', { nullable: true, description: "The identity provider's X.509 certificate, PEM (REST: \"\" while unset)" }),
+    defaultTeam: t.field({ type: Team, nullable: true, resolve: (provider, _args, ctx) => samlDefaultTeam(ctx, provider) }),
+    defaultRole: t.field({ type: MemberRole, nullable: true, description: 'null: guest', resolve: (provider) => asRole(provider.defaultRole) }),
+    createdAt: t.field({ type: 'DateTime', resolve: (provider) => provider.createdAt.toISOString() }),
+    status: t.field({ type: SamlProviderStatus, resolve: (provider) => samlStatus(provider) }),
+    service: t.field({ type: SamlServiceProvider, resolve: (provider, _args, ctx) => samlService(provider, ctx.urls) }),
+    urls: t.field({ type: SamlProviderUrls, resolve: (provider, _args, ctx) => samlUrls(provider, ctx.urls) }),
+    organization: t.field({ type: Organization, resolve: (provider) => provider.organizationId }),
+  }),
+});
+
+const SsoProviderLogin = builder.objectRef<SamlProviderRecord>('SsoProviderLogin').implement({
+  description: 'What a sign-in page shows of a SAML provider ready to use',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    label: t.exposeString('label'),
+    startURL: t.string({ resolve: (provider, _args, ctx) => samlService(provider, ctx.urls).startURL }),
+  }),
+});
+
+builder.objectField(Organization, 'samlProviders', (t) =>
+  t.connection({
+    type: SamlProvider,
+    description: 'SAML providers of the organization, oldest first (admins)',
+    resolve: async (org, args, ctx) => toConnection(await listSamlProviderRecords(ctx, org.id, connectionQuery(args))),
+  }),
+);
+
+builder.objectField(Organization, 'ssoProviders', (t) =>
+  t.field({
+    type: [SsoProviderLogin],
+    description: 'Sign-in information of the SAML providers ready to use',
+    resolve: (org, _args, ctx) => listSsoProviderRecords(ctx, org.id),
+  }),
+);
+
+builder.queryField('ssoProviders', (t) =>
+  t.field({
+    type: [SsoProviderLogin],
+    description: "Sign-in information of an organization's SAML providers ready to use: any authenticated caller, member or not",
+    args: { organizationId: t.arg.id({ required: true }) },
+    resolve: (_root, { organizationId }, ctx) => listSsoProviderRecords(ctx, organizationId),
+  }),
+);
+
+/** A mutation's payload: the provider it acted on, read again as the viewer sees it now. */
+const samlPayload = {
+  outputFields: (t: PothosSchemaTypes.ObjectFieldBuilder<typeof builder.$inferSchemaTypes, { samlProviderId: string }>) => ({
+    samlProvider: t.field({ type: SamlProvider, resolve: (payload, _args, ctx) => samlProviderById(ctx, payload.samlProviderId) }),
+  }),
+};
+
+/** The REST body of a provider's fields: those given, `defaultTeamId` as `defaultTeam` (null clears it). */
+function samlBody({ defaultTeamId, ...fields }: Record<string, unknown>) {
+  const body: Record<string, unknown> = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+  if (defaultTeamId !== undefined) body.defaultTeam = defaultTeamId;
+  return body;
+}
+
+builder.relayMutationField(
+  'createSamlProvider',
+  {
+    inputFields: (t) => ({
+      organizationId: t.id({ required: true }),
+      label: t.string({ required: true }),
+      ssoURL: t.string(),
+      entityID: t.string(),
+      certificate: t.string({ description: 'X.509 certificate, PEM' }),
+      defaultTeamId: t.id({ description: 'A team of the organization' }),
+      defaultRole: t.field({ type: MemberRole, description: 'null: guest' }),
+    }),
+  },
+  {
+    resolve: async (_root, { input: { organizationId, ...fields } }, ctx) => ({
+      samlProviderId: (await createSamlProvider(ctx, organizationId, samlBody(fields))).id,
+    }),
+  },
+  samlPayload,
+);
+
+builder.relayMutationField(
+  'updateSamlProvider',
+  {
+    inputFields: (t) => ({
+      samlProviderId: t.id({ required: true }),
+      label: t.string(),
+      ssoURL: t.string(),
+      entityID: t.string(),
+      certificate: t.string({ description: 'X.509 certificate, PEM' }),
+      defaultTeamId: t.id({ description: 'A team of the organization; null: none' }),
+      defaultRole: t.field({ type: MemberRole, description: 'null: guest' }),
+    }),
+  },
+  {
+    resolve: async (_root, { input: { samlProviderId, ...fields } }, ctx) => {
+      const provider = await samlProviderById(ctx, samlProviderId);
+      await updateSamlProvider(ctx, provider.organizationId, samlProviderId, samlBody(fields));
+      return { samlProviderId };
+    },
+  },
+  samlPayload,
+);
+
+builder.relayMutationField(
+  'deleteSamlProvider',
+  { inputFields: (t) => ({ samlProviderId: t.id({ required: true }) }) },
+  {
+    resolve: async (_root, { input: { samlProviderId } }, ctx) => {
+      const provider = await samlProviderById(ctx, samlProviderId);
+      await deleteSamlProvider(ctx, provider.organizationId, samlProviderId);
+      return { deletedSamlProviderId: samlProviderId };
+    },
+  },
+  { outputFields: (t) => ({ deletedSamlProviderId: t.exposeID('deletedSamlProviderId') }) },
+);

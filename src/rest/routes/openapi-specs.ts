@@ -1,0 +1,126 @@
+import {
+  CreateOpenAPISpecInput,
+  ListOpenAPISpecVersionsQuery,
+  ListOpenAPISpecsQuery,
+  MAX_SOURCE_TEXT_LENGTH,
+  PutOpenAPISpecInput,
+} from '../../domain/openapi/inputs.ts';
+import { createSpec, deleteSpec, getSpec, getVersion, getVersionContent, listSpecs, listVersions, putSpec } from '../../domain/openapi/service.ts';
+import { restList } from '../../lib/pagination.ts';
+import { route } from '../route.ts';
+
+const tag = 'OpenAPI specs';
+const specs = '/v1/orgs/{organizationId}/openapi';
+const spec = `${specs}/{specSlug}`;
+/** A source given as text may be as large as a fetched one (JSON escaping aside). */
+const bodyLimit = MAX_SOURCE_TEXT_LENGTH * 2;
+
+export const openApiSpecRoutes = [
+  route({
+    method: 'GET',
+    path: specs,
+    operationId: 'listOpenAPISpecs',
+    summary: 'OpenAPI specs of an organization, by slug',
+    tag,
+    query: ListOpenAPISpecsQuery,
+    status: 200,
+    response: 'OpenAPISpec',
+    list: true,
+    handler: async (ctx, { params, query }) => restList(await listSpecs(ctx, params.organizationId!, query)),
+  }),
+  route({
+    method: 'POST',
+    path: specs,
+    operationId: 'createOpenAPISpec',
+    summary: 'Create an OpenAPI spec from a URL or a text; it is processed in the background (processingState)',
+    tag,
+    body: CreateOpenAPISpecInput,
+    bodyLimit,
+    status: 201,
+    response: 'OpenAPISpec',
+    handler: (ctx, { params, body }) => createSpec(ctx, params.organizationId!, body),
+  }),
+  route({
+    method: 'GET',
+    path: spec,
+    operationId: 'getOpenAPISpecBySlug',
+    summary: 'An OpenAPI spec, with the state of its last processing',
+    tag,
+    status: 200,
+    response: 'OpenAPISpec',
+    handler: (ctx, { params }) => getSpec(ctx, params.organizationId!, params.specSlug!),
+  }),
+  route({
+    method: 'PUT',
+    path: spec,
+    operationId: 'createOrUpdateOpenAPISpecBySlug',
+    summary: 'Create an OpenAPI spec with this slug, or replace its source; either way it is processed again',
+    tag,
+    body: PutOpenAPISpecInput,
+    bodyLimit,
+    status: 200,
+    response: 'OpenAPISpec',
+    handler: (ctx, { params, body }) => putSpec(ctx, params.organizationId!, params.specSlug!, body),
+  }),
+  route({
+    method: 'DELETE',
+    path: spec,
+    operationId: 'deleteOpenAPISpecBySlug',
+    summary: 'Delete an OpenAPI spec and its versions',
+    tag,
+    status: 205,
+    handler: (ctx, { params }) => deleteSpec(ctx, params.organizationId!, params.specSlug!),
+  }),
+  route({
+    method: 'GET',
+    path: `${spec}/versions`,
+    operationId: 'listOpenAPISpecVersions',
+    summary: 'Versions of an OpenAPI spec (one per processed document), newest first',
+    tag,
+    query: ListOpenAPISpecVersionsQuery,
+    status: 200,
+    response: 'OpenAPISpecVersion',
+    list: true,
+    handler: async (ctx, { params, query }) => restList(await listVersions(ctx, params.organizationId!, params.specSlug!, query)),
+  }),
+  route({
+    method: 'GET',
+    path: `${spec}/versions/latest`,
+    operationId: 'getLatestOpenAPISpecVersion',
+    summary: 'The latest version of an OpenAPI spec',
+    tag,
+    status: 200,
+    response: 'OpenAPISpecVersion',
+    handler: (ctx, { params }) => getVersion(ctx, params.organizationId!, params.specSlug!, 'latest'),
+  }),
+  route({
+    method: 'GET',
+    path: `${spec}/versions/latest/content`,
+    operationId: 'getLatestOpenAPISpecVersionContent',
+    summary: 'The files of the latest version of an OpenAPI spec',
+    tag,
+    status: 200,
+    response: 'OpenAPISpecContent',
+    handler: (ctx, { params }) => getVersionContent(ctx, params.organizationId!, params.specSlug!, 'latest'),
+  }),
+  route({
+    method: 'GET',
+    path: `${spec}/versions/{versionId}`,
+    operationId: 'getOpenAPISpecVersionById',
+    summary: 'A version of an OpenAPI spec',
+    tag,
+    status: 200,
+    response: 'OpenAPISpecVersion',
+    handler: (ctx, { params }) => getVersion(ctx, params.organizationId!, params.specSlug!, params.versionId!),
+  }),
+  route({
+    method: 'GET',
+    path: `${spec}/versions/{versionId}/content`,
+    operationId: 'getOpenAPISpecVersionContentById',
+    summary: 'The files of a version of an OpenAPI spec',
+    tag,
+    status: 200,
+    response: 'OpenAPISpecContent',
+    handler: (ctx, { params }) => getVersionContent(ctx, params.organizationId!, params.specSlug!, params.versionId!),
+  }),
+];
