@@ -62,4 +62,21 @@ export async function restPlugin(app: FastifyInstance, options: { publicUrl: str
   }
   let document: object | undefined;
   app.get(OPENAPI_PATH, async () => (document ??= buildOpenApiDocument(restRoutes, options.publicUrl)));
+  // The base address answers with what lives under it: every operation by tag, and the reference.
+  const index = restIndex(options.publicUrl);
+  app.get('/v1', async () => index);
+}
+
+/** Every operation of the route table grouped by tag, in documentation order. */
+function restIndex(publicUrl: string) {
+  const tags = new Map<string, Array<{ method: string; path: string; operationId: string; summary: string }>>();
+  for (const { tag, method, path, operationId, summary } of restRoutes) {
+    tags.set(tag, [...(tags.get(tag) ?? []), { method, path, operationId, summary }]);
+  }
+  return {
+    name: 'docs-gateway REST API v1',
+    openapi: `${publicUrl}${OPENAPI_PATH}`,
+    authentication: 'Authorization: Bearer <token>',
+    resources: [...tags].map(([tag, operations]) => ({ tag, operations })),
+  };
 }

@@ -196,3 +196,21 @@ describe('GET /v1/openapi.json', () => {
     }
   });
 });
+
+describe('GET /v1', () => {
+  it('lists every operation of the route table by tag, with the reference, without a token', async () => {
+    const response = await t.call('GET', '/v1');
+    expect(response.statusCode).toBe(200);
+    const index = response.json();
+    expect(index).toMatchObject({ openapi: 'http://docs-gateway.test/v1/openapi.json', authentication: 'Authorization: Bearer <token>' });
+    const listed = index.resources.flatMap((resource: { operations: Array<{ operationId: string }> }) => resource.operations.map((operation) => operation.operationId));
+    expect(listed).toEqual(restRoutes.map((route) => route.operationId));
+    expect(index.resources.map((resource: { tag: string }) => resource.tag)).toEqual([...new Set(restRoutes.map((route) => route.tag))]);
+    expect(index.resources[0].operations[0]).toEqual({
+      method: restRoutes[0]!.method,
+      path: restRoutes[0]!.path,
+      operationId: restRoutes[0]!.operationId,
+      summary: restRoutes[0]!.summary,
+    });
+  });
+});
