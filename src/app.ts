@@ -160,7 +160,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setErrorHandler((error, request, reply) => {
     const { status, message } = httpError(error);
     if (status === 503) {
-      request.log.warn({ err: { message: (error as Error).message } }, 'database unavailable');
+      request.log.warn({ err: { message: (error as Error).message } }, 'unavailable');
       reply.header('retry-after', String(RETRY_AFTER_SECONDS));
     } else if (status >= 500) request.log.error(error);
     if (error instanceof RateLimited) reply.header('retry-after', String(error.retryAfterSeconds));

@@ -3,7 +3,7 @@
  * status both contracts report (REST in the body, GraphQL in `extensions.code`).
  * Anything else that is thrown is a bug and is reported as a masked 500.
  */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 412 | 429;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 412 | 429 | 503;
 
 export class DomainError extends Error {
   constructor(
@@ -21,6 +21,8 @@ export const unauthenticated = (message = 'A valid API token is required: send "
 export const forbidden = (message: string) => new DomainError(403, message);
 export const notFound = (what: string, id: string) => new DomainError(404, `${what} "${id}" was not found`);
 export const conflict = (message: string) => new DomainError(409, message);
+/** The server cannot do it now (busy, or a dependency down); the client may try again later. */
+export const unavailable = (message: string) => new DomainError(503, message);
 
 export function isDomainError(error: unknown): error is DomainError {
   return error instanceof DomainError;

@@ -1,3 +1,4 @@
+import { importWebsiteJob, renderPdfJob } from '../domain/content/jobs.ts';
 import { processOpenAPISpecJob, resumeOpenAPISpecsJob } from '../domain/openapi/processing.ts';
 import { spacePurgeJob } from '../domain/spaces/purge.ts';
 import type { JobKind, JobLog, JobQueue } from './queue.ts';
@@ -6,7 +7,7 @@ import type { JobKind, JobLog, JobQueue } from './queue.ts';
 // this module back, and a constant would capture kinds not yet defined.
 
 /** Every kind of job; a server works them all from the start, so that any instance takes any job. */
-export const jobKinds = (): JobKind<any>[] => [spacePurgeJob, processOpenAPISpecJob, resumeOpenAPISpecsJob];
+export const jobKinds = (): JobKind<any>[] => [spacePurgeJob, processOpenAPISpecJob, resumeOpenAPISpecsJob, renderPdfJob, importWebsiteJob];
 
 /** The kinds queued every interval (below), each worked by its schedule. */
 const periodicKinds = (): JobKind<any>[] => [spacePurgeJob, resumeOpenAPISpecsJob];

@@ -1,8 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { type JobKind, type JobRunner, type JobQueue, runLogged } from './queue.ts';
+import { type JobKind, type JobOutput, type JobQueue, type JobRunner, jobTimedOut, runLogged } from './queue.ts';
 
 const RETRY_DELAY_MS = 1_000;
 const MAX_RETRY_DELAY_MS = 300_000;
+
+interface Waiter {
+  resolve(output: JobOutput): void;
+  reject(error: unknown): void;
+}
 
 /**
  * Jobs run in this process, for the embedded SQLite database (one instance).
@@ -16,6 +21,9 @@ export function inProcessQueue(runner: JobRunner): JobQueue {
   const windows = new Map<string, number>();
   const running = new Set<Promise<void>>();
   const timers = new Set<NodeJS.Timeout>();
+  // Jobs a caller waits for (`call`), and those it gave up on before they started.
+  const waiters = new Map<string, Waiter>();
+  const cancelled = new Set<string>();
   let stopped = false;
 
   const later = (ms: number, run: () => void) => {
@@ -28,12 +36,34 @@ export function inProcessQueue(runner: JobRunner): JobQueue {
   };
 
   const attempt = (kind: JobKind<any>, data: object, id: string, number: number) => {
-    if (stopped) return;
-    const done = runLogged(kind, data, { id, attempt: number }, runner).catch(() => {
-      if (number <= kind.retryLimit) later(Math.min(RETRY_DELAY_MS * 2 ** (number - 1), MAX_RETRY_DELAY_MS), () => attempt(kind, data, id, number + 1));
-    });
+    if (stopped || cancelled.delete(id)) return;
+    const done = runLogged(kind, data, { id, attempt: number }, runner).then(
+      (output) => {
+        cancelled.delete(id);
+        waiters.get(id)?.resolve(output);
+      },
+      (error: unknown) => {
+        if (number <= kind.retryLimit) return later(Math.min(RETRY_DELAY_MS * 2 ** (number - 1), MAX_RETRY_DELAY_MS), () => attempt(kind, data, id, number + 1));
+        cancelled.delete(id);
+        waiters.get(id)?.reject(error);
+      },
+    );
     running.add(done);
     void done.finally(() => running.delete(done));
+  };
+
+  const send: JobQueue['send'] = async (kind, data, options = {}) => {
+    if (stopped) throw new Error('the job queue is stopped');
+    if (options.oncePerSeconds) {
+      const window = Math.floor(Date.now() / 1000 / options.oncePerSeconds);
+      if (windows.get(kind.name) === window) return null;
+      windows.set(kind.name, window);
+    }
+    const id = randomUUID();
+    const start = () => later(0, () => attempt(kind, data, id, 1));
+    if (workers.has(kind.name)) start();
+    else waiting.set(kind.name, [...(waiting.get(kind.name) ?? []), start]);
+    return id;
   };
 
   return {
@@ -43,23 +73,29 @@ export function inProcessQueue(runner: JobRunner): JobQueue {
       for (const start of waiting.get(kind.name) ?? []) start();
       waiting.delete(kind.name);
     },
-    async send(kind, data, options = {}) {
-      if (stopped) throw new Error('the job queue is stopped');
-      if (options.oncePerSeconds) {
-        const window = Math.floor(Date.now() / 1000 / options.oncePerSeconds);
-        if (windows.get(kind.name) === window) return null;
-        windows.set(kind.name, window);
+    send,
+    async call(kind, data, { timeoutMs }) {
+      const id = (await send(kind, data))!;
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        return await new Promise<JobOutput>((resolve, reject) => {
+          waiters.set(id, { resolve, reject });
+          timer = setTimeout(() => {
+            // Not started yet: it never will be. Running: it ends unobserved.
+            cancelled.add(id);
+            reject(jobTimedOut(kind, timeoutMs));
+          }, timeoutMs);
+        });
+      } finally {
+        clearTimeout(timer);
+        waiters.delete(id);
       }
-      const id = randomUUID();
-      const start = () => later(0, () => attempt(kind, data, id, 1));
-      if (workers.has(kind.name)) start();
-      else waiting.set(kind.name, [...(waiting.get(kind.name) ?? []), start]);
-      return id;
     },
     async stop() {
       stopped = true;
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
+      for (const waiter of waiters.values()) waiter.reject(new Error('the job queue stopped'));
       await Promise.allSettled([...running]);
     },
   };

@@ -1,5 +1,8 @@
 import { PgBoss } from 'pg-boss';
-import { type JobKind, type JobRunner, type JobQueue, runLogged } from './queue.ts';
+import { type JobKind, type JobOutput, type JobQueue, type JobRunner, jobTimedOut, runLogged } from './queue.ts';
+
+/** How often a caller waiting for a job another instance runs looks at its state. */
+const CALL_POLL_MS = 200;
 
 /** Jobs kept in PostgreSQL by pg-boss (its own schema), shared by every instance on the database. */
 export function pgBossQueue(url: string, runner: JobRunner): JobQueue {
@@ -42,17 +45,42 @@ export function pgBossQueue(url: string, runner: JobRunner): JobQueue {
     return ready;
   };
 
+  // This instance's worker of each kind, woken when it queues a job a caller waits for.
+  const workers = new Map<string, string>();
+
   return {
     backend: 'postgresql',
     async work(kind) {
       await queueOf(kind);
-      await boss.work(kind.name, { pollingIntervalSeconds: 1, localConcurrency: 2 }, async ([job]) => {
-        await runLogged(kind, job!.data as object, { id: job!.id, attempt: job!.retryCount + 1 }, runner);
-      });
+      const workerId = await boss.work(kind.name, { pollingIntervalSeconds: 1, localConcurrency: 2 }, async ([job]) =>
+        // pg-boss keeps what the handler returns as the job's output, for `call`.
+        runLogged(kind, job!.data as object, { id: job!.id, attempt: job!.retryCount + 1 }, runner),
+      );
+      workers.set(kind.name, workerId);
     },
     async send(kind, data, options = {}) {
       await queueOf(kind);
       return options.oncePerSeconds ? boss.sendThrottled(kind.name, data, null, options.oncePerSeconds) : boss.send(kind.name, data);
+    },
+    async call(kind, data, { timeoutMs }) {
+      await queueOf(kind);
+      const deadline = Date.now() + timeoutMs;
+      const id = (await boss.send(kind.name, data))!;
+      // Ours takes it at once when it has a free slot; otherwise the next instance to poll does.
+      const workerId = workers.get(kind.name);
+      if (workerId) boss.notifyWorker(workerId);
+      while (Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, Math.min(CALL_POLL_MS, Math.max(0, deadline - Date.now()))));
+        const job = await boss.getJobById<object>(kind.name, id);
+        if (job?.state === 'completed') return (job.output ?? {}) as JobOutput;
+        if (job?.state === 'failed' || job?.state === 'cancelled' || !job) {
+          const reason = (job?.output as { message?: string } | undefined)?.message ?? job?.state ?? 'deleted';
+          throw new Error(`job ${kind.name} ${id} ended without a result: ${reason}`);
+        }
+      }
+      // Still waiting in the queue: it never starts. Already running: it ends unobserved.
+      await boss.cancel(kind.name, id).catch(() => {});
+      throw jobTimedOut(kind, timeoutMs);
     },
     async stop() {
       if (!started) return;

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { providerOf } from '../../src/db/client.ts';
 import { emptyDatabase } from '../support/databases.ts';
 import { REDIS_URL, freePort, redisAvailable } from '../support/network.ts';
+import { serveOpenAPISources } from '../support/openapi-sources.ts';
 
 /**
  * Two server processes on one PostgreSQL database, as `Running several
@@ -50,6 +51,8 @@ describe.skipIf(!onPostgres)('two instances on one PostgreSQL database', () => {
     PURGE_INTERVAL_SECONDS: '1',
     RESPONSE_CACHE_MB: '16',
     RATE_LIMIT_FAILED_AUTH_PER_MINUTE: String(FAILED_AUTH_LIMIT),
+    // The OpenAPI sources and the website below are served on 127.0.0.1.
+    FETCH_PRIVATE_ADDRESSES: 'true',
     ...(withRedis ? { REDIS_URL, REDIS_PREFIX: redisPrefix } : {}),
   });
 
@@ -178,6 +181,58 @@ describe.skipIf(!onPostgres)('two instances on one PostgreSQL database', () => {
     expect(ids.length).toBeGreaterThanOrEqual(1);
     expect(ids.length).toBeLessThanOrEqual(Math.ceil(seconds) + 2);
     expect(purged()).toBe(3);
+  });
+
+  /** The `job done` lines of `kind` both instances logged, and whether any job id appears twice. */
+  const jobsDone = (kind: string) => {
+    const lines = [...one.logs(), ...two.logs()].filter((line) => line.msg === 'job done' && line.job === kind);
+    return { lines, ids: lines.map((line) => line.jobId as string) };
+  };
+
+  it('processes an OpenAPI spec sent through one instance once, read through the other', async () => {
+    const sources = await serveOpenAPISources();
+    const specs = `/v1/orgs/${admin.organizationId}/openapi`;
+    const created = await rest(one, 'POST', specs, { slug: 'petstore', source: { url: `${sources.base}/petstore.json` } });
+    expect(created.status).toBe(201);
+    await vi.waitUntil(async () => (await rest(two, 'GET', `${specs}/petstore`)).body.processingState === 'complete', { timeout: 30_000, interval: 200 });
+    const versions = await rest(two, 'GET', `${specs}/petstore/versions`);
+    expect(versions.body.items).toHaveLength(1);
+    const { lines, ids } = jobsDone('process-openapi-spec');
+    expect(lines.filter((line) => line.specId === created.body.id)).toHaveLength(1);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('renders PDFs and imports websites as jobs: each runs once, answered to the request that asked', async () => {
+    const sources = await serveOpenAPISources();
+    sources.documents['/site/index.html'] = { type: 'text/html', body: '<html><head><title>Welcome</title></head><body><main><p>Imported across instances.</p></main></body></html>' };
+    const spaces = await Promise.all(
+      [0, 1, 2, 3].map(async (i) => (await rest(i % 2 ? one : two, 'POST', `/v1/orgs/${admin.organizationId}/spaces`, { title: `Imported ${i}` })).body),
+    );
+    const imports = await Promise.all(
+      spaces.map((space, i) => rest(i % 2 ? two : one, 'POST', `/v1/spaces/${space.id}/content/import`, { url: `${sources.base}/site/index.html`, source: 'website' })),
+    );
+    expect(imports.map((response) => response.status)).toEqual([201, 201, 201, 201]);
+    for (const [i, space] of spaces.entries()) {
+      const content = await rest(i % 2 ? one : two, 'GET', `/v1/spaces/${space.id}/content`);
+      expect(content.body.id).toBe(imports[i]!.body.revision);
+      expect(content.body.pages.map((page: { title: string }) => page.title)).toEqual(['Welcome']);
+    }
+    const imported = jobsDone('import-website');
+    expect(imported.lines).toHaveLength(4);
+    expect(new Set(imported.ids).size).toBe(4);
+
+    const changeRequest = (await rest(one, 'POST', `/v1/spaces/${spaces[0]!.id}/change-requests`, { subject: 'Printed' })).body;
+    const pdfs = await Promise.all([one, two].map((instance) => rest(instance, 'GET', `/v1/spaces/${spaces[0]!.id}/change-requests/${changeRequest.id}/pdf`)));
+    expect(pdfs.map((response) => response.status)).toEqual([200, 200]);
+    // The file storage is shared: each PDF is served by the instance that did not answer for it.
+    for (const [i, pdf] of pdfs.entries()) {
+      const file = await fetch(`${(i ? one : two).base}${new URL(pdf.body.url).pathname}`);
+      expect(file.status).toBe(200);
+      expect(Buffer.from(await file.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+    }
+    const rendered = jobsDone('render-pdf');
+    expect(rendered.lines).toHaveLength(2);
+    expect(new Set(rendered.ids).size).toBe(2);
   });
 
   it.skipIf(!withRedis)('counts failed authentications of both instances together (Redis)', async () => {

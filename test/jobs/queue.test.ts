@@ -1,7 +1,9 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { providerOf } from '../../src/db/index.ts';
-import { type JobKind, type JobQueue, openJobQueue } from '../../src/jobs/queue.ts';
-import { type TestApp, createTestApp } from '../support/app.ts';
+import { conflict } from '../../src/errors.ts';
+import { type JobKind, type JobQueue, callJob, jobSender, openJobQueue } from '../../src/jobs/queue.ts';
+import { createContext } from '../../src/context.ts';
+import { TEST_URLS, type TestApp, createTestApp } from '../support/app.ts';
 import { closeWhenFileEnds } from '../support/cleanup.ts';
 import { unique } from '../support/factories.ts';
 import { jobRunner } from '../support/jobs.ts';
@@ -148,5 +150,61 @@ describe('job queue shared by several instances (PostgreSQL)', () => {
     await after.work(kind);
     await waitFor(() => kind.attempts.length === 1);
     expect(kind.attempts[0]).toMatchObject({ id, data: { n: 3 } });
+  });
+});
+
+describe('waiting for a job (call)', () => {
+  it('answers with what the job returned', async () => {
+    const { jobs } = queue();
+    const kind: JobKind<{ n: number }> = { name: `call-${unique()}`, retryLimit: 0, timeoutSeconds: 30, run: async (_ctx, { n }) => ({ doubled: n * 2 }) };
+    await jobs.work(kind);
+    expect(await jobs.call(kind, { n: 21 }, { timeoutMs: 20_000 })).toEqual({ doubled: 42 });
+  });
+
+  it("keeps a client error as the job's refusal, not retried, and callJob throws it again", async () => {
+    const { jobs, log } = queue();
+    const kind = recordingKind({ retryLimit: 2 });
+    const refusing: JobKind = { ...kind, run: async (ctx, data, job) => {
+      await kind.run(ctx, data, job);
+      throw conflict('the content changed: try again');
+    } };
+    await jobs.work(refusing);
+    const output = await jobs.call(refusing, {}, { timeoutMs: 20_000 });
+    expect(output).toEqual({ refused: { status: 409, message: 'the content changed: try again' } });
+    expect(kind.attempts).toHaveLength(1);
+    expect(log.lines.filter((line) => line.fields.job === kind.name).map((line) => [line.level, line.message])).toEqual([['info', 'job refused']]);
+
+    const ctx = createContext({ database: t.database, viewer: null, clock: t.clock, urls: TEST_URLS, jobs: jobSender(jobs) });
+    await expect(callJob(ctx, refusing, {}, { timeoutMs: 20_000 })).rejects.toMatchObject({ status: 409, message: 'the content changed: try again' });
+  });
+
+  it('fails when the last attempt failed', async () => {
+    const { jobs } = queue();
+    const kind = recordingKind({ failures: 100, retryLimit: 1 });
+    await jobs.work(kind);
+    await expect(jobs.call(kind, {}, { timeoutMs: 20_000 })).rejects.toThrow(/attempt 2 fails/);
+    expect(kind.attempts.map((attempt) => attempt.attempt)).toEqual([1, 2]);
+  });
+
+  it('gives up with a 503 when nobody takes the job in time, and the job never runs', async () => {
+    const { jobs } = queue();
+    const kind = recordingKind();
+    await expect(jobs.call(kind, {}, { timeoutMs: 1_000 })).rejects.toMatchObject({ status: 503, message: expect.stringContaining(`${kind.name} did not finish within 1 s`) });
+    await jobs.work(kind);
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(kind.attempts).toEqual([]);
+  });
+
+  it('answers with the output of a job another instance ran (PostgreSQL)', async (context) => {
+    if (!onPostgres()) context.skip();
+    const name = `remote-${unique()}`;
+    const ranBy: string[] = [];
+    const kindFor = (by: string): JobKind<{ n: number }> => ({ name, retryLimit: 0, timeoutSeconds: 30, run: async (_ctx, { n }) => (ranBy.push(by), { n, by }) });
+    const { jobs: caller } = queue();
+    const { jobs: worker } = queue();
+    await worker.work(kindFor('worker'));
+    // The caller never works this kind: only the other instance can answer.
+    expect(await caller.call(kindFor('caller'), { n: 5 }, { timeoutMs: 20_000 })).toEqual({ n: 5, by: 'worker' });
+    expect(ranBy).toEqual(['worker']);
   });
 });

@@ -1,10 +1,8 @@
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { RequestContext } from '../../context.ts';
 import type { ChangeRequestRecord, RevisionRecord } from '../../db/index.ts';
 import { conflict, invalid, notFound } from '../../errors.ts';
 import { atLeast, authorize } from '../access.ts';
-import { reindexSpace } from '../search/service.ts';
 import { parseInput, queryBool } from '../../lib/validation.ts';
 import {
   editableChangeRequest,
@@ -18,6 +16,8 @@ import { defineRecordLoader, loader } from '../loaders.ts';
 import { visibleSpace } from '../spaces/service.ts';
 import { mapPage } from '../shared/pages.ts';
 import { inTransaction } from '../transaction.ts';
+import { callJob } from '../../jobs/queue.ts';
+import { importWebsiteJob, renderPdfJob } from './jobs.ts';
 import { applyChanges, slugOf } from './changes.ts';
 import { ImportInput } from './import-input.ts';
 import { structuredDocumentOf } from './document-format.ts';
@@ -28,7 +28,7 @@ import { type ContentChange, ContentQuery, ListFilesQuery, MAX_FILE_BYTES, PageQ
 import { FetchRefused, fetchBounded } from '../../lib/safe-fetch.ts';
 import { type ContentPresentation, presentPage, presentPages, presentRevision } from './presenter.ts';
 import { writeRevision } from './revisions.ts';
-import { type PageState, type PageTree, loadPageTree, pageAtPath } from './tree.ts';
+import { type PageTree, loadPageTree, pageAtPath } from './tree.ts';
 
 export const revisionRecords = defineRecordLoader((ctx, ids) => ctx.db.revision.findMany({ where: { id: { in: ids } } }));
 
@@ -236,45 +236,30 @@ export async function pageBody(ctx: RequestContext, documentId: string | null, f
 
 export const PdfQuery = z.object({ only: queryBool().optional(), page: z.string().min(1).max(100).optional() });
 
+/** How long a request waits for its PDF or import job before answering 503 (the job is then dropped). */
+export const CONTENT_JOB_WAIT_MS = 60_000;
+
 /**
  * The content of a change request (or one page, or a page with its pages) as a
- * PDF: rendered, stored by its digest in the file storage, and served at the
- * returned `url` (an address only someone who can read the content learns).
+ * PDF: rendered by a job (any instance may take it), stored by its digest in
+ * the file storage, and served at the returned `url` (an address only someone
+ * who can read the content learns).
  */
 export async function exportChangeRequestPdf(ctx: RequestContext, spaceId: string, idOrNumber: string, query: unknown = {}) {
   const { only, page: pageId } = parseInput(PdfQuery, query, 'query');
   if (only && !pageId) throw invalid('page: is required with only=true');
   const { changeRequest } = await visibleChangeRequest(ctx, spaceId, idOrNumber);
-  const tree = await loadPageTree(ctx, changeRequest.revisionId);
-  if (pageId && !tree.pages.has(pageId)) throw notFound('Page', pageId);
-  const chosen = pageId
-    ? only
-      ? [{ page: tree.pages.get(pageId)!, depth: 0 }]
-      : [{ page: tree.pages.get(pageId)!, depth: 0 }, ...depthFirst(tree, pageId, 1)]
-    : depthFirst(tree, null, 0);
-  const pages = await Promise.all(
-    chosen
-      .filter(({ page }) => page.type !== 'link')
-      .map(async ({ page, depth }) => ({ title: page.title, depth, markdown: await markdownOf(ctx, page.documentId) })),
-  );
+  if (pageId && !(await loadPageTree(ctx, changeRequest.revisionId)).pages.has(pageId)) throw notFound('Page', pageId);
   const title = changeRequest.subject || `Change request #${changeRequest.number}`;
-  // Loaded when first asked for: pdfkit and its fonts need not sit in every server's memory.
-  const { renderPdf } = await import('./pdf.ts');
-  const bytes = await renderPdf(title, pages);
-  if (!ctx.storage) throw new Error('this server has no file storage configured');
-  const sha256 = createHash('sha256').update(bytes).digest('hex');
-  await ctx.storage.put(sha256, bytes);
+  const { sha256 } = await callJob(ctx, renderPdfJob, { revisionId: changeRequest.revisionId, title, pageId, only }, { timeoutMs: CONTENT_JOB_WAIT_MS });
   return { url: `${ctx.urls.api}/exports/${sha256}/${slugOf(title)}.pdf` };
-}
-
-function depthFirst(tree: PageTree, parentId: string | null, depth: number): Array<{ page: PageState; depth: number }> {
-  return (tree.children.get(parentId) ?? []).flatMap((page) => [{ page, depth }, ...depthFirst(tree, page.pageId, depth + 1)]);
 }
 
 /**
  * Imports a website into a change request's content, or into the space's live
- * content (editors, when the space is not locked), as one new revision. The
- * crawl runs before the write; if the content moved meanwhile, a 409 asks to retry.
+ * content (editors, when the space is not locked), as one new revision. A job
+ * crawls and writes (any instance may take it); if the content moved during
+ * the crawl, a 409 asks to retry.
  */
 export async function importContent(ctx: RequestContext, source: ContentSource, body: unknown) {
   const input = parseInput(ImportInput, body);
@@ -290,40 +275,17 @@ export async function importContent(ctx: RequestContext, source: ContentSource, 
         const { changeRequest } = await editableChangeRequest(ctx, source.spaceId, source.changeRequest!, 'edit the content of this change request');
         return { revisionId: changeRequest.revisionId, changeRequestId: changeRequest.id as string | null };
       })();
-  const base = await loadPageTree(ctx, target.revisionId);
-  const { importWebsite } = await import('./import.ts');
-  const imported = await importWebsite(source.spaceId, base, input, { now: ctx.clock.now(), allowPrivate: ctx.fetchPrivateAddresses === true });
-  const revision = await inTransaction(ctx, async (tx) => {
-    const space = await lockSpace(tx, source.spaceId);
-    const current = target.changeRequestId
-      ? (await tx.db.changeRequest.findUniqueOrThrow({ where: { id: target.changeRequestId } })).revisionId
-      : space.revisionId;
-    if (current !== target.revisionId) throw conflict('the content changed while the site was imported: try again');
-    await storeDocuments(tx, source.spaceId, imported.markdowns);
-    const revisionId = await writeRevision(tx, {
-      spaceId: source.spaceId,
-      changeRequestId: target.changeRequestId,
-      type: 'edits',
-      parents: [target.revisionId],
-      // Revisions never change: the tree read before the crawl is still this one.
-      base,
-      pages: imported.pages,
-    });
-    if (target.changeRequestId) {
-      await tx.db.changeRequest.update({ where: { id: target.changeRequestId }, data: { revisionId } });
-      await noteContributor(tx, target.changeRequestId);
-    } else {
-      await tx.db.space.update({ where: { id: source.spaceId }, data: { revisionId } });
-      await reindexSpace(tx, source.spaceId, revisionId);
-    }
-    return revisionId;
-  });
-  return { revision, importedResources: imported.importedResources, totalResources: imported.totalResources };
+  const { revisionId, importedResources, totalResources } = await callJob(
+    ctx,
+    importWebsiteJob,
+    { spaceId: source.spaceId, ...target, input, userId: ctx.viewer!.user.id, allowPrivate: ctx.fetchPrivateAddresses === true },
+    { timeoutMs: CONTENT_JOB_WAIT_MS },
+  );
+  return { revision: revisionId as string, importedResources: importedResources as number, totalResources: totalResources as number };
 }
 
 /** The viewer contributed to a change request's content (the `contributor` filter). */
-async function noteContributor(tx: RequestContext, changeRequestId: string): Promise<void> {
-  const userId = tx.viewer!.user.id;
+export async function noteContributor(tx: RequestContext, changeRequestId: string, userId = tx.viewer!.user.id): Promise<void> {
   await tx.db.changeRequestContributor.upsert({
     where: { changeRequestId_userId: { changeRequestId, userId } },
     create: { changeRequestId, userId },
