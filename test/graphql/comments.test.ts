@@ -15,7 +15,7 @@ const USER = 'id object displayName email urls { location }';
 const REACTIONS = `reactions { emoji count users { user { ${USER} } reactedAt } }`;
 const COMMENT_FIELDS = `
   id object postedBy { ${USER} } postedAt editedAt body ${REACTIONS} replies repliers { user { ${USER} } count updatedAt }
-  target { space { id } changeRequest { id } revision page { id } node { id } }
+  target { space { id } changeRequest { id } revision page { id title emoji icon path createdAt updatedAt outdated } node { id preview } }
   urls { location } permissions { view edit reply delete } status resolvedAt resolvedBy { ${USER} }`;
 const REPLY_FIELDS = `id object postedBy { ${USER} } postedAt editedAt body ${REACTIONS} urls { location } permissions { view edit reply delete }`;
 
@@ -60,7 +60,8 @@ function asRest(comment: Json) {
       space: target.space.id,
       revision: target.revision,
       ...(target.changeRequest ? { changeRequest: target.changeRequest.id } : {}),
-      ...(target.page ? { page: target.page } : {}),
+      // REST leaves out what a page lacks (emoji, icon; all but id when the page is gone).
+      ...(target.page ? { page: Object.fromEntries(Object.entries(target.page).filter(([, value]) => value !== null)) } : {}),
       ...(target.node ? { node: target.node } : {}),
     },
     status,

@@ -108,6 +108,46 @@ describe('space comments', () => {
     expect((await t.call('GET', base, { token: users.reader.token })).json().items[0]).toEqual(got);
   });
 
+  it('describes the page and the block it is attached to, and says when they changed (REST and GraphQL)', async () => {
+    const { spaceId, pageId, users, base, ok, post } = await setup();
+    const page = await ok('GET', `/v1/spaces/${spaceId}/content/page/${pageId}?format=document`, users.admin);
+    const paragraph = page.document.nodes.find((node: Json) => node.type === 'paragraph');
+    expect(paragraph.key).toEqual(expect.any(String));
+    const posted = await post(users.commenter, { body: { markdown: 'About this line' }, page: pageId, node: paragraph.key });
+    const described = { id: pageId, title: 'Guide', path: 'guide', outdated: false, createdAt: expect.any(String), updatedAt: expect.any(String) };
+    expect(posted.target).toMatchObject({ page: described, node: { id: paragraph.key, preview: 'Hello.' } });
+    const graphqlTarget = async () =>
+      (await t.graphql(users.admin.token, 'query($id: ID!) { node(id: $id) { ... on Comment { target { page { id title path outdated } node { id preview } } } } }', { id: posted.id })).data!.node.target;
+    expect(await graphqlTarget()).toEqual({ page: { id: pageId, title: 'Guide', path: 'guide', outdated: false }, node: { id: paragraph.key, preview: 'Hello.' } });
+
+    // The page is edited after the comment, around the block: outdated, the block still found by its key.
+    t.clock.advance(60_000);
+    const edit = async (markdown: string) => {
+      const draft = await ok('POST', `/v1/spaces/${spaceId}/change-requests`, users.admin, {}, 201);
+      await ok('POST', `/v1/spaces/${spaceId}/change-requests/${draft.id}/content`, users.admin, {
+        changes: [{ operation: 'update_page', page: pageId, document: { markdown } }],
+      });
+      await ok('POST', `/v1/spaces/${spaceId}/change-requests/${draft.id}/merge`, users.admin);
+    };
+    await edit('# Guide\n\nA new first line.\n\nHello.\n');
+    const afterEdit = await ok('GET', `${base}/${posted.id}`, users.reader);
+    expect(afterEdit.target).toMatchObject({ page: { ...described, outdated: true }, node: { id: paragraph.key, preview: 'Hello.' } });
+
+    // The block itself is rewritten: its key names nothing any more.
+    await edit('# Guide\n\nHello, world.\n');
+    expect((await ok('GET', `${base}/${posted.id}`, users.reader)).target.node).toEqual({ id: paragraph.key, preview: '' });
+    expect((await graphqlTarget()).node).toEqual({ id: paragraph.key, preview: '' });
+
+    // The page is deleted: only its id is left, outdated.
+    const draft = await ok('POST', `/v1/spaces/${spaceId}/change-requests`, users.admin, {}, 201);
+    await ok('POST', `/v1/spaces/${spaceId}/change-requests/${draft.id}/content`, users.admin, { changes: [{ operation: 'delete_page', page: pageId }] });
+    await ok('POST', `/v1/spaces/${spaceId}/change-requests/${draft.id}/merge`, users.admin);
+    const gone = await ok('GET', `${base}/${posted.id}`, users.reader);
+    expectMatchesSchema('GET', COMMENT, 200, gone);
+    expect(gone.target.page).toEqual({ id: pageId, outdated: true });
+    expect((await graphqlTarget()).page).toEqual({ id: pageId, title: null, path: null, outdated: true });
+  });
+
   it('lists newest first by default, oldest first with order=asc, by status and page, page by page', async () => {
     const { pageId, users, base, call, comment, post } = await setup();
     const first = await comment(users.commenter, 'first');

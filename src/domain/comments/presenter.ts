@@ -3,6 +3,7 @@ import type { CommentReactionRecord, CommentRecord, CommentReplyRecord, UserReco
 import { type Role, atLeast } from '../access.ts';
 import { presentAuthor } from '../change-requests/presenter.ts';
 import { structuredDocumentOf } from '../content/document-format.ts';
+import type { PageState } from '../content/tree.ts';
 import type { Api, Wire } from '../shared/api-types.ts';
 
 export type CommentJSON = Wire<Api.Comment>;
@@ -86,18 +87,48 @@ export interface CommentFacts {
   reactions: EmojiReactionView[];
   replies: number;
   repliers: Array<{ user: UserRecord | null; userId: string; count: number; updatedAt: Date }>;
-  /** The revision the comment's target is read in: its change request's, or the space's. */
-  revision: string;
+  target: CommentTargetFacts;
   permissions: CommentPermissions;
 }
 
-export function commentTarget(comment: CommentRecord, revision: string): CommentJSON['target'] {
+/** The content a comment's target is read in. */
+export interface CommentTargetFacts {
+  /** The revision: its change request's, or the space's. */
+  revision: string;
+  /** The page it is attached to, as that revision has it; null when the page is no longer there. */
+  page: { state: PageState; path: string } | null;
+  /** The text of the block it is attached to; null when no block of the page has its key any more. */
+  nodePreview: string | null;
+}
+
+/**
+ * A page is outdated for a comment when it was edited after the comment was
+ * posted, or is gone from the content; the node's preview is empty when its
+ * block is gone (edited or removed).
+ */
+export function commentTarget(comment: CommentRecord, facts: CommentTargetFacts) {
+  const page = facts.page;
   return {
     space: comment.spaceId,
-    revision,
+    revision: facts.revision,
     ...(comment.changeRequestId ? { changeRequest: comment.changeRequestId } : {}),
-    ...(comment.pageId ? { page: { id: comment.pageId } } : {}),
-    ...(comment.nodeId ? { node: { id: comment.nodeId } } : {}),
+    ...(comment.pageId
+      ? {
+          page: page
+            ? {
+                id: comment.pageId,
+                title: page.state.title,
+                ...(page.state.emoji ? { emoji: page.state.emoji } : {}),
+                ...(page.state.icon ? { icon: page.state.icon } : {}),
+                createdAt: page.state.createdAt.toISOString(),
+                updatedAt: page.state.updatedAt.toISOString(),
+                path: page.path,
+                outdated: page.state.updatedAt > comment.postedAt,
+              }
+            : { id: comment.pageId, outdated: true },
+        }
+      : {}),
+    ...(comment.nodeId ? { node: { id: comment.nodeId, preview: facts.nodePreview ?? '' } } : {}),
   };
 }
 
@@ -116,7 +147,7 @@ export function presentComment(comment: CommentRecord, facts: CommentFacts, form
       updatedAt: replier.updatedAt.toISOString(),
     })),
     body: commentBodyOf(comment.body, format),
-    target: commentTarget(comment, facts.revision),
+    target: commentTarget(comment, facts.target),
     urls: { location: commentLocation(comment, urls) },
     permissions: facts.permissions,
   };

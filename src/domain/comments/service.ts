@@ -6,6 +6,8 @@ import { type Ordering, type Page, pageRequestOf } from '../../lib/pagination.ts
 import { parseInput } from '../../lib/validation.ts';
 import { type Role, authorize } from '../access.ts';
 import { changeRequestRecords, visibleChangeRequest } from '../change-requests/service.ts';
+import { blockPreview } from '../content/document-format.ts';
+import { markdownOf } from '../content/documents.ts';
 import { loadPageTree } from '../content/tree.ts';
 import { defineLoader, defineRecordLoader, loader } from '../loaders.ts';
 import { type ChildListing, countsBy, listChildren, mapPage } from '../shared/pages.ts';
@@ -23,6 +25,7 @@ import {
 } from './inputs.ts';
 import {
   type CommentFacts,
+  type CommentTargetFacts,
   type CommentFormat,
   type CommentJSON,
   type CommentPermissions,
@@ -152,18 +155,29 @@ export async function commentRevision(ctx: RequestContext, comment: CommentRecor
   return (await loader(ctx, spaceRecords).load(comment.spaceId))?.revisionId ?? '';
 }
 
+/** The page and node a comment is attached to, as the content it is read in has them. */
+export async function commentTargetFacts(ctx: RequestContext, comment: CommentRecord): Promise<CommentTargetFacts> {
+  const revision = await commentRevision(ctx, comment);
+  if (!comment.pageId || !revision) return { revision, page: null, nodePreview: null };
+  const tree = await loadPageTree(ctx, revision);
+  const state = tree.pages.get(comment.pageId);
+  const page = state ? { state, path: tree.paths.get(comment.pageId) ?? state.slug } : null;
+  const nodePreview = comment.nodeId && state ? blockPreview(await markdownOf(ctx, state.documentId), comment.nodeId) : null;
+  return { revision, page, nodePreview };
+}
+
 async function commentFacts(ctx: RequestContext, comment: CommentRecord): Promise<CommentFacts> {
   const users = loader(ctx, userRecords);
-  const [postedBy, resolvedBy, reactions, replies, repliers, revision, permissions] = await Promise.all([
+  const [postedBy, resolvedBy, reactions, replies, repliers, target, permissions] = await Promise.all([
     users.load(comment.postedById),
     comment.resolvedById ? users.load(comment.resolvedById) : null,
     reactionsOf(ctx, comment.id),
     commentReplyCount(ctx, comment),
     commentRepliers(ctx, comment),
-    commentRevision(ctx, comment),
+    commentTargetFacts(ctx, comment),
     commentPermissionsOf(ctx, comment),
   ]);
-  return { postedBy, resolvedBy, reactions, replies, repliers, revision, permissions };
+  return { postedBy, resolvedBy, reactions, replies, repliers, target, permissions };
 }
 
 export async function presentCommentRecord(ctx: RequestContext, comment: CommentRecord, format?: CommentFormat): Promise<CommentJSON> {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { type Token, type Tokens, lexer } from 'marked';
 
 /**
@@ -138,5 +139,37 @@ function blocks(tokens: Token[]): Block[] {
 }
 
 export function structuredDocumentOf(markdown: string): { object: 'document'; data: Record<string, never>; nodes: Block[] } {
-  return { object: 'document', data: {}, nodes: blocks(lexer(markdown)) };
+  return { object: 'document', data: {}, nodes: withKeys(blocks(lexer(markdown))) };
+}
+
+/**
+ * Keys of top-level blocks, from their content (and how many equal blocks came
+ * before): a block keeps its key while it is unchanged, whatever is edited
+ * around it, so comments can name the block (`node`) they are about.
+ */
+function withKeys(nodes: Block[]): Block[] {
+  const seen = new Map<string, number>();
+  return nodes.map((block) => {
+    const digest = createHash('sha256').update(JSON.stringify(block)).digest('base64url').slice(0, 12);
+    const occurrence = (seen.get(digest) ?? 0) + 1;
+    seen.set(digest, occurrence);
+    return { object: block.object, type: block.type, key: occurrence === 1 ? digest : `${digest}-${occurrence}`, ...block };
+  });
+}
+
+const PREVIEW_LENGTH = 200;
+
+/** The text of the top-level block with this key (up to 200 characters), or null when no block has it. */
+export function blockPreview(markdown: string, key: string): string | null {
+  const block = structuredDocumentOf(markdown).nodes.find((node) => node.key === key);
+  if (!block) return null;
+  const text = plainText(block).replace(/\s+/g, ' ').trim();
+  return text.length > PREVIEW_LENGTH ? `${text.slice(0, PREVIEW_LENGTH - 1)}…` : text;
+}
+
+function plainText(node: unknown): string {
+  const { text, leaves, nodes } = node as { text?: string; leaves?: unknown[]; nodes?: unknown[] };
+  if (typeof text === 'string') return text;
+  const parts = (leaves ?? nodes ?? []).map(plainText);
+  return parts.join((node as Block).object === 'block' && nodes?.every((child) => (child as Block).object === 'block') ? ' ' : '');
 }

@@ -1,7 +1,7 @@
 import type { CommentRecord, CommentReplyRecord } from '../../db/index.ts';
 import { changeRequestUser } from '../../domain/change-requests/service.ts';
 import { COMMENT_STATUSES, COMMENT_STATUS_FILTERS } from '../../domain/comments/inputs.ts';
-import { type EmojiReactionView, commentBodyOf, commentLocation, commentTarget, replyLocation } from '../../domain/comments/presenter.ts';
+import { type CommentTargetFacts, type EmojiReactionView, commentBodyOf, commentLocation, commentTarget, replyLocation } from '../../domain/comments/presenter.ts';
 import {
   commentById,
   commentPermissionsOf,
@@ -9,6 +9,7 @@ import {
   commentReplyById,
   commentReplyCount,
   commentRevision,
+  commentTargetFacts,
   deleteComment,
   listCommentRecords,
   listRepliesOfComment,
@@ -58,8 +59,29 @@ const CommentReplier = builder
     }),
   });
 
-const CommentTargetRef = builder.objectRef<{ id: string }>('CommentTargetRef').implement({
-  fields: (t) => ({ id: t.exposeID('id') }),
+const CommentTargetPage = builder.objectRef<{ comment: CommentRecord; facts: CommentTargetFacts }>('CommentTargetPage').implement({
+  description: 'The page a comment is attached to, as the content it is read in has it',
+  fields: (t) => ({
+    id: t.id({ resolve: ({ comment }) => comment.pageId! }),
+    title: t.string({ nullable: true, description: 'Null when the page is no longer in the content', resolve: ({ facts }) => facts.page?.state.title ?? null }),
+    emoji: t.string({ nullable: true, resolve: ({ facts }) => facts.page?.state.emoji ?? null }),
+    icon: t.string({ nullable: true, resolve: ({ facts }) => facts.page?.state.icon ?? null }),
+    path: t.string({ nullable: true, resolve: ({ facts }) => facts.page?.path ?? null }),
+    createdAt: t.field({ type: 'DateTime', nullable: true, resolve: ({ facts }) => facts.page?.state.createdAt.toISOString() ?? null }),
+    updatedAt: t.field({ type: 'DateTime', nullable: true, resolve: ({ facts }) => facts.page?.state.updatedAt.toISOString() ?? null }),
+    outdated: t.boolean({
+      description: 'Whether the page was edited after the comment was posted, or is gone',
+      resolve: ({ comment, facts }) => (commentTarget(comment, facts).page as { outdated: boolean }).outdated,
+    }),
+  }),
+});
+
+const CommentTargetNode = builder.objectRef<{ comment: CommentRecord; facts: CommentTargetFacts }>('CommentTargetNode').implement({
+  description: 'The block of a page a comment is attached to',
+  fields: (t) => ({
+    id: t.id({ description: "The block's key in the page's structured document", resolve: ({ comment }) => comment.nodeId! }),
+    preview: t.string({ description: "The block's text; empty when the block was edited or removed", resolve: ({ facts }) => facts.nodePreview ?? '' }),
+  }),
 });
 
 const CommentTarget = builder.objectRef<{ comment: CommentRecord }>('CommentTarget').implement({
@@ -67,9 +89,17 @@ const CommentTarget = builder.objectRef<{ comment: CommentRecord }>('CommentTarg
   fields: (t) => ({
     space: t.field({ type: Space, resolve: ({ comment }) => comment.spaceId }),
     changeRequest: t.field({ type: ChangeRequest, nullable: true, resolve: ({ comment }) => comment.changeRequestId }),
-    revision: t.string({ resolve: async ({ comment }, _args, ctx) => commentTarget(comment, await commentRevision(ctx, comment)).revision }),
-    page: t.field({ type: CommentTargetRef, nullable: true, resolve: ({ comment }) => (comment.pageId ? { id: comment.pageId } : null) }),
-    node: t.field({ type: CommentTargetRef, nullable: true, resolve: ({ comment }) => (comment.nodeId ? { id: comment.nodeId } : null) }),
+    revision: t.string({ resolve: ({ comment }, _args, ctx) => commentRevision(ctx, comment) }),
+    page: t.field({
+      type: CommentTargetPage,
+      nullable: true,
+      resolve: async ({ comment }, _args, ctx) => (comment.pageId ? { comment, facts: await commentTargetFacts(ctx, comment) } : null),
+    }),
+    node: t.field({
+      type: CommentTargetNode,
+      nullable: true,
+      resolve: async ({ comment }, _args, ctx) => (comment.nodeId ? { comment, facts: await commentTargetFacts(ctx, comment) } : null),
+    }),
   }),
 });
 
