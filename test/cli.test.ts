@@ -5,7 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { hashApiToken } from '../src/lib/tokens.ts';
 import { createTestApp, type TestApp } from './support/app.ts';
 import { unique } from './support/factories.ts';
@@ -455,6 +455,15 @@ describe('docs-gateway serve', () => {
         expect(await user.json()).toMatchObject({ email: 'alice@acme.test' });
         // On loopback, GraphiQL opens with it in its headers.
         expect(await graphiqlPage(base)).toContain(token);
+        // The demo spec, seeded from text, is fetched from this server's own /v1/openapi.json by the job queue.
+        expect(output.stdout).toContain(`the demo OpenAPI spec is fetched from ${base}/v1/openapi.json`);
+        const headers = { authorization: `Bearer ${token}` };
+        const organizations = (await (await fetch(`${base}/v1/orgs`, { headers })).json()) as { items: Array<{ id: string; title: string }> };
+        const acme = organizations.items.find((organization) => organization.title === 'Acme Docs')!;
+        const spec = `${base}/v1/orgs/${acme.id}/openapi/docs-gateway-api`;
+        await vi.waitUntil(async () => ((await (await fetch(`${spec}/versions`, { headers })).json()) as { items: unknown[] }).items.length === 2, { timeout: 30_000, interval: 200 });
+        expect(await (await fetch(spec, { headers })).json()).toMatchObject({ processingState: 'complete' });
+        expect(await (await fetch(`${spec}/versions/latest`, { headers })).json()).toMatchObject({ url: `${base}/v1/openapi.json` });
         // A Host header that makes no URL is the client's mistake, not a 500.
         const query = JSON.stringify({ query: '{ viewer { user { email } } }' });
         for (const host of ['undefined:undefined', 'a b']) {

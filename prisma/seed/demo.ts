@@ -19,7 +19,8 @@ import { postComment, postCommentReply, updateComment, updateCommentReply } from
 import { listPages, updateChangeRequestContent } from '../../src/domain/content/service.ts';
 import { createInvite } from '../../src/domain/invites/service.ts';
 import { processOpenAPISpec } from '../../src/domain/openapi/processing.ts';
-import { createSpec } from '../../src/domain/openapi/service.ts';
+import { createSpec, putSpec } from '../../src/domain/openapi/service.ts';
+import { type JobQueue, jobSender } from '../../src/jobs/queue.ts';
 import { createSamlProvider } from '../../src/domain/saml/service.ts';
 import { createTeam, putTeamMember } from '../../src/domain/teams/service.ts';
 import { createTranslationSettings } from '../../src/domain/translations/service.ts';
@@ -336,9 +337,10 @@ export async function seedDemo(database: Database, urls: PublicUrls, storage?: F
   });
   await createInvite(alice, acmeOrg.id, { role: 'comment' });
   // docs-gateway's own REST API as an OpenAPI spec, given as text (the demo is seeded before the
-  // server listens, and offline): processed here as the job would, into its first version.
+  // server listens): processed here as the job would, into its first version. Once the server
+  // listens, it is fetched from the server itself (sourceDemoSpecFromServer).
   const ownApi = await createSpec(alice, acmeOrg.id, {
-    slug: 'docs-gateway-api',
+    slug: DEMO_SPEC_SLUG,
     source: { text: JSON.stringify(buildOpenApiDocument(restRoutes, urls.api), null, 2) },
   });
   await processOpenAPISpec(alice, ownApi.id);
@@ -366,5 +368,25 @@ export async function seedDemo(database: Database, urls: PublicUrls, storage?: F
   const initech = await createOrganization(db, { title: 'Initech Community', hostname: 'initech' });
   await ensureMembership(db, initech.id, people.frank.id, 'admin');
   await createDemoSpace(as(people.frank), initech.id, { title: 'Community guidelines', emoji: '🤝' });
+  return true;
+}
+
+export const DEMO_SPEC_SLUG = 'docs-gateway-api';
+
+/**
+ * Once the demo server listens: its spec `docs-gateway-api`, seeded from text,
+ * takes the server's own `/v1/openapi.json` as its source and is processed by
+ * the job queue as any URL source is (fetched, validated, a second version).
+ * The address is the server's own, so this one job may fetch loopback. Only
+ * once: a spec already sourced from a URL is left as it is. Whether it did.
+ */
+export async function sourceDemoSpecFromServer(database: Database, urls: PublicUrls, base: string, jobs: JobQueue): Promise<boolean> {
+  const [alice, spec] = await Promise.all([
+    database.db.user.findUnique({ where: { email: DEMO_ADMIN_EMAIL } }),
+    database.db.openApiSpec.findFirst({ where: { slug: DEMO_SPEC_SLUG, sourceURL: null }, select: { organizationId: true } }),
+  ]);
+  if (!alice || !spec) return false;
+  const ctx = createContext({ database, viewer: { user: alice }, clock: systemClock, urls, fetchPrivateAddresses: true, jobs: jobSender(jobs) });
+  await putSpec(ctx, spec.organizationId, DEMO_SPEC_SLUG, { source: { url: `${base}/v1/openapi.json` } });
   return true;
 }

@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError } from 'commander';
 import type { FastifyInstance } from 'fastify';
-import { seedDemo } from '../../prisma/seed/demo.ts';
+import { seedDemo, sourceDemoSpecFromServer } from '../../prisma/seed/demo.ts';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { openDatabase, runMigrations } from '../db/index.ts';
@@ -113,6 +113,15 @@ program
       log(`REST     ${base}/v1`);
       log(`GraphiQL ${base}/graphql`);
       if (demoToken) log(`token    ${demoToken}   (alice@acme.test, admin of the demo organizations)`);
+      if (options.demo) {
+        // Its own address, as this machine reaches it whatever interface it binds.
+        const self = /^(0\.0\.0\.0|::)$/.test(config.host) ? base.replace(config.host, '127.0.0.1') : base;
+        try {
+          if (await sourceDemoSpecFromServer(database, config.urls, self, server.jobs)) log(`the demo OpenAPI spec is fetched from ${self}/v1/openapi.json`);
+        } catch (error) {
+          server.log.warn({ err: error }, 'could not source the demo OpenAPI spec from this server');
+        }
+      }
     } catch (error) {
       await close().catch(() => {});
       throw error;
