@@ -454,6 +454,18 @@ describe('replies', () => {
       ].sort(),
     );
     expectError(await call('GET', `${base}/${posted.id}/replies/rpl_missing`, users.reader), 404);
+
+    // Bad updates name the field and change nothing.
+    const replyUrl = `${base}/${posted.id}/replies/${reply.id}`;
+    const before = await t.database.db.commentReply.findUniqueOrThrow({ where: { id: reply.id } });
+    const reactionsBefore = await t.database.db.commentReaction.count({ where: { targetId: reply.id } });
+    expectError(await call('PUT', replyUrl, users.commenter, { body: { markdown: 'x'.repeat(100_001) } }), 400, /^body\.markdown: /);
+    expectError(await call('PUT', replyUrl, users.commenter, { body: {} }), 400, 'body.markdown: is required');
+    expectError(await call('PUT', replyUrl, users.commenter, { addedReactions: ['not an emoji'] }), 400, /^addedReactions\.0: /);
+    expectError(await call('PUT', replyUrl, users.commenter, { resolved: true }), 400, 'body: unknown field "resolved"');
+    expectError(await call('PUT', replyUrl, users.commenter, []), 400);
+    expect(await t.database.db.commentReply.findUniqueOrThrow({ where: { id: reply.id } })).toEqual(before);
+    expect(await t.database.db.commentReaction.count({ where: { targetId: reply.id } })).toBe(reactionsBefore);
   });
 });
 
@@ -478,11 +490,18 @@ describe('change request comments', () => {
     expectMatchesSchema('PUT', CR_COMMENT, 200, resolved);
     expect(resolved.status).toBe('resolved');
     const { data: reply } = await official(users.other).spaces.postCommentReplyInChangeRequest(spaceId, changeRequestId, posted.id, { body: { markdown: 'Fixed' } });
+    expectMatchesSchema('POST', `${CR_COMMENT}/replies`, 200, reply);
     const { data: replies } = await official(users.reader).spaces.listCommentRepliesInChangeRequest(spaceId, changeRequestId, posted.id);
+    expectMatchesSchema('GET', `${CR_COMMENT}/replies`, 200, replies);
     expect(replies.items.map((item: Json) => item.id)).toEqual([reply.id]);
     const { data: gotReply } = await official(users.reader).spaces.getCommentReplyInChangeRequest(spaceId, changeRequestId, posted.id, reply.id);
+    expectMatchesSchema('GET', `${CR_COMMENT}/replies/{commentReplyId}`, 200, gotReply);
     expect(gotReply.body).toEqual({ markdown: 'Fixed' });
+    const updatedReply = await call('PUT', `${crBase}/${posted.id}/replies/${reply.id}`, users.other, { body: { markdown: 'Fixed, twice' } });
+    expect(updatedReply.statusCode).toBe(200);
+    expectMatchesSchema('PUT', `${CR_COMMENT}/replies/{commentReplyId}`, 200, updatedReply.json());
     const { data: gotComment } = await official(users.reader).spaces.getCommentInChangeRequest(spaceId, changeRequestId, posted.id);
+    expectMatchesSchema('GET', CR_COMMENT, 200, gotComment);
     expect(gotComment.replies).toBe(1);
 
     // A change request of another space is not found under this one.
@@ -492,7 +511,9 @@ describe('change request comments', () => {
     expectError(await call('POST', `/v1/spaces/${spaceId}/change-requests/${foreign}/comments`, users.commenter, { body: { markdown: 'x' } }), 404);
     expect(await t.database.db.comment.count({ where: { changeRequestId: foreign } })).toBe(0);
 
-    await official(users.admin).spaces.deleteCommentInChangeRequest(spaceId, changeRequestId, posted.id);
+    const deleted = await call('DELETE', `${crBase}/${posted.id}`, users.admin);
+    expect(deleted.statusCode).toBe(205);
+    expect(deleted.body).toBe('');
     expect(await t.database.db.comment.count({ where: { id: posted.id } })).toBe(0);
     expect(await t.database.db.commentReply.count({ where: { id: reply.id } })).toBe(0);
   });

@@ -73,6 +73,9 @@ describe('translation settings over REST', () => {
     const before = await rows();
     expectError(await t.call('POST', base, { token: admin.token, body: {} }), 400, 'title: is required');
     expectError(await t.call('POST', base, { token: admin.token, body: { title: 'x'.repeat(101) } }), 400, /^title: /);
+    expectError(await t.call('POST', base, { token: admin.token, body: { title: '' } }), 400, /^title: /);
+    expectError(await t.call('POST', base, { token: admin.token, body: { title: '   ' } }), 400, /^title: /);
+    expectError(await t.call('PUT', `${base}/${existing.id}`, { token: admin.token, body: { title: '' } }), 400, /^title: /);
     expectError(await t.call('POST', base, { token: admin.token, body: { title: 'A', languages: ['fr', 'klingon'] } }), 400, /^languages\.1: must be one of en, fr/);
     expectError(await t.call('POST', base, { token: admin.token, body: { title: 'A', languages: ['fr', 'fr'] } }), 400, 'languages: must not repeat a language');
     expectError(await t.call('POST', base, { token: admin.token, body: { title: 'A', source: { space: 'x' } } }), 400, 'body: unknown field "source"');
