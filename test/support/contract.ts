@@ -18,7 +18,10 @@ const ours = buildOpenApiDocument(restRoutes, 'http://docs-gateway.test') as Jso
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats(ajv);
+// The official document's own formats: an emoji code and an icon name; their
+// rules are ours to check at input (src/domain/*/inputs.ts), any string here.
 ajv.addFormat('emoji', true);
+ajv.addFormat('icon', true);
 
 function withBase(node: unknown, base: string): unknown {
   if (Array.isArray(node)) return node.map((item) => withBase(item, base));
