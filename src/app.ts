@@ -14,6 +14,7 @@ import { DATABASE_UNAVAILABLE_MESSAGE, RETRY_AFTER_SECONDS, isDatabaseUnavailabl
 import { assertCleanInput } from './lib/text-input.ts';
 import { registerHealth } from './health.ts';
 import { requestIdOf, serializeRequest } from './logging.ts';
+import { registerPages } from './pages.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
 import { bearerToken } from './lib/tokens.ts';
 import { DEFAULT_RATE_LIMITS, RateLimited, type RateLimits, registerRateLimits } from './rate-limit.ts';
@@ -176,12 +177,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerResponseCache(app, { maxBytes: options.responseCacheBytes ?? 0, database });
   registerHealth(app, database);
 
-  app.get('/', async () => ({
-    name: 'docs-gateway',
-    rest: `${urls.api}/v1`,
-    openapi: `${urls.api}${OPENAPI_PATH}`,
-    graphql: `${urls.api}/graphql`,
-  }));
+  await registerPages(app, urls);
   await app.register(restPlugin, { publicUrl: urls.api });
   registerFileDownloads(app, { database, storage: options.fileStorage });
   await app.register(graphqlPlugin, { graphiqlToken: options.graphiqlToken, limits: options.graphqlLimits, metrics });

@@ -435,6 +435,7 @@ describe('docs-gateway serve', () => {
         rest: `http://localhost:${port}/v1`,
         openapi: `http://localhost:${port}/v1/openapi.json`,
         graphql: `http://localhost:${port}/graphql`,
+        docs: `http://localhost:${port}/docs`,
       });
       expect(output.stdout).toMatch(/applied migration /);
       expect(output.stdout).toContain(`[docs-gateway] REST     http://127.0.0.1:${port}/v1`);
