@@ -1,9 +1,9 @@
-import { brotliCompressSync, constants as zlibConstants } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type Plugin, createYoga } from 'graphql-yoga';
 import type { RequestContext } from '../context.ts';
 import { DomainError } from '../errors.ts';
 import { type GraphQLLimits, DEFAULT_GRAPHQL_LIMITS, REQUEST_ERROR, graphqlLimitPlugins, responseTooLarge } from './limits.ts';
+import { GRAPHIQL_EXAMPLE_QUERY, registerGraphiQLAssets, renderGraphiQLPage } from './graphiql.ts';
 import { schema } from './schema.ts';
 import { useGraphQlJit } from '@envelop/graphql-jit';
 import { GraphQLError, getOperationAST, getVariableValues, visit } from 'graphql';
@@ -75,18 +75,6 @@ const isGraphQLError = (error: unknown): error is GraphQLError =>
   // By name: a second copy of graphql (a bundler's ESM build) has its own class.
   error instanceof Error && error.name === 'GraphQLError';
 
-const compressedPages = new Map<string, Buffer>();
-
-/** The GraphiQL page compressed with brotli, kept per distinct page (a few: with or without the demo token). */
-function compressedPage(html: string): Buffer {
-  let compressed = compressedPages.get(html);
-  if (!compressed) {
-    compressed = brotliCompressSync(html, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } });
-    if (compressedPages.size >= 4) compressedPages.clear();
-    compressedPages.set(html, compressed);
-  }
-  return compressed;
-}
 
 /** Counts each executed operation by type (query, mutation) and outcome for /metrics. */
 function countOperations(metrics: GraphQLMetrics): Plugin {
@@ -125,11 +113,11 @@ export async function graphqlPlugin(
     // CORS is the app's (src/cors.ts), the same for REST and GraphQL.
     cors: false,
     context: ({ req }) => req.ctx!,
-    // GraphiQL served from the package itself: the page works without reaching a CDN.
-    // Loaded when the page is first asked for: the page is megabytes of script.
-    renderGraphiQL: async (graphiqlOptions) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(graphiqlOptions),
+    // GraphiQL's build served by this server (src/graphql/graphiql.ts): no CDN, cacheable files.
+    renderGraphiQL: (graphiqlOptions) => renderGraphiQLPage(graphiqlOptions as Record<string, unknown>),
     graphiql: {
       title: 'docs-gateway',
+      defaultQuery: GRAPHIQL_EXAMPLE_QUERY,
       headers: JSON.stringify(
         { Authorization: `Bearer ${options.graphiqlToken ?? '<paste a token: npx docs-gateway bootstrap --help>'}` },
         null,
@@ -167,6 +155,7 @@ export async function graphqlPlugin(
     },
   });
 
+  registerGraphiQLAssets(app);
   app.route({
     url: yoga.graphqlEndpoint,
     method: ['GET', 'POST'],
@@ -188,10 +177,6 @@ export async function graphqlPlugin(
       response.headers.forEach((value, name) => reply.header(name, value));
       if ((response.headers.get('content-type') ?? '').startsWith('text/html')) {
         reply.header('content-security-policy', GRAPHIQL_CONTENT_SECURITY_POLICY);
-        // The page is 9 MB of the same script on every load: compressed once, not per request.
-        if (/\bbr\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
-          return reply.header('content-encoding', 'br').header('vary', 'accept-encoding').send(compressedPage(text));
-        }
       }
       return reply.send(text);
     },

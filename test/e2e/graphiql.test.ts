@@ -1,6 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { artifactPath, launchBrowser } from '../support/browser.ts';
+import { DEMO_ADMIN_EMAIL, seedDemo } from '../../prisma/seed/demo.ts';
+import { runMigrations } from '../../src/db/index.ts';
+import { issueApiToken } from '../../src/domain/users/provisioning.ts';
+import { TEST_URLS } from '../support/app.ts';
+import { closeWhenFileEnds } from '../support/cleanup.ts';
+import { emptyDatabase } from '../support/databases.ts';
 import { buildTeam } from '../support/factories.ts';
 
 /**
@@ -30,7 +36,8 @@ describe('GraphiQL', () => {
     const base = await withToken.listen();
     const response = await page.goto(`${base}/graphql?query=${encodeURIComponent('{ viewer { user { id } } }')}`);
     expect(response?.status()).toBe(200);
-    expect(response?.headers()['content-security-policy']).toContain("script-src 'self' 'unsafe-inline'");
+    // Nothing runs inline: scripts and workers are files of this server.
+    expect(response?.headers()['content-security-policy']).toContain("script-src 'self';");
     try {
       await page.locator('.graphiql-execute-button').click({ timeout: 20_000 });
       await page.waitForFunction((id) => document.body.innerText.includes(id), team.admin.id, { timeout: 20_000 });
@@ -38,6 +45,69 @@ describe('GraphiQL', () => {
       await page.screenshot({ path: artifactPath('graphiql.png') });
     }
     expect(problems).toEqual([]);
+  });
+
+  it('opens on the demo data with the site tree example, runs it, and shows the tree', async () => {
+    const database = await emptyDatabase();
+    closeWhenFileEnds(() => database.drop());
+    await runMigrations(database.url);
+    const demo = await createTestApp({ databaseUrl: database.url });
+    expect(await seedDemo(demo.database, TEST_URLS)).toBe(true);
+    const alice = await demo.database.db.user.findUniqueOrThrow({ where: { email: DEMO_ADMIN_EMAIL } });
+    const token = await issueApiToken(demo.database.db, alice.id, 'graphiql test');
+    const served = await createTestApp({ databaseUrl: database.url, graphiqlToken: token });
+    const base = await served.listen();
+
+    const browser = await launchBrowser();
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(String(error)));
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(message.text());
+    });
+    const assets: Array<{ url: string; cacheControl: string | undefined }> = [];
+    page.on('response', (answer) => {
+      if (answer.url().includes('/graphql/assets/')) assets.push({ url: answer.url(), cacheControl: answer.headers()['cache-control'] });
+    });
+    const response = await page.goto(`${base}/graphql`);
+    // A small page; the build comes as files a browser keeps.
+    expect(Number((await response!.body()).length)).toBeLessThan(8_000);
+    try {
+      await page.locator('.graphiql-execute-button').click({ timeout: 30_000 });
+      // The demo's first published site, in the result pane (Monaco writes spaces as no-break spaces).
+      const site = await demo.database.db.site.findFirstOrThrow({ where: { published: true, title: 'Acme Developer Portal' }, select: { title: true } });
+      const resultText = () => page.locator('.graphiql-response').evaluate((pane) => (pane.textContent ?? '').replace(/\u00a0/g, ' '));
+      await expect.poll(resultText, { timeout: 30_000, interval: 250 }).toContain(site.title);
+      const result = await resultText();
+      expect(result).toContain('"sections"');
+      expect(result).toContain('"siteSpaces"');
+    } finally {
+      await page.screenshot({ path: artifactPath('graphiql-site-tree.png') });
+    }
+    expect(problems).toEqual([]);
+    expect(assets.map((asset) => asset.url.replace(/^.*\/assets\/[^/]+\//, '')).sort()).toEqual(
+      expect.arrayContaining(['graphiql.css', 'graphiql.js', 'start.js']),
+    );
+    for (const asset of assets) expect(asset.cacheControl, asset.url).toBe('public, max-age=31536000, immutable');
+  }, 120_000);
+
+  it('serves the build compressed once and answers 304 to a browser that has it', async () => {
+    const html = (await t.call('GET', '/graphql', { headers: { accept: 'text/html' } })).body;
+    const script = /src="(\/graphql\/assets\/[^"]+\/graphiql\.js)"/.exec(html)?.[1];
+    expect(script).toBeDefined();
+    for (const encoding of ['br', 'gzip']) {
+      const answer = await t.call('GET', script!, { headers: { 'accept-encoding': encoding } });
+      expect(answer.statusCode).toBe(200);
+      expect(answer.headers['content-encoding']).toBe(encoding);
+      expect(answer.rawPayload.length).toBeLessThan(2_500_000);
+    }
+    const plain = await t.call('GET', script!);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.rawPayload.length).toBeGreaterThan(4_000_000);
+    const again = await t.call('GET', script!, { headers: { 'if-none-match': String(plain.headers.etag) } });
+    expect(again.statusCode).toBe(304);
+    expect((await t.call('GET', script!.replace(/assets\/[^/]+\//, 'assets/0.0.0/'))).statusCode).toBe(404);
+    expect((await t.call('GET', script!.replace('graphiql.js', 'package.json'))).statusCode).toBe(404);
   });
 
   it('sends JSON answers with a policy that runs nothing', async () => {
