@@ -14,6 +14,7 @@ import { DATABASE_UNAVAILABLE_MESSAGE, RETRY_AFTER_SECONDS, isDatabaseUnavailabl
 import { assertCleanInput } from './lib/text-input.ts';
 import { registerHealth } from './health.ts';
 import { requestIdOf, serializeRequest } from './logging.ts';
+import { registerAppLinks } from './app-links.ts';
 import { registerPages } from './pages.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
 import { bearerToken } from './lib/tokens.ts';
@@ -178,6 +179,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerHealth(app, database);
 
   await registerPages(app, urls);
+  registerAppLinks(app, { database, urls });
   await app.register(restPlugin, { publicUrl: urls.api });
   registerFileDownloads(app, { database, storage: options.fileStorage });
   await app.register(graphqlPlugin, { graphiqlToken: options.graphiqlToken, limits: options.graphqlLimits, metrics });
