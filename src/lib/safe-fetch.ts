@@ -69,6 +69,17 @@ function assertFetchable(url: URL, allowPrivate: boolean): void {
   }
 }
 
+/**
+ * The connections of public-only fetches, pooled apart: a kept-alive socket is
+ * reused without a lookup, so one opened by a fetch allowed private addresses
+ * (or by other code on the global agent) must never carry a public-only one.
+ * Every socket here was checked by `publicOnlyLookup` when it connected.
+ */
+const publicOnlyAgents = {
+  'http:': new http.Agent({ keepAlive: true, scheduling: 'lifo', timeout: 5_000 }),
+  'https:': new https.Agent({ keepAlive: true, scheduling: 'lifo', timeout: 5_000 }),
+};
+
 interface Answer {
   status: number;
   location: string | undefined;
@@ -85,7 +96,7 @@ function get(url: URL, limits: FetchLimits, signal: AbortSignal): Promise<Answer
       {
         signal,
         headers: { accept: limits.accept ?? 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1', 'user-agent': 'docs-gateway-import' },
-        ...(limits.allowPrivate ? {} : { lookup: publicOnlyLookup }),
+        ...(limits.allowPrivate ? {} : { lookup: publicOnlyLookup, agent: publicOnlyAgents[url.protocol as 'http:' | 'https:'] }),
       },
       (response) => {
         const status = response.statusCode ?? 0;

@@ -43,4 +43,42 @@ describe('GraphQL errors', () => {
     expect(JSON.stringify(lines)).not.toContain('"stack"');
     expect(lines.filter((line) => line.level >= 50)).toEqual([]);
   });
+
+  it('log a 403 (a guest asking for a mutation that needs an admin) as information, without a stack trace', async () => {
+    const guest = await team.member(null);
+    lines.length = 0;
+    const result = await t.graphql(guest.token, 'mutation($input: CreateTeamInput!) { createTeam(input: $input) { team { id } } }', {
+      input: { organizationId: team.organization.id, title: 'Not theirs to create' },
+    });
+    expect(result.data).toBeNull();
+    expect(result.errors).toEqual([expect.objectContaining({ message: 'You are not allowed to create teams in this organization', extensions: { code: 403 } })]);
+    const logged = lines.filter((line) => String(line.msg).startsWith('graphql'));
+    expect(logged).toEqual([expect.objectContaining({ level: 30, status: 403, msg: 'graphql client error: You are not allowed to create teams in this organization' })]);
+    expect(JSON.stringify(lines)).not.toContain('"stack"');
+    expect(lines.filter((line) => line.level >= 50)).toEqual([]);
+    expect(await t.database.db.team.count({ where: { organizationId: team.organization.id } })).toBe(0);
+  });
+});
+
+describe('REST errors', () => {
+  it('log a 403 (a read member updating the organization, a guest listing its spaces) as the request completed, at information level, without a stack trace', async () => {
+    const reader = await team.member('read');
+    const guest = await team.member(null);
+    const before = await t.database.db.organization.findUniqueOrThrow({ where: { id: team.organization.id } });
+    for (const [token, method, url, body, message] of [
+      [reader.token, 'PATCH', `/v1/orgs/${team.organization.id}`, { inviteLinks: !before.inviteLinks }, 'You are not allowed to update this organization'],
+      [guest.token, 'GET', `/v1/orgs/${team.organization.id}/spaces`, undefined, /^You are not allowed to /],
+    ] as const) {
+      lines.length = 0;
+      const response = await t.call(method, url, { token, ...(body !== undefined ? { body } : {}) });
+      expect(response.statusCode, response.body).toBe(403);
+      expect(response.json().error.message).toMatch(message);
+      expect(lines.find((line) => line.msg === 'request completed')).toMatchObject({ level: 30, res: { statusCode: 403 } });
+      // Information only: no warning, no error, no stack.
+      expect(lines.map((line) => line.level), url).toEqual(lines.map(() => 30));
+      expect(JSON.stringify(lines)).not.toContain('"stack"');
+      expect(JSON.stringify(lines)).not.toContain(token);
+    }
+    expect(await t.database.db.organization.findUniqueOrThrow({ where: { id: team.organization.id } })).toEqual(before);
+  });
 });

@@ -229,6 +229,52 @@ describe('OpenAPI specs', () => {
     expect((await call('GET', `${base}?page=${encodeURIComponent(page.next.page)}`)).json().items.map((item: { slug: string }) => item.slug)).toEqual(['not-api']);
   });
 
+  it('fetches no source on a loopback or link-local address when the server fetches public addresses only: a FETCH_ERROR, no version', async () => {
+    // The suite's app may fetch 127.0.0.1 (its sources are served there); production servers may not.
+    const strict = await createTestApp({ openApiFetch: TEST_OPENAPI_FETCH, fetchPrivateAddresses: false });
+    const { organization, admin } = await buildTeam(strict.database);
+    const base = `/v1/orgs/${organization.id}/openapi`;
+    const call = (method: string, url: string, body?: unknown) => strict.call(method, url, { token: admin.token, ...(body !== undefined ? { body } : {}) });
+    const processed = async (slug: string) => {
+      let spec: any;
+      await vi.waitUntil(async () => (spec = (await call('GET', `${base}/${slug}`)).json()).processingState === 'complete', { timeout: 15_000, interval: 50 });
+      expectMatchesSchema('GET', SPEC, 200, spec);
+      return spec;
+    };
+    const port = new URL(sources.base).port;
+    const cases: Array<[string, string, string]> = [
+      // The same document the suite's app processes into a version.
+      ['loopback', `${sources.base}/petstore.json`, 'the host "127.0.0.1" is a loopback address, which is not fetched'],
+      ['localhost', `http://localhost:${port}/petstore.json`, 'the host "localhost" is a loopback address, which is not fetched'],
+      ['metadata', 'http://169.254.169.254/latest/meta-data/openapi.json', 'the host "169.254.169.254" is a linkLocal address, which is not fetched'],
+    ];
+    for (const [slug, url, message] of cases) {
+      // Accepted: the address is checked where the source is fetched, by the job.
+      const created = await call('POST', base, { slug, source: { url } });
+      expect(created.statusCode, created.body).toBe(201);
+      expect(created.json()).toMatchObject({ processingState: 'pending', sourceURL: url });
+      const spec = await processed(slug);
+      expect(spec, slug).toMatchObject({
+        processingState: 'complete',
+        lastProcessErrorCode: 'FETCH_ERROR',
+        lastProcessedErrorCount: 1,
+        lastProcessedErrors: [{ message }],
+        lastProcessedAt: expect.any(String),
+      });
+      expect(spec).not.toHaveProperty('lastVersion');
+      expectError(await call('GET', `${base}/${slug}/versions/latest`), 404);
+      expectError(await call('GET', `${base}/${slug}/versions/latest/content`), 404);
+      expect((await call('GET', `${base}/${slug}/versions`)).json()).toEqual({ count: 0, items: [] });
+    }
+    const rows = await strict.database.db.openApiSpec.findMany({ where: { organizationId: organization.id }, orderBy: { slug: 'asc' } });
+    expect(rows.map((row) => [row.slug, row.lastVersionId, row.lastProcessErrorCode])).toEqual([
+      ['localhost', null, 'FETCH_ERROR'],
+      ['loopback', null, 'FETCH_ERROR'],
+      ['metadata', null, 'FETCH_ERROR'],
+    ]);
+    expect(await strict.database.db.openApiSpecVersion.count({ where: { spec: { organizationId: organization.id } } })).toBe(0);
+  });
+
   it('deletes a spec with its versions (205)', async () => {
     const { organizationId, admin, base, call, processed } = await setup();
     await call('POST', base, admin.token, { slug: 'doomed', source: { text: JSON.stringify(petstore('1')) } });
