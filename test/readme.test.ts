@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../prisma/seed/demo.ts';
+import { operationTable, withOperationTable } from '../src/rest/operation-table.ts';
 import { runMigrations } from '../src/db/migrate.ts';
 import { localDiskStorage } from '../src/storage/files.ts';
 import { issueApiToken } from '../src/domain/users/provisioning.ts';
@@ -34,6 +35,11 @@ beforeAll(async () => {
 });
 
 describe('the README', () => {
+  it('holds the current table of operations (npm run readme:operations)', () => {
+    expect(README).toContain(operationTable());
+    expect(withOperationTable(README)).toBe(README);
+  });
+
   it('has GraphQL examples', () => {
     expect(documents.length).toBeGreaterThanOrEqual(3);
   });
