@@ -8,7 +8,6 @@ import { bootstrap, createUserWithToken, issueApiToken } from '../domain/users/p
 import { translateConstraintError } from '../domain/transaction.ts';
 import { DomainError } from '../errors.ts';
 import { type BackgroundWork, startBackgroundWork } from '../jobs/background.ts';
-import { systemClock } from '../lib/clock.ts';
 import { localDiskStorage } from '../storage/files.ts';
 import packageJson from '../../package.json' with { type: 'json' };
 

@@ -174,7 +174,9 @@ export async function graphqlPlugin(
         return reply.code(413).send({ errors: [{ message: error.message, extensions: { code: 413 } }] });
       }
       reply.status(response.status);
-      response.headers.forEach((value, name) => reply.header(name, value));
+      response.headers.forEach((value, name) => {
+        reply.header(name, value);
+      });
       if ((response.headers.get('content-type') ?? '').startsWith('text/html')) {
         reply.header('content-security-policy', GRAPHIQL_CONTENT_SECURITY_POLICY);
       }

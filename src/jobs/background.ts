@@ -1,16 +1,16 @@
 import { importWebsiteJob, renderPdfJob } from '../domain/content/jobs.ts';
 import { processOpenAPISpecJob, resumeOpenAPISpecsJob } from '../domain/openapi/processing.ts';
 import { spacePurgeJob } from '../domain/spaces/purge.ts';
-import type { JobKind, JobLog, JobQueue } from './queue.ts';
+import type { AnyJobKind, JobKind, JobLog, JobQueue } from './queue.ts';
 
 // Functions, not constants: the job modules import the domain, which may import
 // this module back, and a constant would capture kinds not yet defined.
 
 /** Every kind of job; a server works them all from the start, so that any instance takes any job. */
-export const jobKinds = (): JobKind<any>[] => [spacePurgeJob, processOpenAPISpecJob, resumeOpenAPISpecsJob, renderPdfJob, importWebsiteJob];
+export const jobKinds = (): AnyJobKind[] => [spacePurgeJob, processOpenAPISpecJob, resumeOpenAPISpecsJob, renderPdfJob, importWebsiteJob];
 
 /** The kinds queued every interval (below), each worked by its schedule. */
-const periodicKinds = (): JobKind<any>[] => [spacePurgeJob, resumeOpenAPISpecsJob];
+const periodicKinds = (): AnyJobKind[] => [spacePurgeJob, resumeOpenAPISpecsJob];
 
 export interface BackgroundWork {
   /** Stops queuing periodic jobs (the queue itself stops with the app). */
@@ -40,7 +40,7 @@ export function startBackgroundWork(options: { queue: JobQueue; log: JobLog; pur
 }
 
 /** Works `kind`, trying again every 5 s while the database is unreachable. */
-async function work(queue: JobQueue, kind: JobKind<any>, log: JobLog, stopped: () => boolean): Promise<void> {
+async function work(queue: JobQueue, kind: AnyJobKind, log: JobLog, stopped: () => boolean): Promise<void> {
   while (!stopped()) {
     try {
       return await queue.work(kind);

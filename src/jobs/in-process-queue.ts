@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type JobKind, type JobOutput, type JobQueue, type JobRunner, jobTimedOut, runLogged } from './queue.ts';
+import { type AnyJobKind, type JobOutput, type JobQueue, type JobRunner, jobTimedOut, runLogged } from './queue.ts';
 
 const RETRY_DELAY_MS = 1_000;
 const MAX_RETRY_DELAY_MS = 300_000;
@@ -35,7 +35,7 @@ export function inProcessQueue(runner: JobRunner): JobQueue {
     timers.add(timer);
   };
 
-  const attempt = (kind: JobKind<any>, data: object, id: string, number: number) => {
+  const attempt = (kind: AnyJobKind, data: object, id: string, number: number) => {
     if (stopped || cancelled.delete(id)) return;
     const done = runLogged(kind, data, { id, attempt: number }, runner).then(
       (output) => {

@@ -1,5 +1,5 @@
 import { PgBoss } from 'pg-boss';
-import { type JobKind, type JobOutput, type JobQueue, type JobRunner, jobTimedOut, runLogged } from './queue.ts';
+import { type AnyJobKind, type JobOutput, type JobQueue, type JobRunner, jobTimedOut, runLogged } from './queue.ts';
 
 /** How often a caller waiting for a job another instance runs looks at its state. */
 const CALL_POLL_MS = 200;
@@ -22,7 +22,7 @@ export function pgBossQueue(url: string, runner: JobRunner): JobQueue {
   // never use the queue open no pool and install nothing.
   let started: Promise<unknown> | undefined;
   const queues = new Map<string, Promise<void>>();
-  const queueOf = (kind: JobKind<any>) => {
+  const queueOf = (kind: AnyJobKind) => {
     let ready = queues.get(kind.name);
     if (!ready) {
       ready = (started ??= boss.start()).then(() =>

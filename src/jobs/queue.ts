@@ -27,8 +27,17 @@ export interface JobKind<Data extends object = object> {
    * throws is the client's and ends the job (retrying cannot help): `call`
    * rethrows it where the job was queued.
    */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a job may return nothing at all
   run(ctx: RequestContext, data: Data, job: { id: string; attempt: number }): Promise<void | Record<string, unknown>>;
 }
+
+/**
+ * A kind whatever its data: the queue handles kinds of every data type alike,
+ * and a kind's `run` takes its own data (parameters are contravariant, so no
+ * narrower type holds them all).
+ */
+// biome-ignore lint/suspicious/noExplicitAny: see above
+export type AnyJobKind = JobKind<any>;
 
 export interface SendOptions {
   /** At most one job of this kind per window of this many seconds, across every instance. */
@@ -45,7 +54,7 @@ export type JobOutput = Record<string, unknown> & { refused?: { status: ErrorSta
 export interface JobQueue {
   readonly backend: 'postgresql' | 'in-process';
   /** This instance takes jobs of `kind` from now on. */
-  work(kind: JobKind<any>): Promise<void>;
+  work(kind: AnyJobKind): Promise<void>;
   /** Queues a job; its id, or null when the window of `oncePerSeconds` already has one. */
   send<Data extends object>(kind: JobKind<Data>, data: Data, options?: SendOptions): Promise<string | null>;
   /**
@@ -77,7 +86,7 @@ export function openJobQueue(database: Pick<Database, 'url'>, runner: JobRunner)
  * Runs one attempt of a job and logs how it ended: its output, or a client
  * error kept as the output's `refused`; rethrows anything else so the queue retries.
  */
-export async function runLogged(kind: JobKind<any>, data: object, job: { id: string; attempt: number }, { log, context }: JobRunner): Promise<JobOutput> {
+export async function runLogged(kind: AnyJobKind, data: object, job: { id: string; attempt: number }, { log, context }: JobRunner): Promise<JobOutput> {
   const started = performance.now();
   const ms = () => Math.round(performance.now() - started);
   try {
@@ -104,7 +113,7 @@ export type JobSender = Pick<JobQueue, 'send' | 'call'>;
 
 export function jobSender(queue: JobQueue): JobSender {
   const working = new Map<string, Promise<void>>();
-  const worked = (kind: JobKind<any>) => {
+  const worked = (kind: AnyJobKind) => {
     let started = working.get(kind.name);
     if (!started) {
       started = queue.work(kind);
@@ -139,5 +148,5 @@ export async function callJob<Data extends object>(ctx: RequestContext, kind: Jo
 }
 
 /** The 503 of a job that did not end in time. */
-export const jobTimedOut = (kind: JobKind<any>, timeoutMs: number) =>
+export const jobTimedOut = (kind: AnyJobKind, timeoutMs: number) =>
   unavailable(`the server is busy: ${kind.name} did not finish within ${Math.round(timeoutMs / 1000)} s, try again later`);

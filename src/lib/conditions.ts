@@ -76,19 +76,22 @@ function check(node: Node, claims: Set<string>): void {
     case 'UnaryExpression': {
       const unary = node as jsep.UnaryExpression;
       if (!UNARY.has(unary.operator)) throw new ConditionError(`operator "${unary.operator}" is not allowed`);
-      return check(unary.argument, claims);
+      check(unary.argument, claims);
+      return;
     }
     case 'BinaryExpression': {
       const binary = node as jsep.BinaryExpression;
       if (!BINARY.has(binary.operator)) throw new ConditionError(`operator "${binary.operator}" is not allowed`);
       check(binary.left, claims);
-      return check(binary.right, claims);
+      check(binary.right, claims);
+      return;
     }
     case 'ConditionalExpression': {
       const conditional = node as jsep.ConditionalExpression;
       check(conditional.test, claims);
       check(conditional.consequent, claims);
-      return check(conditional.alternate, claims);
+      check(conditional.alternate, claims);
+      return;
     }
     case 'ArrayExpression':
       for (const element of (node as jsep.ArrayExpression).elements) if (element) check(element, claims);
@@ -101,7 +104,8 @@ function check(node: Node, claims: Set<string>): void {
         throw new ConditionError('only .includes(x), .startsWith(x) and .endsWith(x) can be called');
       }
       check(callee.object, claims);
-      return check(call.arguments[0]!, claims);
+      check(call.arguments[0]!, claims);
+      return;
     }
     case 'Compound':
       throw new ConditionError('a condition is a single expression');

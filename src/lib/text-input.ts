@@ -6,6 +6,7 @@ import { invalid } from '../errors.ts';
  * surrogate as UTF-8. Refusing them at the door keeps the two databases in
  * agreement on what is valid, and a bad character a 400 rather than a 500.
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is what it refuses
 const UNSAFE_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Deepest JSON nesting a client may send: far beyond any operation's shape, well within a stack. */

@@ -31,7 +31,7 @@ export function registerFileDownloads(app: FastifyInstance, { database, storage 
     const { sha256, name } = request.params;
     const bytes = /^[0-9a-f]{64}$/.test(sha256) && name.endsWith('.pdf') ? await storage?.get(sha256) : null;
     // The storage also holds uploads: only a PDF is served here.
-    if (!bytes || bytes.subarray(0, 5).toString('latin1') !== '%PDF-') return reply.code(404).send({ error: { code: 404, message: `Export "${sha256}/${name}" was not found` } });
+    if (bytes?.subarray(0, 5).toString('latin1') !== '%PDF-') return reply.code(404).send({ error: { code: 404, message: `Export "${sha256}/${name}" was not found` } });
     return reply
       .header('content-type', 'application/pdf')
       .header('content-disposition', `inline; filename*=UTF-8''${encodeURIComponent(name)}`)

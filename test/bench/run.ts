@@ -248,7 +248,6 @@ async function main() {
 
     const targets: Target[] = [];
     for (const database of ['sqlite', 'postgresql'] as const) {
-      const set = sets[database];
       const request = requests(database);
       targets.push({ scenario: 'S1 REST space', system: docs[database], database, request: request.S1 });
       targets.push({ scenario: 'S2 GraphQL space', system: docs[database], database, request: request.S2 });

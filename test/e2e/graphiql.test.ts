@@ -40,7 +40,7 @@ describe('GraphiQL', () => {
     expect(response?.headers()['content-security-policy']).toContain("script-src 'self';");
     try {
       await page.locator('.graphiql-execute-button').click({ timeout: 20_000 });
-      await page.waitForFunction((id) => document.body.innerText.includes(id), team.admin.id, { timeout: 20_000 });
+      await page.waitForFunction((id) => document.body.textContent.includes(id), team.admin.id, { timeout: 20_000 });
     } finally {
       await page.screenshot({ path: artifactPath('graphiql.png') });
     }

@@ -174,7 +174,7 @@ export async function buildFixtures(target: FuzzTarget, document: OpenApiDocumen
   // A page token of every listing that has a second page, as its first page of one item gives it.
   for (const [path, operations] of Object.entries(document.paths)) {
     const operation = operations.get;
-    if (!operation || !operation.parameters.some((parameter) => parameter.in === 'query' && parameter.name === 'limit')) continue;
+    if (!operation?.parameters.some((parameter) => parameter.in === 'query' && parameter.name === 'limit')) continue;
     const url = path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(own[PARAMETER_KINDS[name] ?? 'space']?.[0] ?? 'x'));
     const query = operation.parameters.some((parameter) => parameter.name === 'query') ? '&query=the' : '';
     const response = await target.json('GET', `${url}?limit=1${query}`, fixtures.token);

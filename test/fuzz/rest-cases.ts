@@ -398,7 +398,7 @@ function deleteAt(value: unknown, path: Array<string | number>): unknown {
 
 const hostileKey = fc.oneof(fc.constantFrom('__proto__', 'constructor', 'prototype', '', ' ', '\u0000', '\ud800', 'id', 'object', 'organizationId', 'toString'), fc.string({ maxLength: 12 }));
 
-const RAW_JSON = ['', '{', '{"a":', 'nul', '[', '"\\ud800"', '{"title":"a","title":1}', '\u0000', '{}garbage', '{"a":1}{"b":2}', '\ufeff{}', '{"title":"\\u0000"}', '{"\\ud800":1}', '   ', '{"a":1e999999}', '[' + '1,'.repeat(100_000) + '1]'];
+const RAW_JSON = ['', '{', '{"a":', 'nul', '[', '"\\ud800"', '{"title":"a","title":1}', '\u0000', '{}garbage', '{"a":1}{"b":2}', '\ufeff{}', '{"title":"\\u0000"}', '{"\\ud800":1}', '   ', '{"a":1e999999}', `[${'1,'.repeat(100_000)}1]`];
 const OTHER_TYPES: Array<[string, string]> = [
   ['text/plain', 'hello'],
   ['text/plain', '{"title":"x"}'],

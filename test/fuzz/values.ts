@@ -249,6 +249,7 @@ const edgeStrings = [
   '<script>alert(1)</script>',
   "'; DROP TABLE spaces; --",
   '" OR 1=1 --',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a log-injection payload, sent as it is
   '${jndi:ldap://x}',
   '{{7*7}}',
   '\r\n\t',

@@ -46,7 +46,7 @@ describe('text that cannot be stored', () => {
     const before = await spaceCount();
     await expectRefused(await t.call('POST', spaces, { token: team.admin.token, body: { title: '\ud800x' } }), /^title: must be valid Unicode/);
     await expectRefused(await t.call('POST', spaces, { token: team.admin.token, body: { title: 'x\udc00' } }), /^title: must be valid Unicode/);
-    await expectRefused(await t.call('POST', spaces, { token: team.admin.token, body: { title: 'ok', ['\ud800']: 1 } }), /^body: a field name must be valid Unicode/);
+    await expectRefused(await t.call('POST', spaces, { token: team.admin.token, body: { title: 'ok', '\ud800': 1 } }), /^body: a field name must be valid Unicode/);
     expect(await spaceCount()).toBe(before);
     const created = await t.call('POST', spaces, { token: team.admin.token, body: { title: 'Launch 🚀 plan' } });
     expect(created.statusCode).toBe(201);

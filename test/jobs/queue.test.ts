@@ -199,7 +199,10 @@ describe('waiting for a job (call)', () => {
     if (!onPostgres()) context.skip();
     const name = `remote-${unique()}`;
     const ranBy: string[] = [];
-    const kindFor = (by: string): JobKind<{ n: number }> => ({ name, retryLimit: 0, timeoutSeconds: 30, run: async (_ctx, { n }) => (ranBy.push(by), { n, by }) });
+    const kindFor = (by: string): JobKind<{ n: number }> => ({ name, retryLimit: 0, timeoutSeconds: 30, run: async (_ctx, { n }) => {
+      ranBy.push(by);
+      return { n, by };
+    } });
     const { jobs: caller } = queue();
     const { jobs: worker } = queue();
     await worker.work(kindFor('worker'));

@@ -50,7 +50,7 @@ function pointer(ref: string): unknown {
     .map((part) => decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~'));
   let node: unknown = document;
   for (const part of parts) {
-    if (!node || typeof node !== 'object' || !Object.prototype.hasOwnProperty.call(node, part)) return undefined;
+    if (!node || typeof node !== 'object' || !Object.hasOwn(node, part)) return undefined;
     node = (node as Record<string, unknown>)[part];
   }
   return node;

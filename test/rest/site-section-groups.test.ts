@@ -291,7 +291,7 @@ describe('POST and DELETE /v1/orgs/{organizationId}/sites/{siteId}/section-group
 
   it('refuses a section that is in a group already (409), or not of this site (400), changing nothing', async () => {
     const w = await buildSiteWorld(t);
-    const { site, a, b, c, d } = await fourSections(w);
+    const { site, a, b, c } = await fourSections(w);
     const first = await w.group(site.id, 'First', [a.id]);
     const second = await w.group(site.id, 'Second', [b.id]);
     const other = await fourSections(w);

@@ -696,7 +696,7 @@ describe('POST /v1/spaces/{spaceId}/move', () => {
   });
 
   it('needs admin on the space and create where it goes', async () => {
-    const { organizationId, admin, member, create, collection, patchCollection } = await content();
+    const { organizationId, member, create, collection, patchCollection } = await content();
     const target = await collection();
     const space = await create();
     const before = await snapshot(t, organizationId);
@@ -854,7 +854,7 @@ describe('GET /v1/orgs/{organizationId}/spaces', () => {
   });
 
   it('rejects a limit above 1000, garbage page tokens and tokens of another listing', async () => {
-    const { organizationId, admin, member, parent, made } = await fiveSpaces();
+    const { organizationId, admin, member, parent } = await fiveSpaces();
     const url = `/v1/orgs/${organizationId}/spaces`;
     expectError(await t.call('GET', `${url}?limit=1001`, { token: admin.token }), 400, 'limit: must be at most 1000');
     await expectOfficialError(official(admin).orgs.listSpacesInOrganizationById(organizationId, { limit: 1001 }), 400);

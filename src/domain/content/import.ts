@@ -46,7 +46,7 @@ async function crawl(start: URL, allowPrivate: boolean): Promise<{ pages: Import
   while (queue.length && pages.length < IMPORT_LIMITS.maxPages && Date.now() < deadline) {
     const { url, depth } = queue.shift()!;
     const limits: FetchLimits = { timeoutMs: Math.min(IMPORT_LIMITS.pageTimeoutMs, deadline - Date.now()), maxBytes: IMPORT_LIMITS.maxBytesPerPage, allowPrivate };
-    let fetched;
+    let fetched: Awaited<ReturnType<typeof fetchBounded>>;
     try {
       fetched = await fetchBounded(url, limits);
     } catch (error) {

@@ -44,6 +44,7 @@ export const MAX_FILE_BYTES = 1024 * 1024;
 const fileUpload = z
   .strictObject({
     ref: z.string().min(1).max(100).optional(),
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
     name: z.string().min(1).max(256).regex(/^[^/\\\u0000-\u001f]+$/, 'must not contain slashes or control characters'),
     contentType: z.string().min(3).max(255).regex(/^[\w.+-]+\/[\w.+-]+$/, 'must be a MIME type such as image/png').optional(),
     base64: z

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { RequestContext } from '../../context.ts';
 import { conflict } from '../../errors.ts';
 import type { JobKind } from '../../jobs/queue.ts';
 import { lockSpace } from '../change-requests/service.ts';

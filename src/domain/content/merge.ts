@@ -44,6 +44,7 @@ export async function mergeTrees(ctx: RequestContext, spaceId: string, base: Pag
     } else if (!a || !b || !o) {
       conflicts.push(`${title(pageId)} was deleted on one side and changed on the other`);
     } else {
+      // biome-ignore lint/complexity/useMathMinMax: dates, which Math.max would turn into numbers
       const page: PageDraft = { ...a, versionId: undefined, updatedAt: a.updatedAt > b.updatedAt ? a.updatedAt : b.updatedAt };
       const clashing: string[] = [];
       for (const field of MERGED_FIELDS) {

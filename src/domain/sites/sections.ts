@@ -157,7 +157,7 @@ export async function updateSection(
   await visibleSite(ctx, organizationId, siteId);
   await sectionOfSite(ctx, siteId, sectionId);
   const input = parseInput(UpdateSectionInput, body);
-  const { site } = await manageableSite(ctx, organizationId, siteId, "change this site's sections");
+  await manageableSite(ctx, organizationId, siteId, "change this site's sections");
   const condition = checkedCondition(input.condition);
   await inTransaction(ctx, async (tx) => {
     await serializeOn(tx.db, tx.provider, `site:${siteId}`);

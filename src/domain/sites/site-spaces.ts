@@ -161,7 +161,7 @@ export async function updateSiteSpace(
   await visibleSite(ctx, organizationId, siteId);
   const siteSpace = await siteSpaceOfSite(ctx, siteId, siteSpaceId);
   const input = parseInput(UpdateSiteSpaceInput, body);
-  const { site } = await manageableSite(ctx, organizationId, siteId, "change this site's spaces");
+  await manageableSite(ctx, organizationId, siteId, "change this site's spaces");
   const condition = checkedCondition(input.condition);
   await inTransaction(ctx, async (tx) => {
     await serializeOn(tx.db, tx.provider, `site:${siteId}`);
