@@ -33,11 +33,12 @@ const LINKS: AppLink[] = [
   {
     pattern: new RegExp(`^/s/${segment}/revisions/${segment}$`),
     target: async ([space, revision], database) => {
-      const row = await database.db.revision.findUnique({ where: { id: decodeURIComponent(revision!) }, select: { spaceId: true, changeRequestId: true, type: true } });
+      const row = await database.db.revision.findUnique({
+        where: { id: decodeURIComponent(revision!) },
+        select: { spaceId: true, changeRequestId: true, type: true },
+      });
       if (!row || row.spaceId !== decodeURIComponent(space!)) return null;
-      return row.changeRequestId && row.type !== 'merge'
-        ? `/v1/spaces/${space}/change-requests/${row.changeRequestId}/content`
-        : `/v1/spaces/${space}/content`;
+      return row.changeRequestId && row.type !== 'merge' ? `/v1/spaces/${space}/change-requests/${row.changeRequestId}/content` : `/v1/spaces/${space}/content`;
     },
   },
   // A published site (no custom hostname): its organization is looked up.
@@ -69,6 +70,11 @@ export function registerAppLinks(app: FastifyInstance, { database, urls }: { dat
       // The query travels along (a share link's `shareKey`).
       return reply.redirect(query ? `${target}${target.includes('?') ? '&' : '?'}${query}` : target, 302);
     }
-    return reply.code(404).send({ error: { code: 404, message: `No object at ${prefix}${path}: app addresses name organizations, collections, spaces, pages, change requests, revisions, sites and OpenAPI specs` } });
+    return reply.code(404).send({
+      error: {
+        code: 404,
+        message: `No object at ${prefix}${path}: app addresses name organizations, collections, spaces, pages, change requests, revisions, sites and OpenAPI specs`,
+      },
+    });
   });
 }

@@ -122,7 +122,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const checkFailedAuthentication = await registerRateLimits(app, options.rateLimits ?? DEFAULT_RATE_LIMITS);
 
   // Background jobs queued by requests run with a context of their own (no viewer).
-  const jobContext = () => createContext({ database, viewer: null, clock, urls, storage: options.fileStorage, pageTreeCache, fetchPrivateAddresses: options.fetchPrivateAddresses, openApiFetch: options.openApiFetch });
+  const jobContext = () =>
+    createContext({
+      database,
+      viewer: null,
+      clock,
+      urls,
+      storage: options.fileStorage,
+      pageTreeCache,
+      fetchPrivateAddresses: options.fetchPrivateAddresses,
+      openApiFetch: options.openApiFetch,
+    });
   const jobQueue = options.jobs ?? openJobQueue(database, { log: app.log, context: jobContext });
   const jobs = jobSender(jobQueue);
   app.decorate('jobs', jobQueue);
@@ -205,7 +215,8 @@ const MAX_PATH_PARAMETER_LENGTH = 200;
 /** The router's refusals, without echoing the path (it may be the client's 70,000 characters). */
 function routerError(error: { code?: string }): { status: number; message: string } {
   if (error.code === 'FST_ERR_BAD_URL') return { status: 400, message: 'path: is not a valid URL (malformed percent-encoding, or bytes that are not UTF-8)' };
-  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return { status: 414, message: `path: a path parameter is longer than ${MAX_PATH_PARAMETER_LENGTH} characters` };
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH')
+    return { status: 414, message: `path: a path parameter is longer than ${MAX_PATH_PARAMETER_LENGTH} characters` };
   return { status: 500, message: 'Internal server error' };
 }
 

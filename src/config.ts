@@ -30,15 +30,24 @@ const Environment = z.object({
     .transform((value) => value === 'true' || value === '1'),
   OPENAPI_FETCH_TIMEOUT_MS: z.coerce.number().int().min(1).default(20_000),
   OPENAPI_FETCH_MAX_MB: z.coerce.number().positive().max(1024).default(10),
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
-  REDIS_PREFIX: z.string().regex(/^[\w.:-]{1,64}$/, 'must be 1 to 64 letters, digits, _ . : or -').default('docs-gateway'),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
+    .optional(),
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[\w.:-]{1,64}$/, 'must be 1 to 64 letters, digits, _ . : or -')
+    .default('docs-gateway'),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(DEFAULT_GRAPHQL_LIMITS.maxCost),
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(DEFAULT_GRAPHQL_LIMITS.maxDepth),
   GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).default(DEFAULT_GRAPHQL_LIMITS.maxAliases),
   GRAPHQL_MAX_DIRECTIVES: z.coerce.number().int().min(0).default(DEFAULT_GRAPHQL_LIMITS.maxDirectives),
   GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(1).default(DEFAULT_GRAPHQL_LIMITS.maxTokens),
   GRAPHQL_TIMEOUT_MS: z.coerce.number().int().min(1).default(DEFAULT_GRAPHQL_LIMITS.timeoutMs),
-  GRAPHQL_MAX_RESPONSE_MB: z.coerce.number().positive().default(DEFAULT_GRAPHQL_LIMITS.maxResponseBytes / 1024 / 1024),
+  GRAPHQL_MAX_RESPONSE_MB: z.coerce
+    .number()
+    .positive()
+    .default(DEFAULT_GRAPHQL_LIMITS.maxResponseBytes / 1024 / 1024),
   CORS_ORIGINS: z
     .string()
     .default('*')

@@ -77,7 +77,17 @@ export interface ContextOptions {
   jobs?: JobSender | undefined;
 }
 
-export function createContext({ database, viewer, clock, urls, storage, pageTreeCache, fetchPrivateAddresses, openApiFetch, jobs }: ContextOptions): RequestContext {
+export function createContext({
+  database,
+  viewer,
+  clock,
+  urls,
+  storage,
+  pageTreeCache,
+  fetchPrivateAddresses,
+  openApiFetch,
+  jobs,
+}: ContextOptions): RequestContext {
   return {
     db: database.db,
     provider: database.provider,

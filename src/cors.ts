@@ -47,7 +47,10 @@ export function parseCorsOrigins(value: string): CorsOrigins | { error: string }
   const trimmed = value.trim();
   if (trimmed === '*') return '*';
   const origins: string[] = [];
-  for (const item of trimmed.split(',').map((part) => part.trim()).filter(Boolean)) {
+  for (const item of trimmed
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
     let url: URL;
     try {
       url = new URL(item);

@@ -16,8 +16,7 @@ export class DomainError extends Error {
 }
 
 export const invalid = (message: string) => new DomainError(400, message);
-export const unauthenticated = (message = 'A valid API token is required: send "Authorization: Bearer <token>"') =>
-  new DomainError(401, message);
+export const unauthenticated = (message = 'A valid API token is required: send "Authorization: Bearer <token>"') => new DomainError(401, message);
 export const forbidden = (message: string) => new DomainError(403, message);
 export const notFound = (what: string, id: string) => new DomainError(404, `${what} "${id}" was not found`);
 export const conflict = (message: string) => new DomainError(409, message);

@@ -74,9 +74,7 @@ function landingPage(urls: PublicUrls): string {
     ['Readiness', '/readyz', 'the database answers and is migrated'],
     ['Metrics', '/metrics', 'Prometheus'],
   ];
-  const items = links
-    .map(([title, href, what]) => `<li><a href="${escapeHtml(href)}">${escapeHtml(title)}</a> — ${escapeHtml(what)}</li>`)
-    .join('\n');
+  const items = links.map(([title, href, what]) => `<li><a href="${escapeHtml(href)}">${escapeHtml(title)}</a> — ${escapeHtml(what)}</li>`).join('\n');
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -103,7 +101,13 @@ export async function registerPages(app: FastifyInstance, urls: PublicUrls): Pro
   app.get('/', async (request, reply) => {
     reply.header('vary', 'accept');
     if (!wantsHtml(request)) {
-      return { name: 'docs-gateway', rest: `${urls.api}/v1`, openapi: `${urls.api}${OPENAPI_PATH}`, graphql: `${urls.api}/graphql`, docs: `${urls.api}${DOCS_PATH}` };
+      return {
+        name: 'docs-gateway',
+        rest: `${urls.api}/v1`,
+        openapi: `${urls.api}${OPENAPI_PATH}`,
+        graphql: `${urls.api}/graphql`,
+        docs: `${urls.api}${DOCS_PATH}`,
+      };
     }
     return html(reply, landing, LANDING_CONTENT_SECURITY_POLICY);
   });

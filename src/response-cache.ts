@@ -74,9 +74,7 @@ export function registerResponseCache(app: FastifyInstance, options: { maxBytes:
     if (request.url.startsWith('/graphql') && payload.includes('"errors":[')) return payload;
     const ctx = request.ctx!;
     const foreign = await Promise.all(
-      [...(ctx.foreignScopes ?? new Map<string, Promise<string>>()).entries()].map(
-        async ([scope, version]) => [scope, await version] as [string, string],
-      ),
+      [...(ctx.foreignScopes ?? new Map<string, Promise<string>>()).entries()].map(async ([scope, version]) => [scope, await version] as [string, string]),
     );
     const contentType = String(reply.getHeader('content-type') ?? 'application/json');
     const entry: Entry = { body: Buffer.from(payload), contentType, generation: ctx.viewer!.generation!, foreign };

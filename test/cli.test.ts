@@ -35,7 +35,23 @@ const FILES_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-gateway-cli-files-
 /** The environment of a child: ours without the variables docs-gateway reads, plus `env`. */
 function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const base: NodeJS.ProcessEnv = { ...process.env, FILES_DIR };
-  for (const name of ['DATABASE_URL', 'PORT', 'HOST', 'PUBLIC_URL', 'APP_URL', 'LOG_LEVEL', 'PURGE_INTERVAL_SECONDS', 'RESPONSE_CACHE_MB', 'CONTENT_CACHE_MB', 'CORS_ORIGINS', 'RATE_LIMIT_PER_MINUTE', 'RATE_LIMIT_FAILED_AUTH_PER_MINUTE', 'REDIS_URL', 'REDIS_PREFIX', 'FETCH_PRIVATE_ADDRESSES']) {
+  for (const name of [
+    'DATABASE_URL',
+    'PORT',
+    'HOST',
+    'PUBLIC_URL',
+    'APP_URL',
+    'LOG_LEVEL',
+    'PURGE_INTERVAL_SECONDS',
+    'RESPONSE_CACHE_MB',
+    'CONTENT_CACHE_MB',
+    'CORS_ORIGINS',
+    'RATE_LIMIT_PER_MINUTE',
+    'RATE_LIMIT_FAILED_AUTH_PER_MINUTE',
+    'REDIS_URL',
+    'REDIS_PREFIX',
+    'FETCH_PRIVATE_ADDRESSES',
+  ]) {
     delete base[name];
   }
   return { ...base, ...env };
@@ -126,9 +142,7 @@ describe('docs-gateway bootstrap', () => {
 
       // Tokens are stored as their SHA-256 only.
       const tokens = await t.database.db.apiToken.findMany({ where: { userId: first.userId } });
-      expect(tokens.map((row) => row.tokenHash).sort()).toEqual(
-        [hashApiToken(first.token), hashApiToken(second.token)].sort(),
-      );
+      expect(tokens.map((row) => row.tokenHash).sort()).toEqual([hashApiToken(first.token), hashApiToken(second.token)].sort());
       expect(JSON.stringify(tokens)).not.toContain(second.token);
 
       // The new token works against the HTTP API.
@@ -171,9 +185,12 @@ describe('docs-gateway bootstrap', () => {
       for (const token of [a.token, b.token]) {
         const orgs = await t.call('GET', '/v1/orgs', { token });
         expect(orgs.statusCode, orgs.body).toBe(200);
-        expect(orgs.json().items.map((org: { id: string }) => org.id).sort()).toEqual(
-          [a.organizationId, b.organizationId].sort(),
-        );
+        expect(
+          orgs
+            .json()
+            .items.map((org: { id: string }) => org.id)
+            .sort(),
+        ).toEqual([a.organizationId, b.organizationId].sort());
       }
     },
     CLI_TEST_TIMEOUT,
@@ -216,8 +233,7 @@ describe('docs-gateway users create', () => {
       expect(editor.userId).toMatch(/^usr_/);
       expect(editor.token).toMatch(/^dgw_/);
 
-      const memberRow = (userId: string) =>
-        t.database.db.member.findUnique({ where: { organizationId_userId: { organizationId, userId } } });
+      const memberRow = (userId: string) => t.database.db.member.findUnique({ where: { organizationId_userId: { organizationId, userId } } });
       expect(await memberRow(editor.userId!)).toMatchObject({ role: 'edit' });
       expect(await memberRow(guest.userId!)).toMatchObject({ role: null });
       expect(await t.database.db.user.findUnique({ where: { id: editor.userId } })).toMatchObject({ email: editorEmail });
@@ -238,9 +254,7 @@ describe('docs-gateway users create', () => {
       expect((await t.call('GET', `/v1/orgs/${organizationId}/members`, { token: editor.token })).statusCode).toBe(200);
 
       // An existing email is reused, with the new role and a new token.
-      const again = jsonLine(
-        await cli(['users', 'create', '--email', editorEmail, '--org', organizationId, '--role', 'read', '--json']),
-      );
+      const again = jsonLine(await cli(['users', 'create', '--email', editorEmail, '--org', organizationId, '--role', 'read', '--json']));
       expect(again.userId).toBe(editor.userId);
       expect(again.token).not.toBe(editor.token);
       expect(await memberRow(editor.userId!)).toMatchObject({ role: 'read' });
@@ -288,9 +302,7 @@ describe('docs-gateway migrate and seed', () => {
         expect(again.code, again.stderr).toBe(0);
         expect(again.stdout).toMatch(/up to date/);
         // The migrated database is usable by the CLI.
-        const result = jsonLine(
-          await cli(['bootstrap', '--org', 'Fresh', '--email', 'fresh@example.test', '--json'], { DATABASE_URL: url }),
-        );
+        const result = jsonLine(await cli(['bootstrap', '--org', 'Fresh', '--email', 'fresh@example.test', '--json'], { DATABASE_URL: url }));
         expect(result.organizationId).toMatch(/^org_/);
       } finally {
         fs.rmSync(dir, { recursive: true, force: true });
@@ -462,7 +474,10 @@ describe('docs-gateway serve', () => {
         const organizations = (await (await fetch(`${base}/v1/orgs`, { headers })).json()) as { items: Array<{ id: string; title: string }> };
         const acme = organizations.items.find((organization) => organization.title === 'Acme Docs')!;
         const spec = `${base}/v1/orgs/${acme.id}/openapi/docs-gateway-api`;
-        await vi.waitUntil(async () => ((await (await fetch(`${spec}/versions`, { headers })).json()) as { items: unknown[] }).items.length === 2, { timeout: 30_000, interval: 200 });
+        await vi.waitUntil(async () => ((await (await fetch(`${spec}/versions`, { headers })).json()) as { items: unknown[] }).items.length === 2, {
+          timeout: 30_000,
+          interval: 200,
+        });
         expect(await (await fetch(spec, { headers })).json()).toMatchObject({ processingState: 'complete' });
         expect(await (await fetch(`${spec}/versions/latest`, { headers })).json()).toMatchObject({ url: `${base}/v1/openapi.json` });
         // A Host header that makes no URL is the client's mistake, not a 500.
@@ -492,7 +507,10 @@ describe('docs-gateway serve', () => {
       dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-gateway-serve-'));
       // A website that takes a second to answer: an import of it is in flight when the signal arrives.
       const slowSite = http.createServer((_request, response) => {
-        setTimeout(() => response.writeHead(200, { 'content-type': 'text/html' }).end('<html><body><main><h1>Slow</h1><p>Late page.</p></main></body></html>'), 1_000);
+        setTimeout(
+          () => response.writeHead(200, { 'content-type': 'text/html' }).end('<html><body><main><h1>Slow</h1><p>Late page.</p></main></body></html>'),
+          1_000,
+        );
       });
       await new Promise<void>((resolve) => slowSite.listen(0, '127.0.0.1', resolve));
       try {

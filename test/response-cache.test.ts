@@ -97,7 +97,10 @@ describe('the response cache', () => {
     }
     const mutation = await t.call('POST', '/graphql', {
       token: admin.token,
-      body: { query: 'mutation($input: UpdateSpaceInput!) { updateSpace(input: $input) { space { title } } }', variables: { input: { spaceId, title: 'Again' } } },
+      body: {
+        query: 'mutation($input: UpdateSpaceInput!) { updateSpace(input: $input) { space { title } } }',
+        variables: { input: { spaceId, title: 'Again' } },
+      },
     });
     expect(mutation.headers['x-cache']).toBeUndefined();
   });

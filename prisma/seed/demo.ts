@@ -198,7 +198,8 @@ const GETTING_STARTED: PageSeed[] = [
   },
   {
     title: 'Concepts',
-    markdown: '# Concepts\n\nSpaces hold content; sites publish spaces.\n\n![How content flows](./content-flow)\n\nThe [style guide](./style-guide) applies to every page.\n',
+    markdown:
+      '# Concepts\n\nSpaces hold content; sites publish spaces.\n\n![How content flows](./content-flow)\n\nThe [style guide](./style-guide) applies to every page.\n',
     pages: [
       { title: 'Spaces', markdown: 'A space is a tree of pages with its own history.\n' },
       { title: 'Change requests', markdown: 'Edits are proposed in a change request and merged when reviewed.\n' },
@@ -239,7 +240,12 @@ const DEMO_FILES = [
 async function writeDemoContent(ctx: RequestContext, spaceId: string, subject: string, pages: PageSeed[], files: typeof DEMO_FILES = []) {
   const changeRequest = await createChangeRequest(ctx, spaceId, { subject });
   const insert = async (seeds: PageSeed[], into?: string) => {
-    const changes: unknown[] = seeds.map((seed) => ({ operation: 'insert_page', title: seed.title, document: { markdown: seed.markdown }, ...(into ? { into } : {}) }));
+    const changes: unknown[] = seeds.map((seed) => ({
+      operation: 'insert_page',
+      title: seed.title,
+      document: { markdown: seed.markdown },
+      ...(into ? { into } : {}),
+    }));
     // Files come with the top-level pages: their refs resolve within one batch.
     if (!into && files.length) changes.push({ operation: 'insert_files', files });
     const result = (await updateChangeRequestContent(ctx, spaceId, changeRequest.id, { changes }, { compat: 'false' })) as {
@@ -264,7 +270,10 @@ async function createAcmeContent(alice: RequestContext, bob: RequestContext, org
       {
         operation: 'update_page',
         page: overview.id,
-        document: { markdown: '# Overview\n\nAcme lets you ship **docs** with your product.\n\n- Write in change requests\n- Review and merge\n- Publish to your site, for everyone or for signed-in visitors\n' },
+        document: {
+          markdown:
+            '# Overview\n\nAcme lets you ship **docs** with your product.\n\n- Write in change requests\n- Review and merge\n- Publish to your site, for everyone or for signed-in visitors\n',
+        },
       },
       { operation: 'insert_page', title: 'Publishing', document: { markdown: '# Publishing\n\nA site publishes one or more spaces.\n' } },
     ],
@@ -275,7 +284,10 @@ async function createAcmeContent(alice: RequestContext, bob: RequestContext, org
   await updateComment(bob, gettingStarted, null, question.id, { addedReactions: ['👍'] });
   await updateComment(alice, gettingStarted, null, question.id, { addedReactions: ['👍', '🎉'], resolved: true });
   await postComment(bob, gettingStarted, null, { body: { markdown: 'The install section needs a Windows example.' } });
-  const review = await postComment(alice, gettingStarted, pending.id, { page: overview.id, body: { markdown: 'Nice. Can we mention visitor authentication?' } });
+  const review = await postComment(alice, gettingStarted, pending.id, {
+    page: overview.id,
+    body: { markdown: 'Nice. Can we mention visitor authentication?' },
+  });
   const answer = await postCommentReply(bob, gettingStarted, pending.id, review.id, { body: { markdown: 'Done, in the new Publishing page.' } });
   await updateCommentReply(alice, gettingStarted, pending.id, review.id, answer.id, { addedReactions: ['🚀'] });
 }

@@ -174,6 +174,8 @@ try {
   await program.parseAsync(process.argv);
 } catch (error) {
   const reported = translateConstraintError(error);
-  console.error(`docs-gateway: ${reported instanceof DomainError ? reported.message : reported instanceof Error ? reported.message.trim().split('\n').at(-1) : String(reported)}`);
+  console.error(
+    `docs-gateway: ${reported instanceof DomainError ? reported.message : reported instanceof Error ? reported.message.trim().split('\n').at(-1) : String(reported)}`,
+  );
   process.exit(1);
 }

@@ -88,10 +88,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
   pool?.on('error', () => {});
   const counting = countStatements(pool ? new PrismaPg(pool) : sqliteAdapter(url), (query) => seen(query.sql, query.args));
   const direct = pool ? poolReader(pool) : sqliteReader(url);
-  const db =
-    provider === 'sqlite'
-      ? (new SqliteClient({ adapter: counting }) as unknown as Db)
-      : new PostgresClient({ adapter: counting });
+  const db = provider === 'sqlite' ? (new SqliteClient({ adapter: counting }) as unknown as Db) : new PostgresClient({ adapter: counting });
   return {
     db,
     provider,
@@ -154,10 +151,7 @@ const SQLITE_MAX_VARIABLES = 32_766;
  * more parameters than the adapter's `maxBindValues` (999 unless told), so a
  * level of 1,000 ids in a tree would cost two statements.
  */
-function countStatements(
-  factory: SqlDriverAdapterFactory,
-  onStatement: (query: { sql: string; args: unknown[] }) => void,
-): SqlDriverAdapterFactory {
+function countStatements(factory: SqlDriverAdapterFactory, onStatement: (query: { sql: string; args: unknown[] }) => void): SqlDriverAdapterFactory {
   const wrap = <T extends object>(target: T): T =>
     new Proxy(target, {
       get(object, key, receiver) {
@@ -173,8 +167,7 @@ function countStatements(
           return () => ({ maxBindValues: SQLITE_MAX_VARIABLES, supportsRelationJoins: false });
         }
         if (key === 'startTransaction') {
-          return async (...args: unknown[]) =>
-            wrap(await (value as (...a: unknown[]) => Promise<object>).apply(object, args));
+          return async (...args: unknown[]) => wrap(await (value as (...a: unknown[]) => Promise<object>).apply(object, args));
         }
         return typeof value === 'function' ? value.bind(object) : value;
       },

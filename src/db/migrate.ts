@@ -84,16 +84,11 @@ async function migratePostgres(url: string, options: MigrationOptions): Promise<
   await client.connect();
   try {
     await client.query(`SELECT pg_advisory_lock(${POSTGRES_LOCK_KEY})`);
-    await client.query(
-      `CREATE TABLE IF NOT EXISTS "${MIGRATIONS_TABLE}" (name TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`,
-    );
+    await client.query(`CREATE TABLE IF NOT EXISTS "${MIGRATIONS_TABLE}" (name TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`);
     return await applyPending(
       {
         exec: async (sql) => void (await client.query(sql)),
-        executedNames: async () =>
-          (await client.query<{ name: string }>(`SELECT name FROM "${MIGRATIONS_TABLE}" ORDER BY name`)).rows.map(
-            (row) => row.name,
-          ),
+        executedNames: async () => (await client.query<{ name: string }>(`SELECT name FROM "${MIGRATIONS_TABLE}" ORDER BY name`)).rows.map((row) => row.name),
         record: async (name) => void (await client.query(`INSERT INTO "${MIGRATIONS_TABLE}" (name) VALUES ($1)`, [name])),
         transaction: async (work) => {
           await client.query('BEGIN');
@@ -144,9 +139,7 @@ async function migrateSqliteFile(url: string, options: MigrationOptions): Promis
     // each migration then runs in a savepoint so that a failure undoes only what it did.
     sqlite.exec('BEGIN IMMEDIATE');
     try {
-      sqlite.exec(
-        `CREATE TABLE IF NOT EXISTS "${MIGRATIONS_TABLE}" (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP)`,
-      );
+      sqlite.exec(`CREATE TABLE IF NOT EXISTS "${MIGRATIONS_TABLE}" (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP)`);
       const result = await applyPending(
         {
           exec: async (sql) => void sqlite.exec(sql),

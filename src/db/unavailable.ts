@@ -18,8 +18,24 @@ const ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'DatabaseDoesNotExist', '
  * the statement timeout (57014); and Node's socket errors.
  */
 const DRIVER_CODES = new Set([
-  '08000', '08001', '08003', '08004', '08006', '57P01', '57P02', '57P03', '53300', '3D000', '57014',
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'SQLITE_BUSY',
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+  '3D000',
+  '57014',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'SQLITE_BUSY',
 ]);
 
 /** node-postgres reports its own timeouts and lost connections by message only. */

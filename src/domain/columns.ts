@@ -33,8 +33,7 @@ class ColumnLoader<Row extends { id: string }> extends DataLoader<string, Row | 
       const demand = this.demand;
       demand.sent = true;
       this.demand = { columns: new Set(), sent: false };
-      const select =
-        demand.columns === 'all' ? null : Object.fromEntries([...source.always, ...demand.columns].map((column) => [column, true] as const));
+      const select = demand.columns === 'all' ? null : Object.fromEntries([...source.always, ...demand.columns].map((column) => [column, true] as const));
       const rows = await source.findMany(ctx, [...ids], select);
       const byId = new Map(rows.map((row) => [row.id, row]));
       return ids.map((id) => byId.get(id) ?? null);

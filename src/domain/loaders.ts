@@ -11,10 +11,7 @@ export interface LoaderDefinition<K, V> {
   cacheKey?: (key: K) => unknown;
 }
 
-export function defineLoader<K, V>(
-  batch: (ctx: RequestContext, keys: readonly K[]) => Promise<V[]>,
-  cacheKey?: (key: K) => unknown,
-): LoaderDefinition<K, V> {
+export function defineLoader<K, V>(batch: (ctx: RequestContext, keys: readonly K[]) => Promise<V[]>, cacheKey?: (key: K) => unknown): LoaderDefinition<K, V> {
   return { batch, ...(cacheKey ? { cacheKey } : {}) };
 }
 

@@ -2,7 +2,16 @@ import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
-import { type GraphQLCompositeType, type GraphQLOutputType, GraphQLError, type ValidationContext, getNamedType, getNullableType, isLeafType, isListType } from 'graphql';
+import {
+  type GraphQLCompositeType,
+  type GraphQLOutputType,
+  GraphQLError,
+  type ValidationContext,
+  getNamedType,
+  getNullableType,
+  isLeafType,
+  isListType,
+} from 'graphql';
 import { type ComplexityEstimator, getComplexity } from 'graphql-query-complexity';
 import type { Plugin } from 'graphql-yoga';
 import type { RequestContext } from '../context.ts';
@@ -48,8 +57,7 @@ export const LIST_SIZE_ESTIMATE = 10;
  */
 export const REQUEST_ERROR = { code: 400, http: { spec: true, status: 400 } } as const;
 const refusal = (message: string) => new GraphQLError(message, { extensions: REQUEST_ERROR });
-const serverCondition = (message: string, status: number) =>
-  new GraphQLError(message, { extensions: { code: status, http: { status } } });
+const serverCondition = (message: string, status: number) => new GraphQLError(message, { extensions: { code: status, http: { status } } });
 
 /** Items a field returns at most, as far as the document tells: connections by `first`/`last`, lists by an estimate. */
 function itemsOf(type: GraphQLOutputType, args: Record<string, unknown>): number {

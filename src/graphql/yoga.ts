@@ -20,15 +20,17 @@ interface ServerContext {
 
 /** Errors in the query document itself (unknown fields, wrong argument types) are the client's: code 400. */
 const validationErrorsAre400: Plugin = {
-  onValidate: () => ({ valid, result }) => {
-    if (valid) return;
-    for (const error of result) {
-      const extensions = ((error as { extensions: Record<string, unknown> }).extensions ??= {});
-      extensions.code ??= 400;
-      // A request error: HTTP 400 for application/graphql-response+json, 200 for application/json.
-      extensions.http ??= REQUEST_ERROR.http;
-    }
-  },
+  onValidate:
+    () =>
+    ({ valid, result }) => {
+      if (valid) return;
+      for (const error of result) {
+        const extensions = ((error as { extensions: Record<string, unknown> }).extensions ??= {});
+        extensions.code ??= 400;
+        // A request error: HTTP 400 for application/graphql-response+json, 200 for application/json.
+        extensions.http ??= REQUEST_ERROR.http;
+      }
+    },
 };
 
 /**
@@ -46,9 +48,7 @@ const coerceVariablesFirst: Plugin = {
     });
     if (coerced.errors) {
       setResultAndStopExecution({
-        errors: coerced.errors.map(
-          (error) => new GraphQLError(error.message, { nodes: error.nodes, extensions: REQUEST_ERROR }),
-        ),
+        errors: coerced.errors.map((error) => new GraphQLError(error.message, { nodes: error.nodes, extensions: REQUEST_ERROR })),
       });
     }
   },
@@ -74,7 +74,6 @@ const cleanTextOnly: Plugin = {
 const isGraphQLError = (error: unknown): error is GraphQLError =>
   // By name: a second copy of graphql (a bundler's ESM build) has its own class.
   error instanceof Error && error.name === 'GraphQLError';
-
 
 /** Counts each executed operation by type (query, mutation) and outcome for /metrics. */
 function countOperations(metrics: GraphQLMetrics): Plugin {
@@ -118,11 +117,7 @@ export async function graphqlPlugin(
     graphiql: {
       title: 'docs-gateway',
       defaultQuery: GRAPHIQL_EXAMPLE_QUERY,
-      headers: JSON.stringify(
-        { Authorization: `Bearer ${options.graphiqlToken ?? '<paste a token: npx docs-gateway bootstrap --help>'}` },
-        null,
-        2,
-      ),
+      headers: JSON.stringify({ Authorization: `Bearer ${options.graphiqlToken ?? '<paste a token: npx docs-gateway bootstrap --help>'}` }, null, 2),
     },
     maskedErrors: {
       // Domain errors reach the client with the status REST would answer; anything else is masked.

@@ -43,7 +43,8 @@ export function inProcessQueue(runner: JobRunner): JobQueue {
         waiters.get(id)?.resolve(output);
       },
       (error: unknown) => {
-        if (number <= kind.retryLimit) return later(Math.min(RETRY_DELAY_MS * 2 ** (number - 1), MAX_RETRY_DELAY_MS), () => attempt(kind, data, id, number + 1));
+        if (number <= kind.retryLimit)
+          return later(Math.min(RETRY_DELAY_MS * 2 ** (number - 1), MAX_RETRY_DELAY_MS), () => attempt(kind, data, id, number + 1));
         cancelled.delete(id);
         waiters.get(id)?.reject(error);
       },

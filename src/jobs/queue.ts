@@ -140,9 +140,7 @@ export function jobSender(queue: JobQueue): JobSender {
  * the CLI). A client error the job refused with is thrown here again.
  */
 export async function callJob<Data extends object>(ctx: RequestContext, kind: JobKind<Data>, data: Data, options: CallOptions): Promise<JobOutput> {
-  const output = ctx.jobs
-    ? await ctx.jobs.call(kind, data, options)
-    : (((await kind.run(ctx, data, { id: 'inline', attempt: 1 })) ?? {}) as JobOutput);
+  const output = ctx.jobs ? await ctx.jobs.call(kind, data, options) : (((await kind.run(ctx, data, { id: 'inline', attempt: 1 })) ?? {}) as JobOutput);
   if (output.refused) throw new DomainError(output.refused.status, output.refused.message);
   return output;
 }

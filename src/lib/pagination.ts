@@ -131,9 +131,7 @@ export function decodeCursor<Row>(ordering: Ordering<Row>, token: string, param 
 }
 
 function nest(field: string, condition: unknown): Record<string, unknown> {
-  return field
-    .split('.')
-    .reduceRight<unknown>((inner, part) => ({ [part]: inner }), condition) as Record<string, unknown>;
+  return field.split('.').reduceRight<unknown>((inner, part) => ({ [part]: inner }), condition) as Record<string, unknown>;
 }
 
 /** Prisma `orderBy` of an ordering, reversed when paging backward. */
@@ -141,8 +139,7 @@ export function orderByOf<Row>(ordering: Ordering<Row>, backward = false): Array
   return ordering.keys.map((key) => nest(key.field, flip(key.direction, backward)));
 }
 
-const flip = (direction: 'asc' | 'desc', backward: boolean) =>
-  backward ? (direction === 'asc' ? 'desc' : 'asc') : direction;
+const flip = (direction: 'asc' | 'desc', backward: boolean) => (backward ? (direction === 'asc' ? 'desc' : 'asc') : direction);
 
 /**
  * Prisma `where` selecting the rows strictly after (or before) the given sort

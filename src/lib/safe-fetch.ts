@@ -117,7 +117,8 @@ function get(url: URL, limits: FetchLimits, signal: AbortSignal): Promise<Answer
           chunks.push(chunk);
         });
         response.on('end', () => {
-          if (size <= limits.maxBytes) resolve({ status, location: undefined, contentType: response.headers['content-type'] ?? '', body: Buffer.concat(chunks) });
+          if (size <= limits.maxBytes)
+            resolve({ status, location: undefined, contentType: response.headers['content-type'] ?? '', body: Buffer.concat(chunks) });
         });
         response.on('error', reject);
       },

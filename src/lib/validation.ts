@@ -27,16 +27,9 @@ function describeIssue(issue: z.core.$ZodIssue, where: string): string {
 export const queryInt = (min: number, max: number) =>
   z.preprocess(
     (value) => (typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value),
-    z
-      .number({ error: 'must be an integer' })
-      .int('must be an integer')
-      .min(min, `must be at least ${min}`)
-      .max(max, `must be at most ${max}`),
+    z.number({ error: 'must be an integer' }).int('must be an integer').min(min, `must be at least ${min}`).max(max, `must be at most ${max}`),
   );
 
 /** A query-string boolean: "true"/"false" over REST, true/false over GraphQL. */
 export const queryBool = () =>
-  z.preprocess(
-    (value) => (value === 'true' ? true : value === 'false' ? false : value),
-    z.boolean({ error: 'must be true or false' }),
-  );
+  z.preprocess((value) => (value === 'true' ? true : value === 'false' ? false : value), z.boolean({ error: 'must be true or false' }));

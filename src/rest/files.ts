@@ -16,14 +16,16 @@ export function registerFileDownloads(app: FastifyInstance, { database, storage 
     if (!version || version.name !== name || !storage) return missing();
     const bytes = await storage.get(version.sha256);
     if (!bytes) return missing();
-    return reply
-      .header('content-type', version.contentType)
-      .header('content-disposition', `inline; filename*=UTF-8''${encodeURIComponent(version.name)}`)
-      .header('cache-control', 'public, max-age=31536000, immutable')
-      .header('x-content-type-options', 'nosniff')
-      // Uploaded HTML or SVG must not run scripts on this origin.
-      .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
-      .send(bytes);
+    return (
+      reply
+        .header('content-type', version.contentType)
+        .header('content-disposition', `inline; filename*=UTF-8''${encodeURIComponent(version.name)}`)
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .header('x-content-type-options', 'nosniff')
+        // Uploaded HTML or SVG must not run scripts on this origin.
+        .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
+        .send(bytes)
+    );
   });
 
   // Exports (PDFs) by the digest of their bytes: unguessable, and never changing.
@@ -31,7 +33,8 @@ export function registerFileDownloads(app: FastifyInstance, { database, storage 
     const { sha256, name } = request.params;
     const bytes = /^[0-9a-f]{64}$/.test(sha256) && name.endsWith('.pdf') ? await storage?.get(sha256) : null;
     // The storage also holds uploads: only a PDF is served here.
-    if (bytes?.subarray(0, 5).toString('latin1') !== '%PDF-') return reply.code(404).send({ error: { code: 404, message: `Export "${sha256}/${name}" was not found` } });
+    if (bytes?.subarray(0, 5).toString('latin1') !== '%PDF-')
+      return reply.code(404).send({ error: { code: 404, message: `Export "${sha256}/${name}" was not found` } });
     return reply
       .header('content-type', 'application/pdf')
       .header('content-disposition', `inline; filename*=UTF-8''${encodeURIComponent(name)}`)

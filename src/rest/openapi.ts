@@ -14,8 +14,7 @@ type JsonSchema = Record<string, unknown>;
 type OfficialSpec = { components: { schemas: Record<string, JsonSchema> } };
 let officialSpecRead: OfficialSpec | undefined;
 /** Read when the document is first built: several megabytes a server that is never asked for it need not hold. */
-const officialSpec = (): OfficialSpec =>
-  (officialSpecRead ??= createRequire(import.meta.url)('@gitbook/api/spec/openapi.json') as OfficialSpec);
+const officialSpec = (): OfficialSpec => (officialSpecRead ??= createRequire(import.meta.url)('@gitbook/api/spec/openapi.json') as OfficialSpec);
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
@@ -71,12 +70,7 @@ const ownSchemas: Record<string, JsonSchema> = {
     },
   },
   CustomFieldValue: {
-    oneOf: [
-      { type: 'string', maxLength: 256 },
-      { type: 'number' },
-      { type: 'boolean' },
-      { type: 'array', items: { type: 'string' } },
-    ],
+    oneOf: [{ type: 'string', maxLength: 256 }, { type: 'number' }, { type: 'boolean' }, { type: 'array', items: { type: 'string' } }],
   },
   SpaceCustomFieldValues: {
     type: 'array',
@@ -240,10 +234,7 @@ function responses(route: Route) {
       [403, 'The caller may see the resource but not do this'],
       [404, 'No such resource, or one the caller cannot see'],
       [409, 'The request conflicts with the current state'],
-    ].map(([status, description]) => [
-      status,
-      { description, content: { 'application/json': { schema: ref('Error') } } },
-    ]),
+    ].map(([status, description]) => [status, { description, content: { 'application/json': { schema: ref('Error') } } }]),
   );
   if (route.status === 204 || route.status === 205 || !route.response) {
     return { [route.status]: { description: 'Done (no content)' }, ...errors };
@@ -275,9 +266,7 @@ export function buildOpenApiDocument(routes: Route[], serverUrl: string) {
       summary: route.summary,
       tags: [route.tag],
       parameters: parameters(route),
-      ...(route.body
-        ? { requestBody: { required: true, content: { 'application/json': { schema: inputSchema(route.body) } } } }
-        : {}),
+      ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: inputSchema(route.body) } } } } : {}),
       responses: responses(route),
     };
   }

@@ -18,7 +18,9 @@ const officialPaths = (createRequire(import.meta.url)('@gitbook/api/spec/openapi
 const shape = (path: string) => path.replace(/\{[^}]+\}/g, '{}');
 
 const official = new Set(
-  Object.entries(officialPaths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${shape(path.startsWith('/v1') ? path : `/v1${path}`)}`)),
+  Object.entries(officialPaths).flatMap(([path, item]) =>
+    Object.keys(item).map((method) => `${method.toUpperCase()} ${shape(path.startsWith('/v1') ? path : `/v1${path}`)}`),
+  ),
 );
 
 export function operationTable(): string {
@@ -30,7 +32,10 @@ export function operationTable(): string {
     byTag.set(tag, row);
   }
   const rows = [...byTag].map(([tag, { served, official: same }]) => `| ${tag} | ${served} | ${same} |`);
-  const total = [...byTag.values()].reduce((sum, row) => ({ served: sum.served + row.served, official: sum.official + row.official }), { served: 0, official: 0 });
+  const total = [...byTag.values()].reduce((sum, row) => ({ served: sum.served + row.served, official: sum.official + row.official }), {
+    served: 0,
+    official: 0,
+  });
   return [
     TABLE_START,
     '| Resource | Operations | Also in the official GitBook API |',

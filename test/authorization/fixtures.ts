@@ -71,8 +71,7 @@ async function buildContent(t: TestApp, organizationId: string, admin: TestUser)
   const org = `/v1/orgs/${organizationId}`;
 
   const space = async (body: Json = {}): Promise<string> => (await rest('POST', `${org}/spaces`, { title: 'Space', ...body }, 201)).id;
-  const collection = async (body: Json = {}): Promise<string> =>
-    (await rest('POST', `${org}/collections`, { title: 'Collection', ...body }, 201)).id;
+  const collection = async (body: Json = {}): Promise<string> => (await rest('POST', `${org}/collections`, { title: 'Collection', ...body }, 201)).id;
   const deletedSpace = async () => {
     const id = await space();
     await rest('DELETE', `/v1/spaces/${id}`, undefined, 205);
@@ -92,8 +91,7 @@ async function buildContent(t: TestApp, organizationId: string, admin: TestUser)
   };
   const site = async (body: Json = {}): Promise<string> => (await rest('POST', `${org}/sites`, { title: 'Matrix site', ...body }, 201)).id;
   const siteUrl = (siteId: string, rest = '') => `${org}/sites/${siteId}${rest}`;
-  const section = async (siteId: string, spaceId: string): Promise<string> =>
-    (await rest('POST', siteUrl(siteId, '/sections'), { spaceId }, 201)).id;
+  const section = async (siteId: string, spaceId: string): Promise<string> => (await rest('POST', siteUrl(siteId, '/sections'), { spaceId }, 201)).id;
   const group = async (siteId: string, sections: string[] = []): Promise<string> =>
     (await rest('POST', siteUrl(siteId, '/section-groups'), { title: 'Group', sections }, 201)).id;
   const siteSpace = async (siteId: string, spaceId: string, sectionId?: string): Promise<string> =>
@@ -138,7 +136,8 @@ async function buildContent(t: TestApp, organizationId: string, admin: TestUser)
   const shareLinkId = await shareLink(siteId);
   const revisionId = (await rest('GET', `/v1/spaces/${spaceId}`)).revision as string;
   const teamId = await team();
-  const translationSettings = async (): Promise<string> => (await rest('POST', `${org}/translations`, { title: 'Matrix languages', languages: ['fr'] }, 201)).id;
+  const translationSettings = async (): Promise<string> =>
+    (await rest('POST', `${org}/translations`, { title: 'Matrix languages', languages: ['fr'] }, 201)).id;
   const translationSettingsId = await translationSettings();
   const inviteId = await linkInvite();
   const samlProviderId = await samlProvider();
@@ -148,7 +147,11 @@ async function buildContent(t: TestApp, organizationId: string, admin: TestUser)
   const changeRequestCommentReplyId = await commentReply(spaceId, changeRequestCommentId, changeRequestId);
   /** An OpenAPI spec given as text (its processing fetches nothing); its slug. */
   const openApiSpec = async (slug = `matrix-${unique().toLowerCase()}`): Promise<string> => {
-    const text = JSON.stringify({ openapi: '3.0.3', info: { title: 'Matrix', version: '1' }, paths: { '/ping': { get: { responses: { '204': { description: 'Pong' } } } } } });
+    const text = JSON.stringify({
+      openapi: '3.0.3',
+      info: { title: 'Matrix', version: '1' },
+      paths: { '/ping': { get: { responses: { '204': { description: 'Pong' } } } } },
+    });
     return (await rest('PUT', `${org}/openapi/${slug}`, { source: { text } })).slug;
   };
   const openApiSpecSlug = await openApiSpec('matrix-spec');
@@ -162,7 +165,25 @@ async function buildContent(t: TestApp, organizationId: string, admin: TestUser)
     organizationId,
     rest,
     /** Builders of fresh objects, for the operations that destroy or consume theirs. */
-    make: { space, collection, deletedSpace, changeRequest, customField, site, section, group, siteSpace, shareLink, team, linkInvite, samlProvider, comment, commentReply, translationSettings, openApiSpec },
+    make: {
+      space,
+      collection,
+      deletedSpace,
+      changeRequest,
+      customField,
+      site,
+      section,
+      group,
+      siteSpace,
+      shareLink,
+      team,
+      linkInvite,
+      samlProvider,
+      comment,
+      commentReply,
+      translationSettings,
+      openApiSpec,
+    },
     spaceId,
     page,
     fileId,

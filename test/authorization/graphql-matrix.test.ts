@@ -3,16 +3,7 @@ import { schema } from '../../src/graphql/schema.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { unique } from '../support/factories.ts';
 import { mutation } from '../support/graphql.ts';
-import {
-  type MatrixWorld,
-  PRINCIPALS,
-  type Principal,
-  type Rule,
-  buildMatrixWorld,
-  content,
-  expectedStatus,
-  organization,
-} from './fixtures.ts';
+import { type MatrixWorld, PRINCIPALS, type Principal, type Rule, buildMatrixWorld, content, expectedStatus, organization } from './fixtures.ts';
 
 /**
  * Every field of Query and Mutation in the built schema, called by every kind
@@ -74,9 +65,7 @@ const QUERIES: Record<string, Case[]> = {
   user: [{ rule: 'anyone', request: () => ({ query: '{ user { id } }' }) }],
   viewer: [{ rule: 'anyone', request: () => ({ query: '{ viewer { user { id } organizations(first: 5) { totalCount } } }' }) }],
   organization: [byId('organization', 'member', (w) => w.a.organizationId)],
-  organizationsForEmailDomain: [
-    { rule: 'anyone', request: () => ({ query: '{ organizationsForEmailDomain(emailDomain: "example.test") { id } }' }) },
-  ],
+  organizationsForEmailDomain: [{ rule: 'anyone', request: () => ({ query: '{ organizationsForEmailDomain(emailDomain: "example.test") { id } }' }) }],
   member: [
     {
       rule: organization('read'),
@@ -161,7 +150,10 @@ const MUTATIONS: Record<string, MutationCase> = {
   removeMember: m(organization('admin'), 'removedUserId', async (w) => ({ ...orgInput(w), userId: (await w.freshMember()).id }), true),
 
   createTranslationSettings: m(organization('admin'), 'translationSettings { id }', (w) => ({ ...orgInput(w), title: 'Matrix languages', languages: ['fr'] })),
-  updateTranslationSettings: m(organization('admin'), 'translationSettings { id }', (w) => ({ translationSettingsId: w.a.translationSettingsId, title: 'Matrix languages' })),
+  updateTranslationSettings: m(organization('admin'), 'translationSettings { id }', (w) => ({
+    translationSettingsId: w.a.translationSettingsId,
+    title: 'Matrix languages',
+  })),
   deleteTranslationSettings: m(organization('admin'), 'deletedId', async (w) => ({ translationSettingsId: await w.a.make.translationSettings() }), true),
 
   createSamlProvider: m(organization('admin'), 'samlProvider { id }', (w) => ({ ...orgInput(w), label: 'Matrix IdP' })),
@@ -174,9 +166,24 @@ const MUTATIONS: Record<string, MutationCase> = {
   // Into organization B (A's admin administers it), as a guest: joining changes no caller's access to A.
   joinOrganization: m('anyone', 'organization { id }', async (w) => ({ inviteId: await w.b.make.linkInvite(null) }), true),
 
-  createOpenAPISpec: m(organization('create'), 'openAPISpec { id }', (w) => ({ ...orgInput(w), slug: `matrix-${unique().toLowerCase()}`, source: { text: '{}' } }), true),
-  createOrUpdateOpenAPISpec: m(organization('create'), 'openAPISpec { id }', async (w) => ({ ...orgInput(w), slug: await w.a.make.openApiSpec(), source: { text: '{}' } }), true),
-  deleteOpenAPISpec: m(organization('create'), 'deletedOpenAPISpecId', async (w) => ({ specId: (await w.a.rest('GET', `/v1/orgs/${w.a.organizationId}/openapi/${await w.a.make.openApiSpec()}`)).id }), true),
+  createOpenAPISpec: m(
+    organization('create'),
+    'openAPISpec { id }',
+    (w) => ({ ...orgInput(w), slug: `matrix-${unique().toLowerCase()}`, source: { text: '{}' } }),
+    true,
+  ),
+  createOrUpdateOpenAPISpec: m(
+    organization('create'),
+    'openAPISpec { id }',
+    async (w) => ({ ...orgInput(w), slug: await w.a.make.openApiSpec(), source: { text: '{}' } }),
+    true,
+  ),
+  deleteOpenAPISpec: m(
+    organization('create'),
+    'deletedOpenAPISpecId',
+    async (w) => ({ specId: (await w.a.rest('GET', `/v1/orgs/${w.a.organizationId}/openapi/${await w.a.make.openApiSpec()}`)).id }),
+    true,
+  ),
 
   createTeam: m(organization('admin'), 'team { id }', (w) => ({ ...orgInput(w), title: 'Matrix team', members: [w.subject.id] })),
   updateTeam: m(organization('admin'), 'team { id }', (w) => ({ teamId: w.a.teamId, title: 'Matrix team' })),
@@ -239,12 +246,7 @@ const MUTATIONS: Record<string, MutationCase> = {
   deleteShareLink: m(content('admin'), 'deletedId', async (w) => ({ ...siteInput(w), shareLinkId: await w.a.make.shareLink(w.a.siteId) }), true),
   createSiteSection: m(content('admin'), 'section { id }', (w) => ({ ...siteInput(w), spaceId: w.a.spaceId })),
   updateSiteSection: m(content('admin'), 'section { id }', (w) => ({ ...siteInput(w), sectionId: w.a.sectionId, title: 'Matrix section' })),
-  deleteSiteSection: m(
-    content('admin'),
-    'deletedId',
-    async (w) => ({ ...siteInput(w), sectionId: await w.a.make.section(w.a.siteId, w.a.spaceId) }),
-    true,
-  ),
+  deleteSiteSection: m(content('admin'), 'deletedId', async (w) => ({ ...siteInput(w), sectionId: await w.a.make.section(w.a.siteId, w.a.spaceId) }), true),
   moveSiteSection: m(content('admin'), 'section { id }', (w) => ({ ...siteInput(w), sectionId: w.a.sectionId })),
   createSiteSectionGroup: m(content('admin'), 'sectionGroup { id }', (w) => ({ ...siteInput(w), title: 'Matrix group' })),
   updateSiteSectionGroup: m(content('admin'), 'sectionGroup { id }', (w) => ({ ...siteInput(w), sectionGroupId: w.a.groupId, title: 'Matrix group' })),
@@ -265,12 +267,7 @@ const MUTATIONS: Record<string, MutationCase> = {
     },
     true,
   ),
-  addSiteSpace: m(
-    content('admin'),
-    'siteSpace { id }',
-    async (w) => ({ ...siteInput(w), spaceId: await w.a.make.space(), sectionId: w.a.sectionId }),
-    true,
-  ),
+  addSiteSpace: m(content('admin'), 'siteSpace { id }', async (w) => ({ ...siteInput(w), spaceId: await w.a.make.space(), sectionId: w.a.sectionId }), true),
   updateSiteSpace: m(content('admin'), 'siteSpace { id }', (w) => ({ ...siteInput(w), siteSpaceId: w.a.siteSpaceId, path: 'matrix' })),
   deleteSiteSpace: m(
     content('admin'),

@@ -211,8 +211,7 @@ const KINDS: Record<string, Kind> = {
         return both(update, remove);
       },
       // Editing the space itself (live): its custom fields, which a locked space refuses to everyone.
-      edit: (token, { ids }) =>
-        status(token, 'PATCH', `/v1/spaces/${ids.spaceId}/custom-fields`, { values: { [w.a.customFieldName]: { value: 'probe' } } }),
+      edit: (token, { ids }) => status(token, 'PATCH', `/v1/spaces/${ids.spaceId}/custom-fields`, { values: { [w.a.customFieldName]: { value: 'probe' } } }),
       merge: (token, { ids }) => status(token, 'POST', `/v1/spaces/${ids.spaceId}/change-requests/${ids.changeRequestId}/merge`),
       // Reviewing is merging here (there are no reviews): the same operation as `merge`, read on a twin change request.
       review: async (token, { ids }) => {
@@ -328,7 +327,8 @@ const KINDS: Record<string, Kind> = {
     probes: {
       view: (token, target) => status(token, 'GET', target.rest),
       edit: (token, target) => status(token, 'PUT', target.rest, { body: { markdown: 'Probe edit' } }),
-      reply: async (token, { rest }) => both(await status(token, 'POST', `${rest}/replies`, { body: { markdown: 'Probe reply' } }), await status(token, 'PUT', rest, { resolved: true })),
+      reply: async (token, { rest }) =>
+        both(await status(token, 'POST', `${rest}/replies`, { body: { markdown: 'Probe reply' } }), await status(token, 'PUT', rest, { resolved: true })),
       delete: (token, { ids }) => status(token, 'DELETE', `${ids.comments}/${ids.twinId}`),
     },
   },

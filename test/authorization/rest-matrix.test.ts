@@ -2,16 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { restRoutes } from '../../src/rest/plugin.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { unique } from '../support/factories.ts';
-import {
-  type MatrixWorld,
-  PRINCIPALS,
-  type Principal,
-  type Rule,
-  buildMatrixWorld,
-  content,
-  expectedStatus,
-  organization,
-} from './fixtures.ts';
+import { type MatrixWorld, PRINCIPALS, type Principal, type Rule, buildMatrixWorld, content, expectedStatus, organization } from './fixtures.ts';
 
 /**
  * Every REST operation of the route table, called by every kind of caller:
@@ -60,8 +51,16 @@ const REST_OPERATIONS: Record<string, Operation> = {
     call: (w) => ({ params: org(w), body: { slug: `matrix-${unique().toLowerCase()}`, source: { text: '{}' } } }),
   },
   getOpenAPISpecBySlug: { rule: organization('read'), call: (w) => ({ params: openApiSpec(w) }) },
-  createOrUpdateOpenAPISpecBySlug: { rule: organization('create'), fresh: true, call: async (w) => ({ params: { ...org(w), specSlug: await w.a.make.openApiSpec() }, body: { source: { text: '{}' } } }) },
-  deleteOpenAPISpecBySlug: { rule: organization('create'), fresh: true, call: async (w) => ({ params: { ...org(w), specSlug: await w.a.make.openApiSpec() } }) },
+  createOrUpdateOpenAPISpecBySlug: {
+    rule: organization('create'),
+    fresh: true,
+    call: async (w) => ({ params: { ...org(w), specSlug: await w.a.make.openApiSpec() }, body: { source: { text: '{}' } } }),
+  },
+  deleteOpenAPISpecBySlug: {
+    rule: organization('create'),
+    fresh: true,
+    call: async (w) => ({ params: { ...org(w), specSlug: await w.a.make.openApiSpec() } }),
+  },
   listOpenAPISpecVersions: { rule: organization('read'), call: (w) => ({ params: openApiSpec(w) }) },
   getLatestOpenAPISpecVersion: { rule: organization('read'), call: (w) => ({ params: openApiSpec(w) }) },
   getLatestOpenAPISpecVersionContent: { rule: organization('read'), call: (w) => ({ params: openApiSpec(w) }) },
@@ -99,7 +98,10 @@ const REST_OPERATIONS: Record<string, Operation> = {
   listTranslations: { rule: organization('read'), call: (w) => ({ params: org(w) }) },
   createTranslation: { rule: organization('admin'), call: (w) => ({ params: org(w), body: { title: 'Matrix languages', languages: ['de'] } }) },
   getTranslation: { rule: organization('read'), call: (w) => ({ params: { ...org(w), translationSettingsId: w.a.translationSettingsId } }) },
-  updateTranslation: { rule: organization('admin'), call: (w) => ({ params: { ...org(w), translationSettingsId: w.a.translationSettingsId }, body: { title: 'Matrix languages' } }) },
+  updateTranslation: {
+    rule: organization('admin'),
+    call: (w) => ({ params: { ...org(w), translationSettingsId: w.a.translationSettingsId }, body: { title: 'Matrix languages' } }),
+  },
   deleteTranslation: {
     rule: organization('admin'),
     fresh: true,
@@ -126,8 +128,15 @@ const REST_OPERATIONS: Record<string, Operation> = {
   createOrganizationInvite: { rule: organization('admin'), call: (w) => ({ params: org(w), body: { role: 'read' } }) },
   getOrganizationInviteLink: { rule: 'anyone', call: (w) => ({ params: { ...org(w), inviteId: w.a.inviteId } }) },
   updateOrganizationInviteById: { rule: organization('admin'), call: (w) => ({ params: { ...org(w), inviteId: w.a.inviteId }, body: { role: 'read' } }) },
-  deleteOrganizationInviteById: { rule: organization('admin'), fresh: true, call: async (w) => ({ params: { ...org(w), inviteId: await w.a.make.linkInvite() } }) },
-  inviteUsersToOrganization: { rule: organization('admin'), call: (w) => ({ params: org(w), body: { emails: ['matrix-invitee@example.test'], role: 'read' } }) },
+  deleteOrganizationInviteById: {
+    rule: organization('admin'),
+    fresh: true,
+    call: async (w) => ({ params: { ...org(w), inviteId: await w.a.make.linkInvite() } }),
+  },
+  inviteUsersToOrganization: {
+    rule: organization('admin'),
+    call: (w) => ({ params: org(w), body: { emails: ['matrix-invitee@example.test'], role: 'read' } }),
+  },
   // Into organization B (A's admin administers it), as a guest: joining changes no caller's access to A.
   joinOrganizationWithInvite: {
     rule: 'anyone',
@@ -249,7 +258,10 @@ const REST_OPERATIONS: Record<string, Operation> = {
     call: async (w) => ({ params: { ...space(w), commentId: await w.a.make.comment(w.a.spaceId) } }),
   },
   listCommentRepliesInSpace: { rule: content('read'), call: (w) => ({ params: { ...space(w), commentId: w.a.commentId } }) },
-  postCommentReplyInSpace: { rule: content('comment'), call: (w) => ({ params: { ...space(w), commentId: w.a.commentId }, body: { body: { markdown: 'Matrix' } } }) },
+  postCommentReplyInSpace: {
+    rule: content('comment'),
+    call: (w) => ({ params: { ...space(w), commentId: w.a.commentId }, body: { body: { markdown: 'Matrix' } } }),
+  },
   getCommentReplyInSpace: { rule: content('read'), call: (w) => ({ params: { ...space(w), commentId: w.a.commentId, commentReplyId: w.a.commentReplyId } }) },
   updateCommentReplyInSpace: {
     rule: content('comment'),

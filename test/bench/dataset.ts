@@ -17,12 +17,7 @@ import { createSection } from '../../src/domain/sites/sections.ts';
 import { createSite, setSitePublished } from '../../src/domain/sites/service.ts';
 import { addSiteSpace } from '../../src/domain/sites/site-spaces.ts';
 import { createSpace } from '../../src/domain/spaces/service.ts';
-import {
-  createOrganization,
-  ensureMembership,
-  ensureUser,
-  issueApiToken,
-} from '../../src/domain/users/provisioning.ts';
+import { createOrganization, ensureMembership, ensureUser, issueApiToken } from '../../src/domain/users/provisioning.ts';
 import { systemClock } from '../../src/lib/clock.ts';
 import { newId } from '../../src/lib/ids.ts';
 import { userSearchText } from '../../src/lib/search.ts';
@@ -79,13 +74,26 @@ async function buildNavigation(database: Database, siteId: string, log: (m: stri
   const admin = await database.db.user.findUniqueOrThrow({ where: { email: 'bench@bench.test' } });
   const ctx = createContext({ database, viewer: { user: admin }, clock: systemClock, urls: BENCH_URLS });
   const siteSpaces = await database.db.siteSpace.findMany({ where: { siteId }, select: { spaceId: true } });
-  const body = (title: string) => ({ markdown: `# ${title}\n\nHow ${title.toLowerCase()} works, step by step.\n\n## Details\n\nMore about ${title.toLowerCase()}.\n` });
+  const body = (title: string) => ({
+    markdown: `# ${title}\n\nHow ${title.toLowerCase()} works, step by step.\n\n## Details\n\nMore about ${title.toLowerCase()}.\n`,
+  });
   for (const [index, { spaceId }] of siteSpaces.entries()) {
     const changeRequest = await createChangeRequest(ctx, spaceId, { subject: 'Write the guide' });
     const insert = async (pages: Array<{ title: string; into?: string }>) => {
-      const result = (await updateChangeRequestContent(ctx, spaceId, changeRequest.id, {
-        changes: pages.map((page) => ({ operation: 'insert_page', title: page.title, ...(page.into ? { into: page.into } : {}), document: body(page.title) })),
-      }, { compat: 'false' })) as { changes: Array<{ page: { id: string } }> };
+      const result = (await updateChangeRequestContent(
+        ctx,
+        spaceId,
+        changeRequest.id,
+        {
+          changes: pages.map((page) => ({
+            operation: 'insert_page',
+            title: page.title,
+            ...(page.into ? { into: page.into } : {}),
+            document: body(page.title),
+          })),
+        },
+        { compat: 'false' },
+      )) as { changes: Array<{ page: { id: string } }> };
       return result.changes.map((change) => change.page.id);
     };
     const [groups, perGroup, perPage] = NAVIGATION_SHAPE;

@@ -30,10 +30,14 @@ export async function runLoad(baseUrl: string, request: Request, options: { seco
   const args = [
     AUTOCANNON,
     '--json',
-    '--connections', String(options.connections),
-    '--duration', String(options.seconds),
-    '--timeout', '30',
-    '--method', request.method ?? 'GET',
+    '--connections',
+    String(options.connections),
+    '--duration',
+    String(options.seconds),
+    '--timeout',
+    '30',
+    '--method',
+    request.method ?? 'GET',
   ];
   for (const [name, value] of Object.entries(request.headers ?? {})) args.push('--headers', `${name}=${value}`);
   if (request.body !== undefined) {

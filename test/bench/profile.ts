@@ -35,7 +35,12 @@ export interface ScenarioProfile {
 export async function profileScenario(url: string, data: DataSet, scenario: string, requests = 100): Promise<ScenarioProfile> {
   const database = openDatabase(url);
   // Configured as `npm start` runs it, but without the response cache.
-  const app = await buildApp({ database, urls: { api: 'http://bench.test', app: 'http://bench.test/app' }, logLevel: 'silent', pageTreeCacheBytes: 64 * 1024 * 1024 });
+  const app = await buildApp({
+    database,
+    urls: { api: 'http://bench.test', app: 'http://bench.test/app' },
+    logLevel: 'silent',
+    pageTreeCacheBytes: 64 * 1024 * 1024,
+  });
   try {
     const request = SCENARIO_REQUESTS[scenario]!(data);
     const send = () =>
@@ -143,5 +148,9 @@ function topFunctions(profile: Profile, n: number): string {
     totals.set(key, (totals.get(key) ?? 0) + 1);
   }
   const all = profile.samples?.length ?? 1;
-  return [...totals.entries()].sort((a, b) => b[1] - a[1]).slice(0, n).map(([key, k]) => `  ${((100 * k) / all).toFixed(1).padStart(5)}% ${key}`).join('\n');
+  return [...totals.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, n)
+    .map(([key, k]) => `  ${((100 * k) / all).toFixed(1).padStart(5)}% ${key}`)
+    .join('\n');
 }

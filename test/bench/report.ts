@@ -5,8 +5,7 @@ import type { Measurement, Results } from './run.ts';
 const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '–');
 
 export function renderMarkdown(results: Results): string {
-  const find = (scenario: string, system: string) =>
-    results.measurements.find((m) => m.scenario.startsWith(scenario) && m.system === system);
+  const find = (scenario: string, system: string) => results.measurements.find((m) => m.scenario.startsWith(scenario) && m.system === system);
   const rps = (scenario: string, system: string) => find(scenario, system)?.requestsPerSecond ?? Number.NaN;
   const lines: string[] = [];
   const { machine } = results;
@@ -38,10 +37,18 @@ export function renderMarkdown(results: Results): string {
   for (const [name, memory] of Object.entries(results.memory)) lines.push(`| ${name} | ${fixed(memory.idleMB)} | ${fixed(memory.peakUnderTreeMB)} |`);
 
   for (const [database, w] of Object.entries(results.waterfall)) {
-    lines.push('', `REST waterfall on ${database}: ${w.calls} calls (6 at a time), ${w.waterfallMs} ms; the same tree in one GraphQL query: ${w.treeQueryMs} ms (${fixed(w.treeBytes / 1024)} KB).`);
+    lines.push(
+      '',
+      `REST waterfall on ${database}: ${w.calls} calls (6 at a time), ${w.waterfallMs} ms; the same tree in one GraphQL query: ${w.treeQueryMs} ms (${fixed(w.treeBytes / 1024)} KB).`,
+    );
   }
   if (Object.keys(results.hitRates ?? {}).length) {
-    lines.push('', `S6 answers served by the response cache: ${Object.entries(results.hitRates).map(([system, rate]) => `${system} ${Number.isFinite(rate) ? `${(100 * rate).toFixed(1)}%` : '–'}`).join(', ')}.`);
+    lines.push(
+      '',
+      `S6 answers served by the response cache: ${Object.entries(results.hitRates)
+        .map(([system, rate]) => `${system} ${Number.isFinite(rate) ? `${(100 * rate).toFixed(1)}%` : '–'}`)
+        .join(', ')}.`,
+    );
   }
   if (results.cpu?.length) {
     const categories = ['Prisma', 'database driver', 'GraphQL', 'docs-gateway', 'Fastify', 'Node.js', 'garbage collection', '(idle)'];
@@ -53,12 +60,17 @@ export function renderMarkdown(results: Results): string {
       `|---|---|---:|---:|${categories.map(() => '---:').join('|')}|`,
     );
     for (const entry of results.cpu) {
-      lines.push(`| ${entry.scenario} | ${entry.database} | ${fixed(entry.msPerRequest)} | ${entry.statements} | ${categories.map((category) => fixed(entry.split[category] ?? 0)).join(' | ')} |`);
+      lines.push(
+        `| ${entry.scenario} | ${entry.database} | ${fixed(entry.msPerRequest)} | ${entry.statements} | ${categories.map((category) => fixed(entry.split[category] ?? 0)).join(' | ')} |`,
+      );
     }
   }
   if (results.soak) {
     const samples = results.soak.samples;
-    lines.push('', `Soak (${results.soak.seconds} s of S3 on PostgreSQL, response cache off), RSS MB every 30 s: ${samples.map((s) => s.rssMB).join(', ')}; req/s: ${samples.map((s) => s.requestsPerSecond).join(', ')}.`);
+    lines.push(
+      '',
+      `Soak (${results.soak.seconds} s of S3 on PostgreSQL, response cache off), RSS MB every 30 s: ${samples.map((s) => s.rssMB).join(', ')}; req/s: ${samples.map((s) => s.requestsPerSecond).join(', ')}.`,
+    );
   }
 
   const targets: Array<[string, number, number, string]> = [];
@@ -67,19 +79,49 @@ export function renderMarkdown(results: Results): string {
   const pgTree = rps('S3', 'docs-gateway-postgresql');
   const uncachedTree = rps('S3', 'docs-gateway-postgresql-uncached');
   targets.push(['S3 tree vs PostGraphile, response cache off (PostgreSQL)', ratio(uncachedTree, postgraphileTree), 1.5, '≥ 1.5×']);
-  targets.push(['S3 tree on SQLite vs PostGraphile on PostgreSQL, response cache off', ratio(rps('S3', 'docs-gateway-sqlite-uncached'), postgraphileTree), 2, '≥ 2×']);
-  targets.push(['S1 REST space vs PostGraphile lookup, response cache off', ratio(rps('S1', 'docs-gateway-postgresql-uncached'), rps('S2', 'postgraphile')), 1, '≥ 1.0×']);
-  targets.push(['S2 GraphQL space vs PostGraphile lookup, response cache off', ratio(rps('S2', 'docs-gateway-postgresql-uncached'), rps('S2', 'postgraphile')), 1, '≥ 1.0×']);
+  targets.push([
+    'S3 tree on SQLite vs PostGraphile on PostgreSQL, response cache off',
+    ratio(rps('S3', 'docs-gateway-sqlite-uncached'), postgraphileTree),
+    2,
+    '≥ 2×',
+  ]);
+  targets.push([
+    'S1 REST space vs PostGraphile lookup, response cache off',
+    ratio(rps('S1', 'docs-gateway-postgresql-uncached'), rps('S2', 'postgraphile')),
+    1,
+    '≥ 1.0×',
+  ]);
+  targets.push([
+    'S2 GraphQL space vs PostGraphile lookup, response cache off',
+    ratio(rps('S2', 'docs-gateway-postgresql-uncached'), rps('S2', 'postgraphile')),
+    1,
+    '≥ 1.0×',
+  ]);
   targets.push(['S6 multi-tenant mix vs PostGraphile, response cache on', ratio(rps('S6', 'docs-gateway-postgresql'), rps('S6', 'postgraphile')), 5, '≥ 5×']);
   const hitRate = results.hitRates?.['docs-gateway-postgresql'] ?? Number.NaN;
   targets.push(['S6 response cache hit rate (PostgreSQL), ×100%', hitRate, 0.9, '≥ 0.90']);
   targets.push(['S3 tree vs PostGraphile, response cache on', ratio(pgTree, postgraphileTree), 30, '≥ 30×']);
-  targets.push(['S1 REST space vs PostGraphile lookup, response cache on', ratio(rps('S1', 'docs-gateway-postgresql'), rps('S2', 'postgraphile')), 1, '≥ 1.0×']);
+  targets.push([
+    'S1 REST space vs PostGraphile lookup, response cache on',
+    ratio(rps('S1', 'docs-gateway-postgresql'), rps('S2', 'postgraphile')),
+    1,
+    '≥ 1.0×',
+  ]);
   targets.push(['S3 tree vs Mesh over REST', ratio(pgTree, rps('S3', 'mesh')), 50, '≥ 50×']);
   targets.push(['S3 tree vs Mesh over REST, response cache off', ratio(uncachedTree, rps('S3', 'mesh')), 50, '≥ 50×']);
   const postgraphileNavigation = rps('S7', 'postgraphile');
-  targets.push(['S7 navigation vs PostGraphile, response cache off (PostgreSQL)', ratio(rps('S7', 'docs-gateway-postgresql-uncached'), postgraphileNavigation), 1.5, '≥ 1.5×']);
-  targets.push(['S7 navigation vs PostGraphile, no cache at all (PostgreSQL)', ratio(rps('S7', 'docs-gateway-postgresql-cold'), postgraphileNavigation), 1.5, '≥ 1.5×']);
+  targets.push([
+    'S7 navigation vs PostGraphile, response cache off (PostgreSQL)',
+    ratio(rps('S7', 'docs-gateway-postgresql-uncached'), postgraphileNavigation),
+    1.5,
+    '≥ 1.5×',
+  ]);
+  targets.push([
+    'S7 navigation vs PostGraphile, no cache at all (PostgreSQL)',
+    ratio(rps('S7', 'docs-gateway-postgresql-cold'), postgraphileNavigation),
+    1.5,
+    '≥ 1.5×',
+  ]);
   targets.push(['S7 navigation vs Mesh over REST', ratio(rps('S7', 'docs-gateway-postgresql'), rps('S7', 'mesh')), 50, '≥ 50×']);
   targets.push(['S7 navigation vs Mesh over REST, response cache off', ratio(rps('S7', 'docs-gateway-postgresql-uncached'), rps('S7', 'mesh')), 50, '≥ 50×']);
   const w = results.waterfall.postgresql;
@@ -87,7 +129,9 @@ export function renderMarkdown(results: Results): string {
   const wOff = results.waterfall['postgresql, cache off'];
   if (wOff) targets.push(['S3 wall time vs REST waterfall, response cache off', wOff.waterfallMs / wOff.treeQueryMs, 20, '≥ 20× lower']);
   for (const database of ['sqlite', 'postgresql']) {
-    const deep = results.measurements.find((m: Measurement) => m.scenario.startsWith('S4 listing page') && !m.scenario.endsWith(' 1') && m.database === database);
+    const deep = results.measurements.find(
+      (m: Measurement) => m.scenario.startsWith('S4 listing page') && !m.scenario.endsWith(' 1') && m.database === database,
+    );
     const first = results.measurements.find((m: Measurement) => m.scenario === 'S4 listing page 1' && m.database === database);
     if (deep && first) targets.push([`S4 deep page vs page 1 (${database})`, deep.requestsPerSecond / first.requestsPerSecond, 0.9, '≈ 1× (≥ 0.9)']);
   }
@@ -95,7 +139,9 @@ export function renderMarkdown(results: Results): string {
   const idle = results.memory['docs-gateway-postgresql']?.idleMB ?? Number.NaN;
   lines.push('', '| Target | This run | Goal | Met |', '|---|---:|---|---|');
   for (const [name, value, goal, text] of targets) {
-    lines.push(`| ${name} | ${fixed(value, 2)}${name.includes('hit rate') ? '' : '×'} | ${text} | ${Number.isFinite(value) ? (value >= goal ? 'yes' : '**no**') : '–'} |`);
+    lines.push(
+      `| ${name} | ${fixed(value, 2)}${name.includes('hit rate') ? '' : '×'} | ${text} | ${Number.isFinite(value) ? (value >= goal ? 'yes' : '**no**') : '–'} |`,
+    );
   }
   for (const database of ['sqlite', 'postgresql']) {
     const counts = results.statements[database];

@@ -151,7 +151,9 @@ async function measure(targets: Target[]): Promise<Measurement[]> {
     for (const target of order) {
       const result = await runLoad(target.system.url, target.request, options(target, plan.seconds));
       rounds.get(target)!.push(result);
-      log(`  ${target.scenario} ${target.system.name}: ${result.requestsPerSecond.toFixed(1)} req/s, p50 ${result.latencyP50} ms${result.failures ? `, ${result.failures} failures` : ''}`);
+      log(
+        `  ${target.scenario} ${target.system.name}: ${result.requestsPerSecond.toFixed(1)} req/s, p50 ${result.latencyP50} ms${result.failures ? `, ${result.failures} failures` : ''}`,
+      );
     }
   }
   return targets.map((target) => {
@@ -220,7 +222,19 @@ async function main() {
   // counted in the memory of the systems under test.
   const meshBackend = await startDocsGateway('docs-gateway-mesh-backend', URLS.postgresql);
   const mesh = await startMesh(meshBackend, sets.postgresql.treeOrganizationId);
-  const systems = [docs.sqlite, docs.postgresql, uncachedDocs.sqlite, uncached, coldDocs.sqlite, coldDocs.postgresql, constant, rawSqlite, postgraphile, meshBackend, mesh];
+  const systems = [
+    docs.sqlite,
+    docs.postgresql,
+    uncachedDocs.sqlite,
+    uncached,
+    coldDocs.sqlite,
+    coldDocs.postgresql,
+    constant,
+    rawSqlite,
+    postgraphile,
+    meshBackend,
+    mesh,
+  ];
   for (const system of systems) results.memory[system.name] = { idleMB: memoryOf(system.pid, 'VmRSS'), peakUnderTreeMB: Number.NaN };
 
   try {
@@ -373,7 +387,9 @@ async function main() {
           const [system, , mix] = target;
           const result = await runMix(system.url, mix, { seconds: plan.seconds, connections: plan.connections });
           mixRounds.get(target)!.push(result);
-          log(`  ${system.name}: ${result.requestsPerSecond.toFixed(1)} req/s, cache hits ${Number.isFinite(result.hitRate) ? `${(100 * result.hitRate).toFixed(1)}%` : '–'}`);
+          log(
+            `  ${system.name}: ${result.requestsPerSecond.toFixed(1)} req/s, cache hits ${Number.isFinite(result.hitRate) ? `${(100 * result.hitRate).toFixed(1)}%` : '–'}`,
+          );
         }
       }
       for (const target of mixTargets) {

@@ -13,7 +13,11 @@ const graphqlPing = { method: 'POST', headers: { 'content-type': 'application/js
  * docs-gateway as `npm start` runs it (the bundle); `responseCacheMB: 0` measures
  * every request executed, `contentCacheMB: 0` every page tree read from the database.
  */
-export function startDocsGateway(name: string, databaseUrl: string, options: { responseCacheMB?: number; contentCacheMB?: number } = {}): Promise<RunningSystem> {
+export function startDocsGateway(
+  name: string,
+  databaseUrl: string,
+  options: { responseCacheMB?: number; contentCacheMB?: number } = {},
+): Promise<RunningSystem> {
   return startSystem({
     name,
     args: [path.join(REPO_DIR, 'dist', 'cli', 'docs-gateway.mjs'), 'serve'],
@@ -69,10 +73,19 @@ export async function startMesh(docsGateway: RunningSystem, organizationId: stri
   const openapiFile = path.join(dataDir, 'mesh-openapi.json');
   const supergraphFile = path.join(dataDir, 'supergraph.graphql');
   const document = (await (await fetch(`${docsGateway.url}/v1/openapi.json`)).json()) as OpenApiDocument;
-  fs.writeFileSync(openapiFile, JSON.stringify(reduceOpenApi(document, ['getOrganizationById', 'listSites', 'getSiteById', 'listSiteSections', 'getSpaceById', 'listPages'])));
+  fs.writeFileSync(
+    openapiFile,
+    JSON.stringify(reduceOpenApi(document, ['getOrganizationById', 'listSites', 'getSiteById', 'listSiteSections', 'getSpaceById', 'listPages'])),
+  );
   await promisify(execFile)(process.execPath, [realBin('mesh-compose')], {
     cwd: meshDir,
-    env: { ...process.env, OPENAPI_FILE: openapiFile, SUPERGRAPH_FILE: supergraphFile, DOCS_GATEWAY_URL: docsGateway.url, TREE_ORGANIZATION_ID: organizationId },
+    env: {
+      ...process.env,
+      OPENAPI_FILE: openapiFile,
+      SUPERGRAPH_FILE: supergraphFile,
+      DOCS_GATEWAY_URL: docsGateway.url,
+      TREE_ORGANIZATION_ID: organizationId,
+    },
     timeout: 120_000,
   });
   return startSystem({

@@ -30,7 +30,10 @@ describe('each migration', () => {
       const now = new Date();
       // Rows written with the first migration's columns only.
       await opened.db.$executeRawUnsafe(
-        `INSERT INTO organizations (id, title, "createdAt", "updatedAt", type, plan, "mergeRules", sso, ai, "inviteLinks") VALUES ('org_keep', 'Kept', $1, $1, 'business', 'free', '{"type":"none"}', false, false, true)`.replace(/\$1/g, database.provider === 'sqlite' ? `'${now.toISOString()}'` : `'${now.toISOString()}'::timestamp`),
+        `INSERT INTO organizations (id, title, "createdAt", "updatedAt", type, plan, "mergeRules", sso, ai, "inviteLinks") VALUES ('org_keep', 'Kept', $1, $1, 'business', 'free', '{"type":"none"}', false, false, true)`.replace(
+          /\$1/g,
+          database.provider === 'sqlite' ? `'${now.toISOString()}'` : `'${now.toISOString()}'::timestamp`,
+        ),
       );
       await opened.db.user.create({ data: { id: 'usr_keep', email: 'keep@example.test', displayName: 'Keep', searchText: 'keep' } });
       await opened.db.member.create({ data: { organizationId: 'org_keep', userId: 'usr_keep', role: 'admin' } });

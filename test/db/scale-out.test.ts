@@ -84,7 +84,9 @@ describe.skipIf(!onPostgres)('two instances on one PostgreSQL database', () => {
     // Both start on the empty database at once: one applies the migrations, the other waits for it.
     [one, two] = await Promise.all([start(portOne), start(portTwo)]);
     admin = JSON.parse(
-      execFileSync(process.execPath, [BIN, 'bootstrap', '--org', 'Scale', '--email', 'scale@example.test', '--json'], { cwd: ROOT, env: env(portOne) }).toString().trim(),
+      execFileSync(process.execPath, [BIN, 'bootstrap', '--org', 'Scale', '--email', 'scale@example.test', '--json'], { cwd: ROOT, env: env(portOne) })
+        .toString()
+        .trim(),
     );
   }, 120_000);
 
@@ -119,7 +121,10 @@ describe.skipIf(!onPostgres)('two instances on one PostgreSQL database', () => {
 
   it('both serve REST and GraphQL after migrating the empty database together', async () => {
     for (const instance of [one, two]) {
-      expect(await rest(instance, 'GET', `/v1/orgs/${admin.organizationId}`)).toMatchObject({ status: 200, body: { id: admin.organizationId, title: 'Scale' } });
+      expect(await rest(instance, 'GET', `/v1/orgs/${admin.organizationId}`)).toMatchObject({
+        status: 200,
+        body: { id: admin.organizationId, title: 'Scale' },
+      });
       const viewer = await graphql(instance, '{ viewer { organizations(first: 5) { edges { node { id } } } } }');
       expect(viewer.body).toEqual({ data: { viewer: { organizations: { edges: [{ node: { id: expect.any(String) } }] } } } });
     }
@@ -144,7 +149,9 @@ describe.skipIf(!onPostgres)('two instances on one PostgreSQL database', () => {
 
   it('numbers change requests densely and uniquely across instances', async () => {
     const space = (await rest(one, 'POST', `/v1/orgs/${admin.organizationId}/spaces`, { title: 'Busy' })).body;
-    const created = await Promise.all(Array.from({ length: 20 }, (_, i) => rest(i % 2 ? one : two, 'POST', `/v1/spaces/${space.id}/change-requests`, { subject: `Change ${i}` })));
+    const created = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => rest(i % 2 ? one : two, 'POST', `/v1/spaces/${space.id}/change-requests`, { subject: `Change ${i}` })),
+    );
     expect(created.map((response) => response.status)).toEqual(Array(20).fill(201));
     expect(created.map((response) => response.body.number).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
   });
@@ -204,12 +211,17 @@ describe.skipIf(!onPostgres)('two instances on one PostgreSQL database', () => {
 
   it('renders PDFs and imports websites as jobs: each runs once, answered to the request that asked', async () => {
     const sources = await serveOpenAPISources();
-    sources.documents['/site/index.html'] = { type: 'text/html', body: '<html><head><title>Welcome</title></head><body><main><p>Imported across instances.</p></main></body></html>' };
+    sources.documents['/site/index.html'] = {
+      type: 'text/html',
+      body: '<html><head><title>Welcome</title></head><body><main><p>Imported across instances.</p></main></body></html>',
+    };
     const spaces = await Promise.all(
       [0, 1, 2, 3].map(async (i) => (await rest(i % 2 ? one : two, 'POST', `/v1/orgs/${admin.organizationId}/spaces`, { title: `Imported ${i}` })).body),
     );
     const imports = await Promise.all(
-      spaces.map((space, i) => rest(i % 2 ? two : one, 'POST', `/v1/spaces/${space.id}/content/import`, { url: `${sources.base}/site/index.html`, source: 'website' })),
+      spaces.map((space, i) =>
+        rest(i % 2 ? two : one, 'POST', `/v1/spaces/${space.id}/content/import`, { url: `${sources.base}/site/index.html`, source: 'website' }),
+      ),
     );
     expect(imports.map((response) => response.status)).toEqual([201, 201, 201, 201]);
     for (const [i, space] of spaces.entries()) {
@@ -228,7 +240,11 @@ describe.skipIf(!onPostgres)('two instances on one PostgreSQL database', () => {
     for (const [i, pdf] of pdfs.entries()) {
       const file = await fetch(`${(i ? one : two).base}${new URL(pdf.body.url).pathname}`);
       expect(file.status).toBe(200);
-      expect(Buffer.from(await file.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+      expect(
+        Buffer.from(await file.arrayBuffer())
+          .subarray(0, 5)
+          .toString(),
+      ).toBe('%PDF-');
     }
     const rendered = jobsDone('render-pdf');
     expect(rendered.lines).toHaveLength(2);

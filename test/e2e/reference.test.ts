@@ -48,12 +48,17 @@ describe('the REST reference at /docs', () => {
     try {
       await page.locator('.opblock').first().waitFor({ timeout: 20_000 });
       // The page renders what is near the viewport; the reference holds every operation.
-      expect(await page.evaluate(() => (window as unknown as { ui: { specSelectors: { operations(): { size: number } } } }).ui.specSelectors.operations().size)).toBe(operations);
+      expect(
+        await page.evaluate(() => (window as unknown as { ui: { specSelectors: { operations(): { size: number } } } }).ui.specSelectors.operations().size),
+      ).toBe(operations);
       // A deep link opens one operation, far down the page.
       const { tag, operationId } = deepLink(document, '/v1/orgs/{organizationId}/openapi/{specSlug}/versions', 'get');
       await page.goto('about:blank');
       await page.goto(`${base}/docs#/${encodeURIComponent(tag)}/${operationId}`);
-      await page.locator('.opblock.is-open .opblock-summary-path', { hasText: '/v1/orgs/{organizationId}/openapi/{specSlug}/versions' }).first().waitFor({ timeout: 20_000 });
+      await page
+        .locator('.opblock.is-open .opblock-summary-path', { hasText: '/v1/orgs/{organizationId}/openapi/{specSlug}/versions' })
+        .first()
+        .waitFor({ timeout: 20_000 });
     } finally {
       await page.screenshot({ path: artifactPath('reference.png'), fullPage: false });
     }

@@ -54,7 +54,8 @@ async function fill(target: FuzzTarget, token: string, organizationId: string, f
   const ids: Ids = { organization: [organizationId] };
   const rest = async (method: string, url: string, body?: unknown, expected = [200, 201, 204, 205]) => {
     const response = await target.json(method, url, token, body);
-    if (!expected.includes(response.status)) throw new Error(`fixtures: ${method} ${url} ${JSON.stringify(body)} answered ${response.status}: ${JSON.stringify(response.body)}`);
+    if (!expected.includes(response.status))
+      throw new Error(`fixtures: ${method} ${url} ${JSON.stringify(body)} answered ${response.status}: ${JSON.stringify(response.body)}`);
     return response.body;
   };
   const org = `/v1/orgs/${organizationId}`;
@@ -76,7 +77,12 @@ async function fill(target: FuzzTarget, token: string, organizationId: string, f
   const merged = await rest('POST', changeRequests, { subject: 'Start' });
   await rest('POST', `${changeRequests}/${merged.id}/content`, {
     changes: [
-      { operation: 'insert_page', ref: 'q', title: 'Quickstart', document: { markdown: '# Quickstart\n\nRun it. See [the guide](./g) and ![a diagram](./diagram) and [out](https://example.invalid/).\n' } },
+      {
+        operation: 'insert_page',
+        ref: 'q',
+        title: 'Quickstart',
+        document: { markdown: '# Quickstart\n\nRun it. See [the guide](./g) and ![a diagram](./diagram) and [out](https://example.invalid/).\n' },
+      },
       { operation: 'insert_page', ref: 'g', title: 'Guide', document: { markdown: 'Install, then [start](./q).\n' } },
       {
         operation: 'insert_files',
@@ -170,7 +176,13 @@ export async function buildFixtures(target: FuzzTarget, document: OpenApiDocumen
   const foreign = await fill(target, stranger.admin.token, stranger.organization.id, false);
   add(foreign, 'user', stranger.admin.id, (await buildUser(target.database, 'loner')).id);
 
-  const fixtures: Fixtures = { token: team.admin.token, own, foreign, pageTokens: {}, scopes: [...scopes, ...(foreign.organization ?? []), ...(foreign.user ?? [])] };
+  const fixtures: Fixtures = {
+    token: team.admin.token,
+    own,
+    foreign,
+    pageTokens: {},
+    scopes: [...scopes, ...(foreign.organization ?? []), ...(foreign.user ?? [])],
+  };
   // A page token of every listing that has a second page, as its first page of one item gives it.
   for (const [path, operations] of Object.entries(document.paths)) {
     const operation = operations.get;

@@ -42,10 +42,14 @@ describe('a page token tampered with is a 400 on both databases', () => {
       expect(response.statusCode, response.body).toBe(400);
       expect(response.json()).toEqual({ error: { code: 400, message: `${param}: is not a page token returned by this listing` } });
     }
-    const graph = await t.graphql(team.admin.token, 'query($id: ID!, $after: String) { node(id: $id) { ... on Organization { spaces(first: 1, after: $after) { totalCount } } } }', {
-      id: team.organization.id,
-      after: token(parts),
-    });
+    const graph = await t.graphql(
+      team.admin.token,
+      'query($id: ID!, $after: String) { node(id: $id) { ... on Organization { spaces(first: 1, after: $after) { totalCount } } } }',
+      {
+        id: team.organization.id,
+        after: token(parts),
+      },
+    );
     expect(graph.errors?.map((error) => [error.extensions?.code, error.message])).toEqual([[400, 'after: is not a page token returned by this listing']]);
   });
 });

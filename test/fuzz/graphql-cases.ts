@@ -79,7 +79,15 @@ function restPropertySchemas(document: OpenApiDocument): Map<string, JsonSchema>
 
 const isoDates = fc.oneof(
   fc.date({ noInvalidDate: true }).map((date) => date.toISOString()),
-  fc.constantFrom('not a date', '', '2024-02-30T00:00:00Z', '+275760-09-13T00:00:00.000Z', '-271821-04-20T00:00:00.000Z', '0000-01-01', '2024-01-01T00:00:00.000\u0000Z'),
+  fc.constantFrom(
+    'not a date',
+    '',
+    '2024-02-30T00:00:00Z',
+    '+275760-09-13T00:00:00.000Z',
+    '-271821-04-20T00:00:00.000Z',
+    '0000-01-01',
+    '2024-01-01T00:00:00.000\u0000Z',
+  ),
 );
 
 export function graphqlCaseArbs(schema: GraphQLSchema, document: OpenApiDocument): Array<{ field: string; arbitrary: fc.Arbitrary<GraphQLCase> }> {
@@ -97,7 +105,12 @@ export function graphqlCaseArbs(schema: GraphQLSchema, document: OpenApiDocument
       return fc.oneof(
         { weight: 16, arbitrary: fc.array(item, { maxLength: 3 }) },
         // A list of thousands.
-        { weight: 1, arbitrary: fc.array(item, { minLength: 1, maxLength: 2 }).map((items) => Array.from({ length: 3000 }, (_, index) => (isLight(items[index % items.length]) ? items[index % items.length] : 'x'))) },
+        {
+          weight: 1,
+          arbitrary: fc
+            .array(item, { minLength: 1, maxLength: 2 })
+            .map((items) => Array.from({ length: 3000 }, (_, index) => (isLight(items[index % items.length]) ? items[index % items.length] : 'x'))),
+        },
         // A single value where a list is expected (GraphQL coerces it).
         { weight: 1, arbitrary: item },
       );
@@ -105,10 +118,9 @@ export function graphqlCaseArbs(schema: GraphQLSchema, document: OpenApiDocument
     if (isInputObjectType(type)) {
       if (depth > 4) return fc.constant({});
       const fields = Object.values(type.getFields());
-      return fc.record(
-        Object.fromEntries(fields.map((field) => [field.name, inputArb(field.type, field.name, depth + 1, restSchemas.get(field.name))])),
-        { requiredKeys: fields.filter((field) => isNonNullType(field.type) && field.defaultValue === undefined).map((field) => field.name) },
-      );
+      return fc.record(Object.fromEntries(fields.map((field) => [field.name, inputArb(field.type, field.name, depth + 1, restSchemas.get(field.name))])), {
+        requiredKeys: fields.filter((field) => isNonNullType(field.type) && field.defaultValue === undefined).map((field) => field.name),
+      });
     }
     if (isEnumType(type)) {
       const values = type.getValues().map((value) => value.name);
@@ -132,11 +144,10 @@ export function graphqlCaseArbs(schema: GraphQLSchema, document: OpenApiDocument
       case 'String': {
         // Custom fields are named by their names: the fixtures'.
         const custom = name === 'name' ? [{ weight: 8, arbitrary: fc.constantFrom(...CUSTOM_FIELD_NAMES) }] : [];
-        return fc.oneof(
-          { weight: 12, arbitrary: rest ? fromSchema(rest, name) : fc.string({ maxLength: 30 }) },
-          ...custom,
-          { weight: 1, arbitrary: hostileString },
-        );
+        return fc.oneof({ weight: 12, arbitrary: rest ? fromSchema(rest, name) : fc.string({ maxLength: 30 }) }, ...custom, {
+          weight: 1,
+          arbitrary: hostileString,
+        });
       }
       case 'Int':
         return fc.oneof({ weight: 8, arbitrary: fc.integer({ min: -10, max: 2000 }) }, { weight: 1, arbitrary: oddNumbers });
@@ -162,10 +173,9 @@ export function graphqlCaseArbs(schema: GraphQLSchema, document: OpenApiDocument
     const definitions = field.args.map((arg) => `$${arg.name}: ${String(arg.type)}`).join(', ');
     const argumentsText = field.args.map((arg) => `${arg.name}: $${arg.name}`).join(', ');
     const query = `mutation${definitions ? `(${definitions})` : ''} { ${field.name}${argumentsText ? `(${argumentsText})` : ''} ${selectionOf(getNamedType(field.type) as GraphQLObjectType, 0)} }`;
-    const variables = fc.record(
-      Object.fromEntries(field.args.map((arg) => [arg.name, inputArb(arg.type, arg.name, 0, restSchemas.get(arg.name))])),
-      { requiredKeys: [] },
-    );
+    const variables = fc.record(Object.fromEntries(field.args.map((arg) => [arg.name, inputArb(arg.type, arg.name, 0, restSchemas.get(arg.name))])), {
+      requiredKeys: [],
+    });
     const arbitrary = fc
       .oneof(
         { weight: 12, arbitrary: variables },

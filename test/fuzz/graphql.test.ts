@@ -33,7 +33,10 @@ describe('the GraphQL fuzzer', () => {
   });
 
   it('tells a masked or server error from a refusal', () => {
-    expect(graphqlProblem(200, '{"data":null,"errors":[{"message":"Site \\"x\\" was not found","extensions":{"code":404}}]}')).toEqual({ refused: true, label: '200/404' });
+    expect(graphqlProblem(200, '{"data":null,"errors":[{"message":"Site \\"x\\" was not found","extensions":{"code":404}}]}')).toEqual({
+      refused: true,
+      label: '200/404',
+    });
     expect(graphqlProblem(200, '{"data":null,"errors":[{"message":"Unexpected error.","extensions":{"code":500}}]}').problem).toMatch(/code 500/);
     expect(graphqlProblem(200, '{"data":null,"errors":[{"message":"Unexpected error.","extensions":{"code":400}}]}').problem).toMatch(/masked/);
     expect(graphqlProblem(503, '{"errors":[]}').problem).toMatch(/HTTP 503/);

@@ -17,7 +17,13 @@ export interface FuzzTarget {
   app: FastifyInstance;
   database: Database;
   /** Sends a request as given: the payload is sent as is (a string), so that malformed JSON can be sent. */
-  send(request: { method: string; url: string; token?: string | undefined; payload?: string | undefined; contentType?: string | undefined }): Promise<LightMyRequestResponse>;
+  send(request: {
+    method: string;
+    url: string;
+    token?: string | undefined;
+    payload?: string | undefined;
+    contentType?: string | undefined;
+  }): Promise<LightMyRequestResponse>;
   /** A JSON request (for fixtures). */
   json(method: string, url: string, token: string, body?: unknown): Promise<{ status: number; body: any }>;
   /**
@@ -81,7 +87,10 @@ export async function startFuzzTarget(databaseUrl: string): Promise<FuzzTarget> 
      * One statement on either database.
      */
     async fingerprint(scopes) {
-      await openApiProcessingSettled(database, scopes.filter((scope) => scope.startsWith('org_')));
+      await openApiProcessingSettled(
+        database,
+        scopes.filter((scope) => scope.startsWith('org_')),
+      );
       const placeholders = (offset: number, count: number) => Array.from({ length: count }, (_, index) => `$${offset + index + 1}`).join(', ') || 'NULL';
       const users = scopes.filter((scope) => scope.startsWith('usr_'));
       const [row] = await database.readRows<{ v: unknown; n: unknown; t: unknown }>(

@@ -73,7 +73,9 @@ try {
   const document = await fetchOpenApi(target);
   const operations = Object.values(document.paths).reduce((count, operations) => count + Object.keys(operations).length, 0);
   const mutations = Object.keys(schema.getMutationType()?.getFields() ?? {}).length;
-  console.log(`docs-gateway fuzzing on ${database.label}, Node ${process.version}: ${operations} REST operations, ${mutations} GraphQL mutations, seed ${seed}`);
+  console.log(
+    `docs-gateway fuzzing on ${database.label}, Node ${process.version}: ${operations} REST operations, ${mutations} GraphQL mutations, seed ${seed}`,
+  );
   const rest = await fuzzRest(target, document, { numRuns: runs, seed, mode: 'collect' });
   console.log(formatStats('REST', rest, seed));
   const graphql = graphqlRuns > 0 ? await fuzzGraphQL(target, document, schema, { numRuns: graphqlRuns, seed, mode: 'collect' }) : undefined;
@@ -81,7 +83,9 @@ try {
   const health = await healthProblems(target);
   console.log(`health after: ${health.length ? health.join('; ') : 'ok (GET /healthz 200, REST read and write, GraphQL query)'}`);
   const total = rest.durationMs + (graphql?.durationMs ?? 0);
-  console.log(`total: ${rest.cases + (graphql?.cases ?? 0)} cases in ${(total / 1000).toFixed(1)} s, ${rest.failures.length + (graphql?.failures.length ?? 0)} failures`);
+  console.log(
+    `total: ${rest.cases + (graphql?.cases ?? 0)} cases in ${(total / 1000).toFixed(1)} s, ${rest.failures.length + (graphql?.failures.length ?? 0)} failures`,
+  );
   failed = rest.failures.length > 0 || (graphql?.failures.length ?? 0) > 0 || health.length > 0;
 } finally {
   await target.close();

@@ -1,18 +1,6 @@
 import fc from 'fast-check';
 import { type Fixtures, type Kind, PARAMETER_KINDS } from './fixtures.ts';
-import {
-  Deep,
-  Huge,
-  KINDS,
-  encodeComponent,
-  hostileJson,
-  hostileString,
-  hugeString,
-  jsonText,
-  pageTokenArb,
-  refOf,
-  resolveText,
-} from './values.ts';
+import { Deep, Huge, KINDS, encodeComponent, hostileJson, hostileString, hugeString, jsonText, pageTokenArb, refOf, resolveText } from './values.ts';
 
 /**
  * REST requests generated from our own OpenAPI document (GET /v1/openapi.json):
@@ -56,10 +44,7 @@ export function operationsOf(document: OpenApiDocument): Operation[] {
   );
 }
 
-export type Body =
-  | { kind: 'none' }
-  | { kind: 'json'; value: unknown }
-  | { kind: 'raw'; text: string; contentType: string };
+export type Body = { kind: 'none' } | { kind: 'json'; value: unknown } | { kind: 'raw'; text: string; contentType: string };
 
 /** A path parameter: a generated value (percent-encoded when sent), or text sent as is. */
 export type PathValue = { value: unknown } | { raw: string };
@@ -76,9 +61,14 @@ export class RestCase {
   ) {}
 
   [fc.toStringMethod]() {
-    const params = Object.entries(this.params).map(([name, value]) => `${name}=${'raw' in value ? `raw:${JSON.stringify(value.raw)}` : fc.stringify(value.value)}`);
+    const params = Object.entries(this.params).map(
+      ([name, value]) => `${name}=${'raw' in value ? `raw:${JSON.stringify(value.raw)}` : fc.stringify(value.value)}`,
+    );
     const query = this.query.map(([name, value]) => `${name}=${fc.stringify(value)}`);
-    const body = this.body.kind === 'none' ? '' : ` body=${this.body.kind === 'json' ? clip(fc.stringify(this.body.value)) : `${this.body.contentType}:${clip(JSON.stringify(this.body.text))}`}`;
+    const body =
+      this.body.kind === 'none'
+        ? ''
+        : ` body=${this.body.kind === 'json' ? clip(fc.stringify(this.body.value)) : `${this.body.contentType}:${clip(JSON.stringify(this.body.text))}`}`;
     return `${this.method} ${this.path} (${this.operationId}) [${params.join(', ')}] ?[${query.join(', ')}]${body}`;
   }
 }
@@ -102,7 +92,29 @@ export function materialize(request: RestCase, fixtures: Fixtures) {
 // ---------------------------------------------------------------- path parameters
 
 /** Percent-encodings and dot segments sent as they are, not encoded again. */
-const RAW_SEGMENTS = ['%', '%zz', '%00', '%ED%A0%80', '%C0%AF', '%F0%9F', '%E2%82', '..%2F..%2F', '..', '.', '%2e%2e', 'a%2Fb', '%2F', '%252F', '%u0041', '+', '%20', ';x', 'a;b=c', '@', ':'];
+const RAW_SEGMENTS = [
+  '%',
+  '%zz',
+  '%00',
+  '%ED%A0%80',
+  '%C0%AF',
+  '%F0%9F',
+  '%E2%82',
+  '..%2F..%2F',
+  '..',
+  '.',
+  '%2e%2e',
+  'a%2Fb',
+  '%2F',
+  '%252F',
+  '%u0041',
+  '+',
+  '%20',
+  ';x',
+  'a;b=c',
+  '@',
+  ':',
+];
 
 function pathValueArb(name: string): fc.Arbitrary<PathValue> {
   const kind = PARAMETER_KINDS[name];
@@ -118,7 +130,27 @@ function pathValueArb(name: string): fc.Arbitrary<PathValue> {
 
 // ---------------------------------------------------------------- query parameters
 
-const MALFORMED_INTEGERS = ['-1', '0', '1e9', '1000000000', 'abc', '1.5', '', ' 5', '5 ', '99999999999999999999', '0x10', 'NaN', 'Infinity', '-0', '+1', '١٢', '1,2', '1e400', '00001'];
+const MALFORMED_INTEGERS = [
+  '-1',
+  '0',
+  '1e9',
+  '1000000000',
+  'abc',
+  '1.5',
+  '',
+  ' 5',
+  '5 ',
+  '99999999999999999999',
+  '0x10',
+  'NaN',
+  'Infinity',
+  '-0',
+  '+1',
+  '١٢',
+  '1,2',
+  '1e400',
+  '00001',
+];
 const MALFORMED_BOOLEANS = ['yes', '1', '0', 'TRUE', 'False', '', 'null', 'on'];
 
 /** Id kinds of properties and query parameters, by name. */
@@ -149,18 +181,20 @@ export const HINT_KINDS: Record<string, Kind> = {
 function queryValueArb(name: string, schema: JsonSchema, operationId: string): fc.Arbitrary<unknown> {
   if (name === 'page' || name === 'after' || name === 'before') return pageTokenArb(operationId);
   const types = schemaTypes(schema);
-  const malformed: fc.Arbitrary<unknown> = types.has('integer') || types.has('number')
-    ? fc.oneof(fc.constantFrom(...MALFORMED_INTEGERS), hostileString)
-    : types.has('boolean')
-      ? fc.oneof(fc.constantFrom(...MALFORMED_BOOLEANS), hostileString)
-      : hostileString;
-  const valid = types.has('integer') || types.has('number')
-    ? fc.integer({ min: schema.minimum ?? -10, max: Math.min(schema.maximum ?? 1000, 1000) }).map(String)
-    : types.has('boolean')
-      ? fc.constantFrom('true', 'false')
-      : HINT_KINDS[name]
-        ? fc.oneof({ weight: 3, arbitrary: refOf(HINT_KINDS[name]) }, { weight: 1, arbitrary: hostileString })
-        : stringLike(schema, name);
+  const malformed: fc.Arbitrary<unknown> =
+    types.has('integer') || types.has('number')
+      ? fc.oneof(fc.constantFrom(...MALFORMED_INTEGERS), hostileString)
+      : types.has('boolean')
+        ? fc.oneof(fc.constantFrom(...MALFORMED_BOOLEANS), hostileString)
+        : hostileString;
+  const valid =
+    types.has('integer') || types.has('number')
+      ? fc.integer({ min: schema.minimum ?? -10, max: Math.min(schema.maximum ?? 1000, 1000) }).map(String)
+      : types.has('boolean')
+        ? fc.constantFrom('true', 'false')
+        : HINT_KINDS[name]
+          ? fc.oneof({ weight: 3, arbitrary: refOf(HINT_KINDS[name]) }, { weight: 1, arbitrary: hostileString })
+          : stringLike(schema, name);
   return fc.oneof({ weight: 3, arbitrary: valid }, { weight: 1, arbitrary: malformed });
 }
 
@@ -179,11 +213,14 @@ function queryArb(operation: OpenApiOperation): fc.Arbitrary<Array<[string, unkn
   const declared = operation.parameters.filter((parameter) => parameter.in === 'query');
   const paged = declared.some((parameter) => parameter.name === 'limit');
   const entries = declared.map((parameter) =>
-    fc.option(queryValueArb(parameter.name, parameter.schema, operation.operationId).map((value): [string, unknown] => [parameter.name, value]), {
-      // Page tokens more often than not: tampered ones reach the database's keyset query.
-      freq: parameter.name === 'page' ? 4 : 2,
-      nil: undefined,
-    }),
+    fc.option(
+      queryValueArb(parameter.name, parameter.schema, operation.operationId).map((value): [string, unknown] => [parameter.name, value]),
+      {
+        // Page tokens more often than not: tampered ones reach the database's keyset query.
+        freq: parameter.name === 'page' ? 4 : 2,
+        nil: undefined,
+      },
+    ),
   );
   const extras = fc.array(
     fc.oneof(
@@ -191,16 +228,18 @@ function queryArb(operation: OpenApiOperation): fc.Arbitrary<Array<[string, unkn
       ...(declared.length ? [fc.constantFrom(...declared.map((parameter) => parameter.name)).chain((name) => fc.tuple(fc.constant(name), hostileString))] : []),
       // GraphQL's connection arguments, which listings take too.
       ...(paged
-        ? [fc.tuple(fc.constantFrom('first', 'last'), fc.oneof(fc.constantFrom(...MALFORMED_INTEGERS), fc.nat({ max: 2000 }).map(String))), fc.tuple(fc.constantFrom('after', 'before'), pageTokenArb(operation.operationId))]
+        ? [
+            fc.tuple(fc.constantFrom('first', 'last'), fc.oneof(fc.constantFrom(...MALFORMED_INTEGERS), fc.nat({ max: 2000 }).map(String))),
+            fc.tuple(fc.constantFrom('after', 'before'), pageTokenArb(operation.operationId)),
+          ]
         : []),
       fc.tuple(fc.oneof(fc.constantFrom('__proto__', 'constructor', 'limit[]', 'x', ''), fc.string({ maxLength: 8 })), hostileString),
     ),
     { maxLength: 2 },
   );
-  return fc.tuple(fc.tuple(...entries), fc.oneof({ weight: 4, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: extras })).map(([given, extra]) => [
-    ...given.filter((entry): entry is [string, unknown] => entry !== undefined),
-    ...(extra as Array<[string, unknown]>),
-  ]);
+  return fc
+    .tuple(fc.tuple(...entries), fc.oneof({ weight: 4, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: extras }))
+    .map(([given, extra]) => [...given.filter((entry): entry is [string, unknown] => entry !== undefined), ...(extra as Array<[string, unknown]>)]);
 }
 
 // ---------------------------------------------------------------- bodies
@@ -232,7 +271,10 @@ const MARKDOWN_PIECES = [
 ];
 
 const markdownArb = fc.oneof(
-  { weight: 4, arbitrary: fc.array(fc.oneof(fc.constantFrom(...MARKDOWN_PIECES), fc.string({ maxLength: 20 })), { maxLength: 12 }).map((pieces) => pieces.join('')) },
+  {
+    weight: 4,
+    arbitrary: fc.array(fc.oneof(fc.constantFrom(...MARKDOWN_PIECES), fc.string({ maxLength: 20 })), { maxLength: 12 }).map((pieces) => pieces.join('')),
+  },
   { weight: 1, arbitrary: fc.constantFrom('>'.repeat(5000), '- '.repeat(3000), '['.repeat(5000), `${'*'.repeat(5000)}x${'*'.repeat(5000)}`, '|'.repeat(5000)) },
   { weight: 1, arbitrary: fc.constantFrom(new Huge(900_000, 'a'), new Huge(1_000_001, 'a')) },
 );
@@ -309,7 +351,10 @@ function stringLike(schema: JsonSchema, name: string): fc.Arbitrary<unknown> {
           'http:/x',
           'mailto:a@b.c',
         ),
-        fc.webUrl().filter((url) => !/\/\/(localhost|[\d.]+|\[)/.test(url)).map((url) => url.replace(/^(https?:\/\/[^/:?#]+)/, '$1.invalid')),
+        fc
+          .webUrl()
+          .filter((url) => !/\/\/(localhost|[\d.]+|\[)/.test(url))
+          .map((url) => url.replace(/^(https?:\/\/[^/:?#]+)/, '$1.invalid')),
       ),
     });
   }
@@ -317,7 +362,10 @@ function stringLike(schema: JsonSchema, name: string): fc.Arbitrary<unknown> {
 }
 
 export const CUSTOM_FIELD_NAMES = ['fz_text', 'fz_select', 'fz_number', 'fz_multi', 'fz_bool'];
-const valuesKeyArb = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...CUSTOM_FIELD_NAMES, 'missing') }, { weight: 1, arbitrary: fc.string({ maxLength: 60 }) });
+const valuesKeyArb = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom(...CUSTOM_FIELD_NAMES, 'missing') },
+  { weight: 1, arbitrary: fc.string({ maxLength: 60 }) },
+);
 
 /** A value valid for `schema`, mostly (patterns and formats are aimed at, not guaranteed); ids are drawn from the fixtures by property name. */
 export function fromSchema(schema: JsonSchema, name = '', depth = 0): fc.Arbitrary<unknown> {
@@ -330,7 +378,9 @@ export function fromSchema(schema: JsonSchema, name = '', depth = 0): fc.Arbitra
   switch (schema.type) {
     case 'string': {
       const kind = HINT_KINDS[name];
-      return kind ? fc.oneof({ weight: 6, arbitrary: refOf(kind) }, { weight: 1, arbitrary: refOf(kind, 'foreign') }, { weight: 1, arbitrary: stringLike(schema, name) }) : stringLike(schema, name);
+      return kind
+        ? fc.oneof({ weight: 6, arbitrary: refOf(kind) }, { weight: 1, arbitrary: refOf(kind, 'foreign') }, { weight: 1, arbitrary: stringLike(schema, name) })
+        : stringLike(schema, name);
     }
     case 'integer':
       return fc.integer({ min: schema.minimum ?? -1000, max: schema.maximum ?? 1000 });
@@ -342,20 +392,25 @@ export function fromSchema(schema: JsonSchema, name = '', depth = 0): fc.Arbitra
       return fc.constant(null);
     case 'array': {
       const items = schema.items ? fromSchema(schema.items, name, depth + 1) : fc.jsonValue({ maxDepth: 1 });
-      return fc.array(items, { minLength: schema.minItems ?? 0, maxLength: Math.min(schema.maxItems ?? 4, schema.minItems ? schema.minItems + 2 : 4, 4), depthIdentifier: 'body' });
+      return fc.array(items, {
+        minLength: schema.minItems ?? 0,
+        maxLength: Math.min(schema.maxItems ?? 4, schema.minItems ? schema.minItems + 2 : 4, 4),
+        depthIdentifier: 'body',
+      });
     }
     case 'object': {
       const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
       if (Object.keys(properties).length === 0 && schema.additionalProperties && typeof schema.additionalProperties === 'object') {
-        const values = Object.keys(schema.additionalProperties).length ? fromSchema(schema.additionalProperties, name, depth + 1) : fc.jsonValue({ maxDepth: 2 });
+        const values = Object.keys(schema.additionalProperties).length
+          ? fromSchema(schema.additionalProperties, name, depth + 1)
+          : fc.jsonValue({ maxDepth: 2 });
         return fc.dictionary(name === 'values' ? valuesKeyArb : fc.string({ maxLength: 10 }), values, { maxKeys: 3 });
       }
       if (depth > 6) return fc.constant({});
       const required = new Set<string>(schema.required ?? []);
-      return fc.record(
-        Object.fromEntries(Object.entries(properties).map(([key, property]) => [key, fromSchema(property, key, depth + 1)])),
-        { requiredKeys: Object.keys(properties).filter((key) => required.has(key)) },
-      );
+      return fc.record(Object.fromEntries(Object.entries(properties).map(([key, property]) => [key, fromSchema(property, key, depth + 1)])), {
+        requiredKeys: Object.keys(properties).filter((key) => required.has(key)),
+      });
     }
     default:
       return fc.jsonValue({ maxDepth: 2 });
@@ -396,9 +451,29 @@ function deleteAt(value: unknown, path: Array<string | number>): unknown {
   return { ...object, [head!]: deleteAt(object[head!], rest) };
 }
 
-const hostileKey = fc.oneof(fc.constantFrom('__proto__', 'constructor', 'prototype', '', ' ', '\u0000', '\ud800', 'id', 'object', 'organizationId', 'toString'), fc.string({ maxLength: 12 }));
+const hostileKey = fc.oneof(
+  fc.constantFrom('__proto__', 'constructor', 'prototype', '', ' ', '\u0000', '\ud800', 'id', 'object', 'organizationId', 'toString'),
+  fc.string({ maxLength: 12 }),
+);
 
-const RAW_JSON = ['', '{', '{"a":', 'nul', '[', '"\\ud800"', '{"title":"a","title":1}', '\u0000', '{}garbage', '{"a":1}{"b":2}', '\ufeff{}', '{"title":"\\u0000"}', '{"\\ud800":1}', '   ', '{"a":1e999999}', `[${'1,'.repeat(100_000)}1]`];
+const RAW_JSON = [
+  '',
+  '{',
+  '{"a":',
+  'nul',
+  '[',
+  '"\\ud800"',
+  '{"title":"a","title":1}',
+  '\u0000',
+  '{}garbage',
+  '{"a":1}{"b":2}',
+  '\ufeff{}',
+  '{"title":"\\u0000"}',
+  '{"\\ud800":1}',
+  '   ',
+  '{"a":1e999999}',
+  `[${'1,'.repeat(100_000)}1]`,
+];
 const OTHER_TYPES: Array<[string, string]> = [
   ['text/plain', 'hello'],
   ['text/plain', '{"title":"x"}'],
@@ -436,26 +511,43 @@ function bodyArb(operation: OpenApiOperation): fc.Arbitrary<Body> {
 /** Valid values mutated once: a value anywhere replaced with one of another type (or hostile text, ~1 MB, deep nesting), a field missing, an unknown field, not an object at all. */
 export function mutationsOf(valid: fc.Arbitrary<unknown>): Array<fc.WeightedArbitrary<unknown>> {
   return [
-    { weight: 4, arbitrary: fc.tuple(valid, fc.nat(), fc.oneof({ weight: 6, arbitrary: hostileJson }, { weight: 1, arbitrary: hugeString })).map(([value, pick, replacement]) => {
-      const paths = pathsOf(value);
-      return paths.length ? setAt(value, paths[pick % paths.length]!, replacement) : replacement;
-    }) },
-    { weight: 2, arbitrary: fc.tuple(valid, fc.nat()).map(([value, pick]) => {
-      const paths = pathsOf(value);
-      return paths.length ? deleteAt(value, paths[pick % paths.length]!) : value;
-    }) },
-    { weight: 2, arbitrary: fc.tuple(valid, fc.nat(), hostileKey, hostileJson).map(([value, pick, key, extra]) => {
-      const objects = [[], ...pathsOf(value)].filter((path) => {
+    {
+      weight: 4,
+      arbitrary: fc
+        .tuple(valid, fc.nat(), fc.oneof({ weight: 6, arbitrary: hostileJson }, { weight: 1, arbitrary: hugeString }))
+        .map(([value, pick, replacement]) => {
+          const paths = pathsOf(value);
+          return paths.length ? setAt(value, paths[pick % paths.length]!, replacement) : replacement;
+        }),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.tuple(valid, fc.nat()).map(([value, pick]) => {
+        const paths = pathsOf(value);
+        return paths.length ? deleteAt(value, paths[pick % paths.length]!) : value;
+      }),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.tuple(valid, fc.nat(), hostileKey, hostileJson).map(([value, pick, key, extra]) => {
+        const objects = [[], ...pathsOf(value)].filter((path) => {
+          let node: any = value;
+          for (const part of path) node = node?.[part];
+          return isPlainObject(node);
+        });
+        const path = objects[pick % objects.length] ?? [];
         let node: any = value;
-        for (const part of path) node = node?.[part];
-        return isPlainObject(node);
-      });
-      const path = objects[pick % objects.length] ?? [];
-      let node: any = value;
-      for (const part of path) node = node[part];
-      return setAt(value, path, { ...node, [key]: extra });
-    }) },
-    { weight: 1, arbitrary: fc.oneof(hostileJson, valid.map((value) => [value])) },
+        for (const part of path) node = node[part];
+        return setAt(value, path, { ...node, [key]: extra });
+      }),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.oneof(
+        hostileJson,
+        valid.map((value) => [value]),
+      ),
+    },
   ];
 }
 
@@ -464,7 +556,10 @@ export function caseArb({ method, path, operation }: Operation): fc.Arbitrary<Re
   const names = [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => name!);
   const params = fc.oneof(
     // The fixtures' own ids, which belong together: the request reaches the operation's domain code.
-    { weight: 3, arbitrary: fc.record(Object.fromEntries(names.map((name) => [name, refOf(PARAMETER_KINDS[name] ?? 'space').map((value): PathValue => ({ value }))]))) },
+    {
+      weight: 3,
+      arbitrary: fc.record(Object.fromEntries(names.map((name) => [name, refOf(PARAMETER_KINDS[name] ?? 'space').map((value): PathValue => ({ value }))]))),
+    },
     { weight: 2, arbitrary: fc.record(Object.fromEntries(names.map((name) => [name, pathValueArb(name)]))) },
   ) as fc.Arbitrary<Record<string, PathValue>>;
   // Now and then a method the path does not take.

@@ -45,9 +45,16 @@ export function restProblem(status: number, text: string, before: string, after:
   const body = safeJson(text);
   const error = body?.error;
   const shaped =
-    body && typeof body === 'object' && !Array.isArray(body) && Object.keys(body).join() === 'error' &&
-    error && typeof error === 'object' && Object.keys(error).sort().join() === 'code,message' &&
-    error.code === status && typeof error.message === 'string' && error.message.trim() !== '';
+    body &&
+    typeof body === 'object' &&
+    !Array.isArray(body) &&
+    Object.keys(body).join() === 'error' &&
+    error &&
+    typeof error === 'object' &&
+    Object.keys(error).sort().join() === 'code,message' &&
+    error.code === status &&
+    typeof error.message === 'string' &&
+    error.message.trim() !== '';
   if (!shaped) return `answered ${status} with a body that is not {"error":{"code":${status},"message":"…"}}: ${clip(text)}`;
   if (after !== undefined && after !== before) return `refused with ${status} (${clip(error.message, 200)}) but wrote: fingerprint ${before} → ${after}`;
   return undefined;
@@ -57,7 +64,8 @@ export function restProblem(status: number, text: string, before: string, after:
 export function graphqlProblem(status: number, text: string): { problem?: string; refused: boolean; label: string } {
   if (status >= 500) return { problem: `answered HTTP ${status}: ${clip(text)}`, refused: true, label: `${status}` };
   const body = safeJson(text);
-  if (!body || typeof body !== 'object') return { problem: `answered ${status} with a body that is not JSON: ${clip(text)}`, refused: true, label: `${status}/?` };
+  if (!body || typeof body !== 'object')
+    return { problem: `answered ${status} with a body that is not JSON: ${clip(text)}`, refused: true, label: `${status}/?` };
   const errors: Array<{ message?: unknown; extensions?: { code?: unknown } }> | undefined = body.errors;
   const refused = Array.isArray(errors) && errors.length > 0 && (body.data === null || body.data === undefined);
   const label = `${status}/${errors?.length ? String(errors[0]?.extensions?.code ?? '-') : 'ok'}`;
@@ -66,7 +74,8 @@ export function graphqlProblem(status: number, text: string): { problem?: string
     if (typeof code !== 'number') return { problem: `an error without a numeric extensions.code: ${clip(JSON.stringify(error))}`, refused, label };
     if (code >= 500) return { problem: `an error with code ${code}: ${clip(JSON.stringify(error))}`, refused, label };
     if (error.message === 'Unexpected error.') return { problem: `the masked "Unexpected error.": ${clip(JSON.stringify(error))}`, refused, label };
-    if (typeof error.message !== 'string' || error.message === '') return { problem: `an error without a message: ${clip(JSON.stringify(error))}`, refused, label };
+    if (typeof error.message !== 'string' || error.message === '')
+      return { problem: `an error without a message: ${clip(JSON.stringify(error))}`, refused, label };
   }
   return { refused, label };
 }
@@ -128,30 +137,48 @@ async function fuzz<Case>(
 }
 
 export async function fuzzRest(target: FuzzTarget, document: OpenApiDocument, options: FuzzOptions): Promise<FuzzStats> {
-  return fuzz(target, document, restCaseArb(document), async (request: RestCase, fixtures) => {
-    const { method, url, payload, contentType } = materialize(request, fixtures);
-    const before = await target.fingerprint(fixtures.scopes);
-    const response = await target.send({ method, url, token: fixtures.token, payload, contentType });
-    const status = response.statusCode;
-    const after = status >= 400 && status < 500 ? await target.fingerprint(fixtures.scopes) : undefined;
-    const problem = restProblem(status, response.body, before, after);
-    return { status, label: String(status), problem: problem && `${problem}\n    request: ${method} ${clip(url, 300)}` };
-  }, options);
+  return fuzz(
+    target,
+    document,
+    restCaseArb(document),
+    async (request: RestCase, fixtures) => {
+      const { method, url, payload, contentType } = materialize(request, fixtures);
+      const before = await target.fingerprint(fixtures.scopes);
+      const response = await target.send({ method, url, token: fixtures.token, payload, contentType });
+      const status = response.statusCode;
+      const after = status >= 400 && status < 500 ? await target.fingerprint(fixtures.scopes) : undefined;
+      const problem = restProblem(status, response.body, before, after);
+      return { status, label: String(status), problem: problem && `${problem}\n    request: ${method} ${clip(url, 300)}` };
+    },
+    options,
+  );
 }
 
 export async function fuzzGraphQL(target: FuzzTarget, document: OpenApiDocument, schema: GraphQLSchema, options: FuzzOptions): Promise<FuzzStats> {
   const arbitrary = fc.oneof(...graphqlCaseArbs(schema, document).map(({ field, arbitrary }) => ({ weight: isDestructive(field) ? 1 : 3, arbitrary })));
-  return fuzz(target, document, arbitrary, async (request: GraphQLCase, fixtures) => {
-    const before = await target.fingerprint(fixtures.scopes);
-    const response = await target.send({ method: 'POST', url: '/graphql', token: fixtures.token, payload: graphqlBody(request, fixtures), contentType: 'application/json' });
-    const result = graphqlProblem(response.statusCode, response.body);
-    let problem = result.problem;
-    if (!problem && result.refused) {
-      const after = await target.fingerprint(fixtures.scopes);
-      if (after !== before) problem = `refused (${clip(response.body, 300)}) but wrote: fingerprint ${before} → ${after}`;
-    }
-    return { status: response.statusCode, label: result.label, problem };
-  }, options);
+  return fuzz(
+    target,
+    document,
+    arbitrary,
+    async (request: GraphQLCase, fixtures) => {
+      const before = await target.fingerprint(fixtures.scopes);
+      const response = await target.send({
+        method: 'POST',
+        url: '/graphql',
+        token: fixtures.token,
+        payload: graphqlBody(request, fixtures),
+        contentType: 'application/json',
+      });
+      const result = graphqlProblem(response.statusCode, response.body);
+      let problem = result.problem;
+      if (!problem && result.refused) {
+        const after = await target.fingerprint(fixtures.scopes);
+        if (after !== before) problem = `refused (${clip(response.body, 300)}) but wrote: fingerprint ${before} → ${after}`;
+      }
+      return { status: response.statusCode, label: result.label, problem };
+    },
+    options,
+  );
 }
 
 /** After a run: the server still answers its health check, a read and a write, over REST and GraphQL. */
@@ -165,12 +192,16 @@ export async function healthProblems(target: FuzzTarget): Promise<string[]> {
   const space = await target.json('POST', `/v1/orgs/${team.organization.id}/spaces`, team.admin.token, { title: 'After the fuzzing' });
   if (space.status !== 201) problems.push(`POST /v1/orgs/{id}/spaces answered ${space.status}: ${JSON.stringify(space.body)}`);
   const graph = await target.json('POST', '/graphql', team.admin.token, { query: '{ viewer { user { id } } }' });
-  if (graph.status !== 200 || graph.body?.data?.viewer?.user?.id !== team.admin.id) problems.push(`GraphQL viewer answered ${graph.status}: ${JSON.stringify(graph.body)}`);
+  if (graph.status !== 200 || graph.body?.data?.viewer?.user?.id !== team.admin.id)
+    problems.push(`GraphQL viewer answered ${graph.status}: ${JSON.stringify(graph.body)}`);
   return problems;
 }
 
 export function formatStats(title: string, stats: FuzzStats, seed: number): string {
-  const histogram = [...stats.statuses.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([status, count]) => `${status}: ${count}`).join(', ');
+  const histogram = [...stats.statuses.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([status, count]) => `${status}: ${count}`)
+    .join(', ');
   const lines = [
     `${title}: ${stats.cases} cases in ${(stats.durationMs / 1000).toFixed(1)} s (seed ${seed}, fixtures built ${stats.fixtureBuilds} times)`,
     `  statuses: ${histogram}`,

@@ -143,7 +143,7 @@ export function resolveValue(value: unknown, fixtures: Fixtures): unknown {
 export function resolveText(value: unknown, fixtures: Fixtures): string {
   if (value instanceof Deep || value instanceof RawJson) return jsonText(value, fixtures);
   const resolved = resolveValue(value, fixtures);
-  return typeof resolved === 'string' ? resolved : JSON.stringify(resolved) ?? String(resolved);
+  return typeof resolved === 'string' ? resolved : (JSON.stringify(resolved) ?? String(resolved));
 }
 
 /** JSON text of a generated value, placeholders included. */
@@ -212,7 +212,31 @@ const hostileChar = fc.oneof(
   { weight: 6, arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }) },
   { weight: 2, arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }) },
   { weight: 1, arbitrary: fc.integer({ min: 0xd800, max: 0xdfff }).map((code) => String.fromCharCode(code)) },
-  { weight: 1, arbitrary: fc.constantFrom('\u0000', '\u0001', '\u001f', '\u007f', '\u0085', '\u200b', '\u2028', '\u202e', '\ufeff', '\uffff', '\u0301', '/', '\\', '%', '?', '#', '.', '"', "'", ' ') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '\u0000',
+      '\u0001',
+      '\u001f',
+      '\u007f',
+      '\u0085',
+      '\u200b',
+      '\u2028',
+      '\u202e',
+      '\ufeff',
+      '\uffff',
+      '\u0301',
+      '/',
+      '\\',
+      '%',
+      '?',
+      '#',
+      '.',
+      '"',
+      "'",
+      ' ',
+    ),
+  },
 );
 
 const edgeStrings = [
@@ -275,8 +299,14 @@ const edgeStrings = [
 export const hostileString: fc.Arbitrary<string | Huge> = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(...edgeStrings) },
   { weight: 4, arbitrary: fc.string({ unit: hostileChar, maxLength: 40 }) },
-  { weight: 1, arbitrary: fc.constantFrom(...KINDS).chain((kind) => fc.string({ unit: 'binary-ascii', maxLength: 20 }).map((tail) => `${kindPrefix(kind)}_${tail}`)) },
-  { weight: 1, arbitrary: fc.constantFrom(new Huge(257), new Huge(1025), new Huge(5000, 'é'), new Huge(70_000), new Huge(10_000, '\u0000'), new Huge(3000, '😀')) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(...KINDS).chain((kind) => fc.string({ unit: 'binary-ascii', maxLength: 20 }).map((tail) => `${kindPrefix(kind)}_${tail}`)),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(new Huge(257), new Huge(1025), new Huge(5000, 'é'), new Huge(70_000), new Huge(10_000, '\u0000'), new Huge(3000, '😀')),
+  },
 );
 
 /** The huge payloads: just under Fastify's 1 MiB body limit, and over it. */
@@ -324,29 +354,41 @@ export function pageTokenArb(listing: string | undefined): fc.Arbitrary<unknown>
         value: fc.oneof(
           { weight: 1, arbitrary: hostileJson },
           // Sort values of the right type that no row can have.
-          { weight: 2, arbitrary: fc.constantFrom<unknown>(
-            { d: 'not a date' },
-            { d: '-271821-04-20T00:00:00.000Z' },
-            { d: '+275760-09-13T00:00:00.000Z' },
-            { d: '0000-01-01T00:00:00.000Z' },
-            { d: '-004713-01-01T00:00:00.000Z' },
-            { d: '9999-12-31T23:59:59.999Z' },
-            { d: '1970-01-01T00:00:00.000Z' },
-            { d: 12 },
-            { d: '\u0000' },
-            '\u0000',
-            '\ud800',
-            'a\u0000',
-            -1,
-            2 ** 53 + 2,
-            1e308,
-            1.5,
-          ) },
+          {
+            weight: 2,
+            arbitrary: fc.constantFrom<unknown>(
+              { d: 'not a date' },
+              { d: '-271821-04-20T00:00:00.000Z' },
+              { d: '+275760-09-13T00:00:00.000Z' },
+              { d: '0000-01-01T00:00:00.000Z' },
+              { d: '-004713-01-01T00:00:00.000Z' },
+              { d: '9999-12-31T23:59:59.999Z' },
+              { d: '1970-01-01T00:00:00.000Z' },
+              { d: 12 },
+              { d: '\u0000' },
+              '\u0000',
+              '\ud800',
+              'a\u0000',
+              -1,
+              2 ** 53 + 2,
+              1e308,
+              1.5,
+            ),
+          },
           { weight: 1, arbitrary: hostileString.map((text) => (typeof text === 'string' ? text : text.text().slice(0, 1000))) },
         ),
       }),
     },
-    { weight: 1, arbitrary: fc.record({ mode: fc.constant('rename' as const), name: fc.oneof(fc.constantFrom('', 'x', 'spaces:title:asc'), hostileString.filter((s): s is string => typeof s === 'string')) }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        mode: fc.constant('rename' as const),
+        name: fc.oneof(
+          fc.constantFrom('', 'x', 'spaces:title:asc'),
+          hostileString.filter((s): s is string => typeof s === 'string'),
+        ),
+      }),
+    },
     { weight: 1, arbitrary: fc.record({ mode: fc.constant('extend' as const), value: hostileJson }) },
   );
   return fc.oneof(

@@ -27,12 +27,16 @@ async function changeRequestWithTree(token: string, spaceId: string, sections: n
     const result = expectData(await mutate(t, token, 'updateChangeRequestContent', { changeRequestId: id, changes: batch }, 'changes { kind pageId ref }'));
     return result.updateChangeRequestContent.changes as Array<{ pageId: string; ref: string }>;
   };
-  for (let s = 0; s < sections; s++) changes.push({ operation: 'insert_page', ref: `s${s}`, title: `Section ${s}`, document: { markdown: `# Section ${s}\n` } });
+  for (let s = 0; s < sections; s++)
+    changes.push({ operation: 'insert_page', ref: `s${s}`, title: `Section ${s}`, document: { markdown: `# Section ${s}\n` } });
   ids.push(...(await insert(changes)).map((change) => change.pageId));
   for (const sectionId of [...ids]) {
-    const inserted = await insert(Array.from({ length: children }, (_, c) => ({ operation: 'insert_page', into: sectionId, title: `Child ${c}`, document: {} })));
+    const inserted = await insert(
+      Array.from({ length: children }, (_, c) => ({ operation: 'insert_page', into: sectionId, title: `Child ${c}`, document: {} })),
+    );
     for (const child of inserted) {
-      if (grandchildren) await insert(Array.from({ length: grandchildren }, (_, g) => ({ operation: 'insert_page', into: child.pageId, title: `Leaf ${g}`, document: {} })));
+      if (grandchildren)
+        await insert(Array.from({ length: grandchildren }, (_, g) => ({ operation: 'insert_page', into: child.pageId, title: `Leaf ${g}`, document: {} })));
     }
   }
   return id;
@@ -61,17 +65,31 @@ describe('change requests over GraphQL', () => {
     expect(read.node.content.pages[0].pages.map((page: { path: string }) => page.path)).toEqual(['section-0/child-0']);
 
     const listed = expectData(
-      await t.graphql(admin.token, `query($id: ID!) { space(id: $id) { changeRequests changeRequestsOpen changeRequestsConnection(first: 10) { totalCount edges { node { id subject outdated } } } } }`, { id: space.id }),
+      await t.graphql(
+        admin.token,
+        `query($id: ID!) { space(id: $id) { changeRequests changeRequestsOpen changeRequestsConnection(first: 10) { totalCount edges { node { id subject outdated } } } } }`,
+        { id: space.id },
+      ),
     );
-    expect(listed.space).toMatchObject({ changeRequests: 1, changeRequestsOpen: 1, changeRequestsConnection: { totalCount: 1, edges: [{ node: { id: changeRequestId, subject: 'Tree', outdated: false } }] } });
+    expect(listed.space).toMatchObject({
+      changeRequests: 1,
+      changeRequestsOpen: 1,
+      changeRequestsConnection: { totalCount: 1, edges: [{ node: { id: changeRequestId, subject: 'Tree', outdated: false } }] },
+    });
 
     const merged = expectData(await mutate(t, admin.token, 'mergeChangeRequest', { changeRequestId }, 'revision changeRequest { status revisionMerged }'));
     expect(merged.mergeChangeRequest.changeRequest).toEqual({ status: 'merged', revisionMerged: merged.mergeChangeRequest.revision });
     const content = expectData(
-      await t.graphql(admin.token, `query($id: ID!) { space(id: $id) { revision content { id type pages { title markdown document(format: document) } } } }`, { id: space.id }),
+      await t.graphql(admin.token, `query($id: ID!) { space(id: $id) { revision content { id type pages { title markdown document(format: document) } } } }`, {
+        id: space.id,
+      }),
     );
     expect(content.space.content).toMatchObject({ id: content.space.revision, type: 'merge' });
-    expect(content.space.content.pages[0]).toMatchObject({ title: 'Section 0', markdown: '# Section 0\n', document: { object: 'document', nodes: [{ type: 'heading-1' }] } });
+    expect(content.space.content.pages[0]).toMatchObject({
+      title: 'Section 0',
+      markdown: '# Section 0\n',
+      document: { object: 'document', nodes: [{ type: 'heading-1' }] },
+    });
     const rest = (await t.call('GET', `/v1/spaces/${space.id}/content`, { token: admin.token })).json();
     expect(rest.id).toBe(content.space.revision);
   });
@@ -80,7 +98,13 @@ describe('change requests over GraphQL', () => {
     const { admin, member, space } = await setup();
     const opened = expectData(await mutate(t, admin.token, 'createChangeRequest', { spaceId: space.id }, 'changeRequest { id }'));
     const changeRequestId = opened.createChangeRequest.changeRequest.id;
-    const bad = await mutate(t, admin.token, 'updateChangeRequestContent', { changeRequestId, changes: [{ operation: 'delete_page', page: 'pg_nope' }] }, 'changes { kind }');
+    const bad = await mutate(
+      t,
+      admin.token,
+      'updateChangeRequestContent',
+      { changeRequestId, changes: [{ operation: 'delete_page', page: 'pg_nope' }] },
+      'changes { kind }',
+    );
     expectGraphQLError(bad, 400, /^changes\.0\.page: page "pg_nope" does not exist/);
     const reader = await member('read');
     expectGraphQLError(await mutate(t, reader.token, 'mergeChangeRequest', { changeRequestId }, 'revision'), 403);
@@ -100,7 +124,15 @@ describe('change requests over GraphQL', () => {
     const second = await read();
     expect(second.titles).toEqual(first.titles);
     expect(second.statements).toBe(first.statements - 1);
-    expectData(await mutate(trees, admin.token, 'updateChangeRequestContent', { changeRequestId, changes: [{ operation: 'insert_page', title: 'Fresh', document: {} }] }, 'changes { kind }'));
+    expectData(
+      await mutate(
+        trees,
+        admin.token,
+        'updateChangeRequestContent',
+        { changeRequestId, changes: [{ operation: 'insert_page', title: 'Fresh', document: {} }] },
+        'changes { kind }',
+      ),
+    );
     const third = await read();
     expect(third.titles).toContain('"title":"Fresh"');
     expect(third.statements).toBe(first.statements);
@@ -138,7 +170,13 @@ describe('search over GraphQL', () => {
     expect(data.space.search.map((page: { id: string }) => page.id)).toEqual(rest.items.map((item: { id: string }) => item.id));
     expect(data.space.search[0]).toMatchObject({ title: 'Section 1', path: 'section-1', rank: 1, ancestors: [] });
     expect(data.organization.search).toEqual([
-      { space: { id: space.id }, pages: expect.arrayContaining([{ title: 'Child 0', ancestors: ['Section 0'] }, { title: 'Child 0', ancestors: ['Section 1'] }]) },
+      {
+        space: { id: space.id },
+        pages: expect.arrayContaining([
+          { title: 'Child 0', ancestors: ['Section 0'] },
+          { title: 'Child 0', ancestors: ['Section 1'] },
+        ]),
+      },
     ]);
     expectGraphQLError(await t.graphql(admin.token, `query($id: ID!) { space(id: $id) { search(query: "") { id } } }`, { id: space.id }), 400, /^query: /);
   });
@@ -150,20 +188,36 @@ describe('files and links over GraphQL', () => {
     const opened = expectData(await mutate(t, admin.token, 'createChangeRequest', { spaceId: space.id }, 'changeRequest { id }'));
     const changeRequestId = opened.createChangeRequest.changeRequest.id;
     expectData(
-      await mutate(t, admin.token, 'updateChangeRequestContent', {
-        changeRequestId,
-        changes: [
-          { operation: 'insert_page', title: 'Doc', document: { markdown: '![chart](./chart) and [gone](/pages/nowhere) [ext](https://example.test)\n' } },
-          { operation: 'insert_files', files: [{ ref: 'chart', name: 'chart.txt', contentType: 'text/plain', base64: Buffer.from('data').toString('base64') }] },
-        ],
-      }, 'changes { kind }'),
+      await mutate(
+        t,
+        admin.token,
+        'updateChangeRequestContent',
+        {
+          changeRequestId,
+          changes: [
+            { operation: 'insert_page', title: 'Doc', document: { markdown: '![chart](./chart) and [gone](/pages/nowhere) [ext](https://example.test)\n' } },
+            {
+              operation: 'insert_files',
+              files: [{ ref: 'chart', name: 'chart.txt', contentType: 'text/plain', base64: Buffer.from('data').toString('base64') }],
+            },
+          ],
+        },
+        'changes { kind }',
+      ),
     );
     expectData(await mutate(t, admin.token, 'mergeChangeRequest', { changeRequestId }, 'revision'));
     const data = expectData(
-      await t.graphql(admin.token, `query($id: ID!) { space(id: $id) { content { files { id name size downloadURL } } links { status relation target pageIds } } }`, { id: space.id }),
+      await t.graphql(
+        admin.token,
+        `query($id: ID!) { space(id: $id) { content { files { id name size downloadURL } } links { status relation target pageIds } } }`,
+        { id: space.id },
+      ),
     );
     expect(data.space.content.files).toEqual([expect.objectContaining({ name: 'chart.txt', size: 4 })]);
-    expect(data.space.links.map((link: { relation: string; status: string }) => [link.relation, link.status]).sort()).toEqual([['external', 'ok'], ['file', 'ok']]);
+    expect(data.space.links.map((link: { relation: string; status: string }) => [link.relation, link.status]).sort()).toEqual([
+      ['external', 'ok'],
+      ['file', 'ok'],
+    ]);
     const download = await t.call('GET', new URL(data.space.content.files[0].downloadURL).pathname, {});
     expect(download.body).toBe('data');
   });
@@ -173,8 +227,8 @@ describe('files and links over GraphQL', () => {
     const opened = expectData(await mutate(t, admin.token, 'createChangeRequest', { spaceId: space.id }, 'changeRequest { id }'));
     const changeRequestId = opened.createChangeRequest.changeRequest.id;
     const write = async (changes: unknown[]) =>
-      expectData(await mutate(t, admin.token, 'updateChangeRequestContent', { changeRequestId, changes }, 'changes { kind pageId ref }')).updateChangeRequestContent
-        .changes as Array<{ kind: string; pageId: string; ref: string }>;
+      expectData(await mutate(t, admin.token, 'updateChangeRequestContent', { changeRequestId, changes }, 'changes { kind pageId ref }'))
+        .updateChangeRequestContent.changes as Array<{ kind: string; pageId: string; ref: string }>;
     const [target, linking] = await write([
       { operation: 'insert_page', ref: 'target', title: 'Target', document: { markdown: 'Soon gone\n' } },
       { operation: 'insert_files', files: [{ ref: 'logo', name: 'logo.txt', contentType: 'text/plain', base64: Buffer.from('logo').toString('base64') }] },
@@ -202,7 +256,13 @@ describe('files and links over GraphQL', () => {
       },
     ]);
     expect(first.content.files).toEqual([{ name: 'logo.txt', backlinks: [{ id: linking!.pageId, title: 'Linking', path: 'linking' }] }]);
-    await write(Array.from({ length: 10 }, (_, index) => ({ operation: 'insert_page', title: `More ${index}`, document: { markdown: `![logo](/files/${first.content.pages[0].links[1].target.file})\n` } })));
+    await write(
+      Array.from({ length: 10 }, (_, index) => ({
+        operation: 'insert_page',
+        title: `More ${index}`,
+        document: { markdown: `![logo](/files/${first.content.pages[0].links[1].target.file})\n` },
+      })),
+    );
     const second = await read();
     expect(second.content.pages).toHaveLength(11);
     expect(second.content.files[0].backlinks).toHaveLength(11);

@@ -175,7 +175,11 @@ describe('Organization.collections', () => {
     await collection();
     const guest = await member(null);
     // Guests see no content: organization-wide listings are refused, as over REST.
-    expectGraphQLError(await t.graphql(guest.token, ORGANIZATION_COLLECTIONS, { id: organizationId }), 403, "You are not allowed to list this organization's collections");
+    expectGraphQLError(
+      await t.graphql(guest.token, ORGANIZATION_COLLECTIONS, { id: organizationId }),
+      403,
+      "You are not allowed to list this organization's collections",
+    );
     const stranger = await buildUser(t.database, 'stranger');
     expectGraphQLError(await t.graphql(stranger.token, ORGANIZATION_COLLECTIONS, { id: organizationId }), 404);
     const reader = await member('read');
@@ -207,11 +211,7 @@ describe('Collection.collections, spaces, parent and organization', () => {
     expect(data.collections.edges[0].node.parent).toEqual({ id: root.id });
     expect(nodeIds(data.spaces)).toEqual([s3.id, s1.id, s2.id]);
     expect(data.spaces.totalCount).toBe(3);
-    expect(data.spaces.edges.map((edge: { node: { parent: unknown } }) => edge.node.parent)).toEqual([
-      { id: root.id },
-      { id: root.id },
-      { id: root.id },
-    ]);
+    expect(data.spaces.edges.map((edge: { node: { parent: unknown } }) => edge.node.parent)).toEqual([{ id: root.id }, { id: root.id }, { id: root.id }]);
 
     const child = expectData(await t.graphql(admin.token, CHILDREN, { id: first.id })).collection;
     expect(child.parent).toEqual({ id: root.id, title: 'Root' });
@@ -228,17 +228,22 @@ describe('Collection.collections, spaces, parent and organization', () => {
       collections.push((await collection({ title: `C${i}`, parent: root.id })).id);
       spaces.push((await space({ title: `S${i}`, parent: root.id })).id);
     }
-    const listing = (field: 'collections' | 'spaces') => async (args: Record<string, unknown>): Promise<Connection> =>
-      expectData(
-        await t.graphql(
-          admin.token,
-          `query($id: ID!, $first: Int, $after: String, $last: Int, $before: String) {
+    const listing =
+      (field: 'collections' | 'spaces') =>
+      async (args: Record<string, unknown>): Promise<Connection> =>
+        expectData(
+          await t.graphql(
+            admin.token,
+            `query($id: ID!, $first: Int, $after: String, $last: Int, $before: String) {
             collection(id: $id) { ${field}(first: $first, after: $after, last: $last, before: $before) { ${connectionOf('id')} } }
           }`,
-          { id: root.id, ...args },
-        ),
-      ).collection[field];
-    for (const [field, ids] of [['spaces', spaces], ['collections', collections]] as const) {
+            { id: root.id, ...args },
+          ),
+        ).collection[field];
+    for (const [field, ids] of [
+      ['spaces', spaces],
+      ['collections', collections],
+    ] as const) {
       const page = listing(field);
       const forward = await followForward((after) => page({ first: 2, after }));
       expect(forward.map(nodeIds), field).toEqual([ids.slice(0, 2), ids.slice(2)]);
@@ -326,11 +331,19 @@ describe('mutation updateCollection', () => {
     const { admin, collection } = await buildWorld(t);
     const target = await collection({ title: 'Before' });
     const updated = expectData(
-      await mutate(t, admin.token, 'updateCollection', { collectionId: target.id, title: 'After', description: 'Now described', defaultLevel: 'comment' }, `collection { ${COLLECTION_FIELDS} }`),
+      await mutate(
+        t,
+        admin.token,
+        'updateCollection',
+        { collectionId: target.id, title: 'After', description: 'Now described', defaultLevel: 'comment' },
+        `collection { ${COLLECTION_FIELDS} }`,
+      ),
     ).updateCollection.collection;
     expect(updated).toMatchObject({ id: target.id, title: 'After', description: 'Now described', defaultLevel: 'comment' });
     expect(await collectionRow(target.id)).toMatchObject({ title: 'After', description: 'Now described', defaultLevel: 'comment' });
-    const inherited = expectData(await mutate(t, admin.token, 'updateCollection', { collectionId: target.id, defaultLevel: null }, 'collection { defaultLevel title }'));
+    const inherited = expectData(
+      await mutate(t, admin.token, 'updateCollection', { collectionId: target.id, defaultLevel: null }, 'collection { defaultLevel title }'),
+    );
     expect(inherited.updateCollection.collection).toEqual({ defaultLevel: null, title: 'After' });
     expect(await collectionRow(target.id)).toMatchObject({ defaultLevel: null, title: 'After' });
   });
@@ -437,7 +450,13 @@ describe('mutation moveCollection', () => {
     const inB = await space({ title: 'In B', parent: b.id });
 
     const moved = expectData(
-      await mutate(t, admin.token, 'moveCollection', { collectionId: moving.id, parent: b.id, position: { before: { type: 'space', space: inB.id } } }, `collection { ${COLLECTION_FIELDS} }`),
+      await mutate(
+        t,
+        admin.token,
+        'moveCollection',
+        { collectionId: moving.id, parent: b.id, position: { before: { type: 'space', space: inB.id } } },
+        `collection { ${COLLECTION_FIELDS} }`,
+      ),
     ).moveCollection.collection;
     expect(moved).toMatchObject({ id: moving.id, parent: { id: b.id } });
     expect((await collectionRow(moving.id))!.parentId).toBe(b.id);
@@ -447,14 +466,28 @@ describe('mutation moveCollection', () => {
 
     // Absent parent keeps it; position alone reorders.
     const top = expectData(
-      await mutate(t, admin.token, 'moveCollection', { collectionId: moving.id, parent: null, position: { after: { type: 'collection', collection: a.id } } }, 'collection { parent { id } }'),
+      await mutate(
+        t,
+        admin.token,
+        'moveCollection',
+        { collectionId: moving.id, parent: null, position: { after: { type: 'collection', collection: a.id } } },
+        'collection { parent { id } }',
+      ),
     );
     expect(top.moveCollection.collection.parent).toBeNull();
     expect((await collectionRow(moving.id))!.parentId).toBeNull();
     const order = expectData(await t.graphql(admin.token, ORGANIZATION_COLLECTIONS, { id: organizationId, nested: false })).organization.collections;
     expect(nodeIds(order)).toEqual([a.id, moving.id, b.id]);
 
-    expectData(await mutate(t, admin.token, 'moveCollection', { collectionId: moving.id, position: { before: { type: 'collection', collection: a.id } } }, 'collection { id }'));
+    expectData(
+      await mutate(
+        t,
+        admin.token,
+        'moveCollection',
+        { collectionId: moving.id, position: { before: { type: 'collection', collection: a.id } } },
+        'collection { id }',
+      ),
+    );
     expect((await collectionRow(moving.id))!.parentId).toBeNull();
     const reordered = expectData(await t.graphql(admin.token, ORGANIZATION_COLLECTIONS, { id: organizationId, nested: false })).organization.collections;
     expect(nodeIds(reordered)).toEqual([moving.id, a.id, b.id]);
@@ -525,7 +558,13 @@ describe('mutation transferCollection', () => {
     await rest('PATCH', `/v1/spaces/${inChild.id}/custom-fields`, admin.token, { values: { team: { value: 'Docs' } } }, 204);
 
     const data = expectData(
-      await mutate(t, admin.token, 'transferCollection', { collectionId: moving.id, organization: target.organization.id }, `collection { ${COLLECTION_FIELDS} }`),
+      await mutate(
+        t,
+        admin.token,
+        'transferCollection',
+        { collectionId: moving.id, organization: target.organization.id },
+        `collection { ${COLLECTION_FIELDS} }`,
+      ),
     );
     expect(data.transferCollection.collection).toMatchObject({ id: moving.id, parent: null, organization: { id: target.organization.id } });
     expect(await collectionRow(moving.id)).toMatchObject({ organizationId: target.organization.id, parentId: null });

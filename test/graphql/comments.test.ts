@@ -77,7 +77,12 @@ function replyAsRest(reply: Json) {
 describe('comments over GraphQL', () => {
   it('writes comments and replies with mutations, and answers them as REST does', async () => {
     const { spaceId, pageId, changeRequestId, users, rest } = await setup();
-    const created = await run(users.commenter, 'createComment', { spaceId, body: 'Is this **right**?', page: pageId, node: 'n1' }, `comment { ${COMMENT_FIELDS} }`);
+    const created = await run(
+      users.commenter,
+      'createComment',
+      { spaceId, body: 'Is this **right**?', page: pageId, node: 'n1' },
+      `comment { ${COMMENT_FIELDS} }`,
+    );
     const commentId = created.comment.id as string;
     expect(created.comment).toMatchObject({ object: 'comment', status: 'open', body: { markdown: 'Is this **right**?' }, replies: 0 });
     const reply = await run(users.other, 'createCommentReply', { commentId, body: 'Yes' }, `reply { ${REPLY_FIELDS} }`);
@@ -141,8 +146,16 @@ describe('comments over GraphQL', () => {
     const { comment } = await run(users.commenter, 'createComment', { spaceId, body: 'Mine' }, 'comment { id }');
     expectGraphQLError(await mutate(t, users.reader.token, 'createComment', { spaceId, body: 'x' }, 'comment { id }'), 403);
     expectGraphQLError(await mutate(t, users.guest.token, 'createComment', { spaceId, body: 'x' }, 'comment { id }'), 404);
-    expectGraphQLError(await mutate(t, users.commenter.token, 'createComment', { spaceId, body: ' ' }, 'comment { id }'), 400, /^body\.markdown: must not be empty/);
-    expectGraphQLError(await mutate(t, users.commenter.token, 'createComment', { spaceId, body: 'x', page: 'nope' }, 'comment { id }'), 400, 'page: no page "nope" in this space');
+    expectGraphQLError(
+      await mutate(t, users.commenter.token, 'createComment', { spaceId, body: ' ' }, 'comment { id }'),
+      400,
+      /^body\.markdown: must not be empty/,
+    );
+    expectGraphQLError(
+      await mutate(t, users.commenter.token, 'createComment', { spaceId, body: 'x', page: 'nope' }, 'comment { id }'),
+      400,
+      'page: no page "nope" in this space',
+    );
     expectGraphQLError(
       await mutate(t, users.commenter.token, 'updateComment', { commentId: comment.id, addedReactions: ['nope'] }, 'comment { id }'),
       400,

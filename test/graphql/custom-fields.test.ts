@@ -27,8 +27,7 @@ const FIELDS = `
   query($id: ID!, $first: Int, $after: String, $last: Int, $before: String) {
     organization(id: $id) { customFields(first: $first, after: $after, last: $last, before: $before) { ${connectionOf('id name')} } }
   }`;
-const fieldRow = (organizationId: string, name: string) =>
-  t.database.db.customField.findUnique({ where: { organizationId_name: { organizationId, name } } });
+const fieldRow = (organizationId: string, name: string) => t.database.db.customField.findUnique({ where: { organizationId_name: { organizationId, name } } });
 
 describe('query customField', () => {
   it('has every field of the custom field, as REST answers it', async () => {
@@ -84,7 +83,11 @@ describe('query customField', () => {
     const { organizationId, admin, customField } = await buildWorld(t);
     await customField({ name: 'team', type: 'text' });
     const stranger = await buildUser(t.database, 'stranger');
-    expectGraphQLError(await t.graphql(stranger.token, CUSTOM_FIELD, { org: organizationId, name: 'team' }), 404, `Organization "${organizationId}" was not found`);
+    expectGraphQLError(
+      await t.graphql(stranger.token, CUSTOM_FIELD, { org: organizationId, name: 'team' }),
+      404,
+      `Organization "${organizationId}" was not found`,
+    );
     expectGraphQLError(await t.graphql(admin.token, CUSTOM_FIELD, { org: organizationId, name: 'missing' }), 404, 'Custom field "missing" was not found');
   });
 
@@ -182,13 +185,28 @@ describe('mutation createCustomField', () => {
   it('creates custom fields of each type', async () => {
     const { organizationId, admin } = await buildWorld(t);
     const select = expectData(
-      await mutate(t, admin.token, 'createCustomField', { organizationId, name: 'stage', type: 'select', title: 'Stage', options: ['draft', 'final'] }, selection),
+      await mutate(
+        t,
+        admin.token,
+        'createCustomField',
+        { organizationId, name: 'stage', type: 'select', title: 'Stage', options: ['draft', 'final'] },
+        selection,
+      ),
     ).createCustomField.customField;
-    expect(select).toMatchObject({ object: 'custom-field', name: 'stage', type: 'select', title: 'Stage', options: ['draft', 'final'], permissions: { edit: true } });
+    expect(select).toMatchObject({
+      object: 'custom-field',
+      name: 'stage',
+      type: 'select',
+      title: 'Stage',
+      options: ['draft', 'final'],
+      permissions: { edit: true },
+    });
     expect(select.id).toMatch(/^cf_/);
     expect(await fieldRow(organizationId, 'stage')).toMatchObject({ id: select.id, type: 'select', title: 'Stage', options: ['draft', 'final'] });
     for (const type of ['text', 'number', 'boolean']) {
-      const created = expectData(await mutate(t, admin.token, 'createCustomField', { organizationId, name: `f-${type}`, type }, 'customField { type options }'));
+      const created = expectData(
+        await mutate(t, admin.token, 'createCustomField', { organizationId, name: `f-${type}`, type }, 'customField { type options }'),
+      );
       expect(created.createCustomField.customField).toEqual({ type, options: null });
     }
     expect(await t.database.db.customField.count({ where: { organizationId } })).toBe(4);
@@ -252,16 +270,30 @@ describe('mutation updateCustomField', () => {
     const { organizationId, admin, customField } = await buildWorld(t);
     const created = await customField({ name: 'stage', type: 'select', options: ['draft'] });
     const updated = expectData(
-      await mutate(t, admin.token, 'updateCustomField', {
-        organizationId,
-        name: 'stage',
-        title: 'Stage',
-        description: 'Where it is',
-        placeholder: 'Choose',
-        options: ['draft', 'review', 'final'],
-      }, `customField { ${CUSTOM_FIELD_FIELDS} }`),
+      await mutate(
+        t,
+        admin.token,
+        'updateCustomField',
+        {
+          organizationId,
+          name: 'stage',
+          title: 'Stage',
+          description: 'Where it is',
+          placeholder: 'Choose',
+          options: ['draft', 'review', 'final'],
+        },
+        `customField { ${CUSTOM_FIELD_FIELDS} }`,
+      ),
     ).updateCustomField.customField;
-    expect(updated).toMatchObject({ id: created.id, name: 'stage', type: 'select', title: 'Stage', description: 'Where it is', placeholder: 'Choose', options: ['draft', 'review', 'final'] });
+    expect(updated).toMatchObject({
+      id: created.id,
+      name: 'stage',
+      type: 'select',
+      title: 'Stage',
+      description: 'Where it is',
+      placeholder: 'Choose',
+      options: ['draft', 'review', 'final'],
+    });
     expect(await fieldRow(organizationId, 'stage')).toMatchObject({
       id: created.id,
       title: 'Stage',
@@ -327,7 +359,9 @@ describe('mutation deleteCustomField', () => {
     expect(await fieldRow(organizationId, 'team')).toBeNull();
     expect(await t.database.db.spaceCustomFieldValue.count({ where: { customFieldId: field.id } })).toBe(0);
     expect(await t.database.db.spaceCustomFieldValue.count({ where: { spaceId: target.id } })).toBe(1);
-    const values = expectData(await t.graphql(admin.token, `query($id: ID!) { space(id: $id) { customFields { customField { name } value } } }`, { id: target.id }));
+    const values = expectData(
+      await t.graphql(admin.token, `query($id: ID!) { space(id: $id) { customFields { customField { name } value } } }`, { id: target.id }),
+    );
     expect(values.space.customFields).toEqual([{ customField: { name: 'kept' }, value: 'Yes' }]);
     expectGraphQLError(await t.graphql(admin.token, NODE, { id: field.id }), 404);
   });
@@ -343,7 +377,11 @@ describe('mutation deleteCustomField', () => {
     );
     const stranger = await buildUser(t.database, 'stranger');
     expectGraphQLError(await mutate(t, stranger.token, 'deleteCustomField', { organizationId, name: 'team' }, 'deletedName'), 404);
-    expectGraphQLError(await mutate(t, admin.token, 'deleteCustomField', { organizationId, name: 'missing' }, 'deletedName'), 404, 'Custom field "missing" was not found');
+    expectGraphQLError(
+      await mutate(t, admin.token, 'deleteCustomField', { organizationId, name: 'missing' }, 'deletedName'),
+      404,
+      'Custom field "missing" was not found',
+    );
     expect(await fieldRow(organizationId, 'team')).not.toBeNull();
   });
 

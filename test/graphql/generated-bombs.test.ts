@@ -30,7 +30,9 @@ const isConnection = (field: Field) => {
 /** Arguments a selection must give: none, or a connection's (given `first`). */
 const selectable = (field: Field) => field.args.every((arg) => !isNonNullType(arg.type));
 const nodeTypeOf = (connection: Field) =>
-  getNamedType((getNamedType((getNamedType(connection.type) as GraphQLObjectType).getFields().edges!.type) as GraphQLObjectType).getFields().node!.type) as GraphQLObjectType;
+  getNamedType(
+    (getNamedType((getNamedType(connection.type) as GraphQLObjectType).getFields().edges!.type) as GraphQLObjectType).getFields().node!.type,
+  ) as GraphQLObjectType;
 
 /** How a field is selected, and the object type it leads to. */
 function step(field: Field): { open: string; close: string; to: GraphQLObjectType } | undefined {
@@ -90,7 +92,10 @@ function multipliers() {
       if (!isConnection(field) || !selectable(field)) continue;
       const leaf = `${field.name}(first: 1000) { edges { node { __typename } } }`;
       const aliases = Array.from({ length: 31 }, (_, index) => `a${index}: ${leaf}`).join(' ');
-      const fragments = Array.from({ length: 12 }, (_, level) => `fragment F${level} on ${type.name} { ${level === 11 ? leaf : `...F${level + 1} ...F${level + 1}`} }`);
+      const fragments = Array.from(
+        { length: 12 },
+        (_, level) => `fragment F${level} on ${type.name} { ${level === 11 ? leaf : `...F${level + 1} ...F${level + 1}`} }`,
+      );
       found.push({
         name: `${type.name}.${field.name}`,
         aliased: `{ node(id: "x") { ... on ${type.name} { ${aliases} } } }`,
@@ -103,7 +108,8 @@ function multipliers() {
 
 describe('multiplied connections generated from the schema', () => {
   const generated = multipliers().map((bomb) => [bomb.name, bomb] as const);
-  const post = (query: string) => t.call('POST', '/graphql', { token: team.admin.token, body: { query }, headers: { accept: 'application/graphql-response+json' } });
+  const post = (query: string) =>
+    t.call('POST', '/graphql', { token: team.admin.token, body: { query }, headers: { accept: 'application/graphql-response+json' } });
 
   it.each(generated)('refuses %s under 31 aliases before it runs', async (_name, { aliased }) => {
     const before = t.statements();

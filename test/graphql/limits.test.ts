@@ -157,7 +157,10 @@ describe('what runs is bounded', () => {
     const small = await createTestApp({ graphqlLimits: { ...DEFAULT_GRAPHQL_LIMITS, maxResponseBytes: 1000 } });
     const response = await small.call('POST', '/graphql', {
       token: team.admin.token,
-      body: { query: `query($id: ID!) { organization(id: $id) { spaces(first: 12) { edges { node { id title createdAt } } } } }`, variables: { id: team.organization.id } },
+      body: {
+        query: `query($id: ID!) { organization(id: $id) { spaces(first: 12) { edges { node { id title createdAt } } } } }`,
+        variables: { id: team.organization.id },
+      },
     });
     expect(response.statusCode).toBe(413);
     expect(response.json()).toEqual({

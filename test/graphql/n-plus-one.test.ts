@@ -15,9 +15,7 @@ async function buildTree(organizations: number, collections: number, spaces: num
     const owner = await addMember(t.database, org.id, await buildUser(t.database, 'owner'), 'admin');
     await addMember(t.database, org.id, viewer, role);
     for (let c = 0; c < collections; c++) {
-      const collection = (
-        await t.call('POST', `/v1/orgs/${org.id}/collections`, { token: owner.token, body: { title: `Collection ${c}` } })
-      ).json();
+      const collection = (await t.call('POST', `/v1/orgs/${org.id}/collections`, { token: owner.token, body: { title: `Collection ${c}` } })).json();
       for (let s = 0; s < spaces; s++) {
         const response = await t.call('POST', `/v1/orgs/${org.id}/spaces`, {
           token: owner.token,

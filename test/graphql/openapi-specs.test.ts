@@ -30,7 +30,9 @@ async function setup() {
     let spec: any;
     await vi.waitUntil(
       async () => {
-        spec = expectData(await t.graphql(team.admin.token, `query($id: ID!) { node(id: $id) { ... on OpenAPISpec { ${SPEC_FIELDS} lastVersion { id } } } }`, { id: specId })).node;
+        spec = expectData(
+          await t.graphql(team.admin.token, `query($id: ID!) { node(id: $id) { ... on OpenAPISpec { ${SPEC_FIELDS} lastVersion { id } } } }`, { id: specId }),
+        ).node;
         return spec.processingState === 'complete';
       },
       { timeout: 15_000, interval: 50 },
@@ -122,16 +124,35 @@ describe('OpenAPI specs over GraphQL', () => {
     const reader = await member('read');
     const guest = await member(null);
 
-    expectGraphQLError(await mutate(t, adminToken, 'createOpenAPISpec', { organizationId, slug: 'Bad Slug', source: { text: '{}' } }, selection), 400, /^slug: /);
-    expectGraphQLError(await mutate(t, adminToken, 'createOpenAPISpec', { organizationId, slug: 'ok', source: {} }, selection), 400, /^source: must have either a url or a text/);
-    expectGraphQLError(await mutate(t, adminToken, 'createOpenAPISpec', { organizationId, slug: 'ok', source: { url: 'file:///etc/passwd' } }, selection), 400, /^source\.url: /);
-    expectGraphQLError(await mutate(t, adminToken, 'createOrUpdateOpenAPISpec', { organizationId, slug: 'UPPER', source: { text: '{}' } }, selection), 400, /^specSlug: /);
+    expectGraphQLError(
+      await mutate(t, adminToken, 'createOpenAPISpec', { organizationId, slug: 'Bad Slug', source: { text: '{}' } }, selection),
+      400,
+      /^slug: /,
+    );
+    expectGraphQLError(
+      await mutate(t, adminToken, 'createOpenAPISpec', { organizationId, slug: 'ok', source: {} }, selection),
+      400,
+      /^source: must have either a url or a text/,
+    );
+    expectGraphQLError(
+      await mutate(t, adminToken, 'createOpenAPISpec', { organizationId, slug: 'ok', source: { url: 'file:///etc/passwd' } }, selection),
+      400,
+      /^source\.url: /,
+    );
+    expectGraphQLError(
+      await mutate(t, adminToken, 'createOrUpdateOpenAPISpec', { organizationId, slug: 'UPPER', source: { text: '{}' } }, selection),
+      400,
+      /^specSlug: /,
+    );
     expectGraphQLError(await mutate(t, adminToken, 'createOpenAPISpec', { organizationId, slug: 'taken', source: { text: '{}' } }, selection), 409, /^slug: /);
     expectGraphQLError(await mutate(t, reader.token, 'createOpenAPISpec', { organizationId, slug: 'ok', source: { text: '{}' } }, selection), 403);
     expectGraphQLError(await mutate(t, reader.token, 'deleteOpenAPISpec', { specId: created.openAPISpec.id }, 'deletedOpenAPISpecId'), 403);
     expectGraphQLError(await mutate(t, token, 'deleteOpenAPISpec', { specId: created.openAPISpec.id }, 'deletedOpenAPISpecId'), 404);
     expectGraphQLError(await mutate(t, token, 'createOrUpdateOpenAPISpec', { organizationId, slug: 'taken', source: { text: '{}' } }, selection), 404);
-    expectGraphQLError(await t.graphql(guest.token, `query($org: ID!) { organization(id: $org) { openAPISpecs(first: 1) { totalCount } } }`, { org: organizationId }), 403);
+    expectGraphQLError(
+      await t.graphql(guest.token, `query($org: ID!) { organization(id: $org) { openAPISpecs(first: 1) { totalCount } } }`, { org: organizationId }),
+      403,
+    );
     expectGraphQLError(await t.graphql(token, `query($id: ID!) { node(id: $id) { id } }`, { id: created.openAPISpec.id }), 404);
     expect(await t.database.db.openApiSpec.count({ where: { organizationId } })).toBe(before);
   });

@@ -271,11 +271,7 @@ describe('query organization', () => {
     const nodes = await t.graphql(admin.token, `query($ids: [ID!]!) { nodes(ids: $ids) { __typename id } }`, {
       ids: [admin.id, hidden.id, organizationId],
     });
-    expect(nodes.data.nodes).toEqual([
-      { __typename: 'User', id: admin.id },
-      null,
-      { __typename: 'Organization', id: organizationId },
-    ]);
+    expect(nodes.data.nodes).toEqual([{ __typename: 'User', id: admin.id }, null, { __typename: 'Organization', id: organizationId }]);
     expect(nodes.errors).toHaveLength(1);
     expect(nodes.errors![0]).toMatchObject({ path: ['nodes', 1], extensions: { code: 404 } });
 
@@ -317,9 +313,9 @@ describe('query organizationsForEmailDomain', () => {
     const outsider = await buildUserAt(`o${unique()}.test`, 'outsider');
     expect(expectData(await t.graphql(outsider.token, query, { domain })).organizationsForEmailDomain).toEqual([]);
     await addMember(t.database, joinable.id, outsider, 'read');
-    expect(
-      expectData(await t.graphql(outsider.token, query, { domain })).organizationsForEmailDomain.map((org: { id: string }) => org.id),
-    ).toEqual([joinable.id]);
+    expect(expectData(await t.graphql(outsider.token, query, { domain })).organizationsForEmailDomain.map((org: { id: string }) => org.id)).toEqual([
+      joinable.id,
+    ]);
   });
 
   it('is a 400 naming emailDomain for something that is not a domain', async () => {
@@ -341,18 +337,24 @@ describe('mutation updateOrganization', () => {
     const { organizationId, admin } = await buildWorld(t);
     const hostname = `docs-${unique()}`;
     const mergeRules = { type: 'rules', rules: [{ rule: 'require_at_least_one_review' }] };
-    const result = await mutate(t, admin.token, 'updateOrganization', {
-      organizationId,
-      title: 'Renamed organization',
-      emailDomains: ['Example.ORG', 'b.example.org', 'example.org'],
-      hostname,
-      defaultRole: 'edit',
-      sso: true,
-      ai: true,
-      inviteLinks: false,
-      logo: 'https://example.test/new-logo.png',
-      mergeRules,
-    }, selection);
+    const result = await mutate(
+      t,
+      admin.token,
+      'updateOrganization',
+      {
+        organizationId,
+        title: 'Renamed organization',
+        emailDomains: ['Example.ORG', 'b.example.org', 'example.org'],
+        hostname,
+        defaultRole: 'edit',
+        sso: true,
+        ai: true,
+        inviteLinks: false,
+        logo: 'https://example.test/new-logo.png',
+        mergeRules,
+      },
+      selection,
+    );
     const organization = expectData(result).updateOrganization.organization;
     expect(organization).toMatchObject({
       id: organizationId,

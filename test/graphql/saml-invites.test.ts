@@ -65,27 +65,49 @@ describe('SAML providers over GraphQL', () => {
     // Members who are not admins: 403; anyone authenticated reads the sign-in information.
     const reader = await member('read');
     expectGraphQLError(await t.graphql(reader.token, 'query($id: ID!) { node(id: $id) { id } }', { id: okta.id }), 403);
-    expectGraphQLError(await t.graphql(reader.token, 'query($org: ID!) { organization(id: $org) { samlProviders(first: 1) { totalCount } } }', { org: organizationId }), 403);
+    expectGraphQLError(
+      await t.graphql(reader.token, 'query($org: ID!) { organization(id: $org) { samlProviders(first: 1) { totalCount } } }', { org: organizationId }),
+      403,
+    );
     const outsider = await buildUser(t.database, 'outsider');
-    expect(expectData(await t.graphql(outsider.token, 'query($org: ID!) { ssoProviders(organizationId: $org) { id } }', { org: organizationId })).ssoProviders).toEqual([
-      { id: okta.id },
-    ]);
+    expect(
+      expectData(await t.graphql(outsider.token, 'query($org: ID!) { ssoProviders(organizationId: $org) { id } }', { org: organizationId })).ssoProviders,
+    ).toEqual([{ id: okta.id }]);
     expectGraphQLError(await t.graphql(outsider.token, 'query($id: ID!) { node(id: $id) { id } }', { id: okta.id }), 404);
   });
 
   it('creates, updates and deletes a provider through mutations by its global id, with the REST rules', async () => {
     const { organizationId, admin, team, rest, member } = await setup();
-    const created = await run(admin.token, 'createSamlProvider', { organizationId, label: 'Okta', defaultTeamId: team.id }, `samlProvider { ${PROVIDER_FIELDS} }`);
+    const created = await run(
+      admin.token,
+      'createSamlProvider',
+      { organizationId, label: 'Okta', defaultTeamId: team.id },
+      `samlProvider { ${PROVIDER_FIELDS} }`,
+    );
     const id = created.samlProvider.id as string;
-    expect(created.samlProvider).toMatchObject({ object: 'saml-provider', label: 'Okta', status: 'pending', ssoURL: null, defaultRole: null, defaultTeam: { id: team.id } });
+    expect(created.samlProvider).toMatchObject({
+      object: 'saml-provider',
+      label: 'Okta',
+      status: 'pending',
+      ssoURL: null,
+      defaultRole: null,
+      defaultTeam: { id: team.id },
+    });
     expect(created.samlProvider).toEqual(asGraphQL(await rest('GET', `/v1/orgs/${organizationId}/saml/${id}`)));
 
-    const updated = await run(admin.token, 'updateSamlProvider', { samlProviderId: id, ...complete, defaultRole: 'read', defaultTeamId: null }, 'samlProvider { status defaultRole defaultTeam { id } }');
+    const updated = await run(
+      admin.token,
+      'updateSamlProvider',
+      { samlProviderId: id, ...complete, defaultRole: 'read', defaultTeamId: null },
+      'samlProvider { status defaultRole defaultTeam { id } }',
+    );
     expect(updated.samlProvider).toEqual({ status: 'active', defaultRole: 'read', defaultTeam: null });
 
     const other = await setup();
     const bad = (input: Record<string, unknown>, token = admin.token) =>
-      t.graphql(token, 'mutation($input: UpdateSamlProviderInput!) { updateSamlProvider(input: $input) { samlProvider { id } } }', { input: { samlProviderId: id, ...input } });
+      t.graphql(token, 'mutation($input: UpdateSamlProviderInput!) { updateSamlProvider(input: $input) { samlProvider { id } } }', {
+        input: { samlProviderId: id, ...input },
+      });
     expectGraphQLError(await bad({ certificate: 'garbage' }), 400, /^certificate: must be an X\.509 certificate/);
     expectGraphQLError(await bad({ defaultTeamId: other.team.id }), 400, `defaultTeam: no team "${other.team.id}" in this organization`);
     expectGraphQLError(await bad({ label: 'x'.repeat(31) }), 400, /^label: /);
@@ -104,14 +126,20 @@ describe('invites over GraphQL', () => {
     const edit = await rest('POST', `/v1/orgs/${organizationId}/link-invites`, { role: 'edit' });
     await rest('POST', `/v1/orgs/${organizationId}/link-invites`, { role: null });
     const data = expectData(
-      await t.graphql(admin.token, 'query($org: ID!) { organization(id: $org) { invites(first: 10) { totalCount edges { node { id object role redundant } } } } }', {
-        org: organizationId,
-      }),
+      await t.graphql(
+        admin.token,
+        'query($org: ID!) { organization(id: $org) { invites(first: 10) { totalCount edges { node { id object role redundant } } } } }',
+        {
+          org: organizationId,
+        },
+      ),
     );
     expect(data.organization.invites.totalCount).toBe(2);
     expect(data.organization.invites.edges.map((edge: any) => edge.node)).toEqual((await rest('GET', `/v1/orgs/${organizationId}/link-invites`)).items);
     const outsider = await buildUser(t.database, 'outsider');
-    const seen = expectData(await t.graphql(outsider.token, 'query($id: ID!) { node(id: $id) { ... on Invite { id role redundant email organization } } }', { id: edit.id }));
+    const seen = expectData(
+      await t.graphql(outsider.token, 'query($id: ID!) { node(id: $id) { ... on Invite { id role redundant email organization } } }', { id: edit.id }),
+    );
     expect(seen.node).toEqual({ id: edit.id, role: 'edit', redundant: false, email: null, organization: organizationId });
   });
 
@@ -125,7 +153,9 @@ describe('invites over GraphQL', () => {
     const newcomer = await buildUser(t.database, 'newcomer');
     const joined = await run(newcomer.token, 'joinOrganization', { inviteId }, 'organization { id permissions { view } }');
     expect(joined.organization).toEqual({ id: organizationId, permissions: { view: true } });
-    expect(await t.database.db.member.findUniqueOrThrow({ where: { organizationId_userId: { organizationId, userId: newcomer.id } } })).toMatchObject({ role: 'review' });
+    expect(await t.database.db.member.findUniqueOrThrow({ where: { organizationId_userId: { organizationId, userId: newcomer.id } } })).toMatchObject({
+      role: 'review',
+    });
 
     const invited = await run(
       admin.token,

@@ -160,13 +160,7 @@ describe.each(CASES)('mutation $name refuses', (entry) => {
     const before = await rowsOf(foreign);
     if (entry.onSite !== false) {
       // The caller's own organization with the other organization's site (and its objects).
-      const result = await mutate(
-        t,
-        own.world.admin.token,
-        entry.name,
-        { ...entry.input(foreign), organizationId: own.world.organizationId },
-        entry.selection,
-      );
+      const result = await mutate(t, own.world.admin.token, entry.name, { ...entry.input(foreign), organizationId: own.world.organizationId }, entry.selection);
       expectGraphQLError(result, 404, `Site "${foreign.site.siteId}" was not found`);
     }
     // The other organization itself, which the caller does not belong to.

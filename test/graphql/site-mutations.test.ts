@@ -54,13 +54,18 @@ describe('mutation createSite', () => {
   it('creates a site showing the spaces at its root level, the first one the default', async () => {
     const { organizationId, admin, spaces } = await buildSitesWorld(t);
     const site = (
-      await run(admin.token, 'createSite', {
-        organizationId,
-        title: 'Handbook',
-        type: 'premium',
-        visibility: 'unlisted',
-        spaces: [spaces.guide.id, spaces.api.id],
-      }, `site { ${SITE_FIELDS} }`)
+      await run(
+        admin.token,
+        'createSite',
+        {
+          organizationId,
+          title: 'Handbook',
+          type: 'premium',
+          visibility: 'unlisted',
+          spaces: [spaces.guide.id, spaces.api.id],
+        },
+        `site { ${SITE_FIELDS} }`,
+      )
     ).site;
     const row = (await t.database.db.site.findUnique({ where: { id: site.id } }))!;
     expect(site).toEqual({
@@ -121,9 +126,18 @@ describe('mutation createSite', () => {
 
   it('creates a new space for the site with newSpace "empty" or "sample"', async () => {
     const { organizationId, admin } = await buildSitesWorld(t);
-    for (const [newSpace, title, emoji] of [['empty', 'Portal', ''], ['sample', 'Sample space', '📘']] as const) {
-      const site = (await run(admin.token, 'createSite', { organizationId, title: 'Portal', newSpace }, 'site { id siteSpaces { edges { node { path default space { id title emoji organization { id } } } } } }'))
-        .site;
+    for (const [newSpace, title, emoji] of [
+      ['empty', 'Portal', ''],
+      ['sample', 'Sample space', '📘'],
+    ] as const) {
+      const site = (
+        await run(
+          admin.token,
+          'createSite',
+          { organizationId, title: 'Portal', newSpace },
+          'site { id siteSpaces { edges { node { path default space { id title emoji organization { id } } } } } }',
+        )
+      ).site;
       expect(site.siteSpaces.edges).toHaveLength(1);
       const { node } = site.siteSpaces.edges[0];
       expect(node).toMatchObject({ default: true, space: { title, emoji, organization: { id: organizationId } } });
@@ -167,16 +181,21 @@ describe('mutation updateSite', () => {
     const { siteId } = await world.sectionedSite();
     const hostname = `docs-${unique()}.example.test`;
     const site = (
-      await run(admin.token, 'updateSite', {
-        organizationId,
-        siteId,
-        title: 'Renamed',
-        visibility: 'share-link',
-        hostname,
-        basename: 'guide',
-        adaptiveContent: { enabled: true },
-        proxy: 'example.com/docs',
-      }, `site { ${SITE_FIELDS} }`)
+      await run(
+        admin.token,
+        'updateSite',
+        {
+          organizationId,
+          siteId,
+          title: 'Renamed',
+          visibility: 'share-link',
+          hostname,
+          basename: 'guide',
+          adaptiveContent: { enabled: true },
+          proxy: 'example.com/docs',
+        },
+        `site { ${SITE_FIELDS} }`,
+      )
     ).site;
     expect(site).toMatchObject({
       id: siteId,
@@ -200,9 +219,8 @@ describe('mutation updateSite', () => {
       proxyOrigin: 'example.com/docs',
     });
 
-    const cleared = (
-      await run(admin.token, 'updateSite', { organizationId, siteId, hostname: null, basename: null, proxy: null }, `site { ${SITE_FIELDS} }`)
-    ).site;
+    const cleared = (await run(admin.token, 'updateSite', { organizationId, siteId, hostname: null, basename: null, proxy: null }, `site { ${SITE_FIELDS} }`))
+      .site;
     expect(cleared).toMatchObject({ title: 'Renamed', hostname: null, basename: null, proxy: null, adaptiveContent: { enabled: true } });
     expect(await t.database.db.site.findUnique({ where: { id: siteId } })).toMatchObject({
       title: 'Renamed',
@@ -218,8 +236,7 @@ describe('mutation updateSite', () => {
     const { organizationId, admin } = world;
     const { siteId, sectionIds, siteSpaceIds } = await world.sectionedSite();
     await run(admin.token, 'updateSite', { organizationId, siteId, defaultSiteSection: sectionIds.c }, 'site { id }');
-    const defaults = async () =>
-      (await t.database.db.siteSection.findMany({ where: { siteId, isDefault: true } })).map((row) => row.id);
+    const defaults = async () => (await t.database.db.siteSection.findMany({ where: { siteId, isDefault: true } })).map((row) => row.id);
     expect(await defaults()).toEqual([sectionIds.c]);
 
     await run(admin.token, 'updateSite', { organizationId, siteId, defaultSiteSection: sectionIds.a }, 'site { id }');
@@ -322,13 +339,16 @@ describe('mutation updateSiteAdaptiveSchema', () => {
     const { organizationId, admin } = world;
     const { siteId, sectionIds } = await world.sectionedSite();
     const jsonSchema = adaptiveSchemaOf({ seats: 'number', region: 'string' });
-    const schema = (await run(admin.token, 'updateSiteAdaptiveSchema', { organizationId, siteId, jsonSchema }, 'adaptiveSchema { object jsonSchema updatedAt }'))
-      .adaptiveSchema;
+    const schema = (
+      await run(admin.token, 'updateSiteAdaptiveSchema', { organizationId, siteId, jsonSchema }, 'adaptiveSchema { object jsonSchema updatedAt }')
+    ).adaptiveSchema;
     const stored = { $schema: 'http://json-schema.org/draft-07/schema#', ...jsonSchema };
     const row = (await t.database.db.site.findUnique({ where: { id: siteId } }))!;
     expect(schema).toEqual({ object: 'site-adaptive-schema', jsonSchema: stored, updatedAt: row.adaptiveSchemaUpdatedAt!.toISOString() });
     expect(row.adaptiveSchema).toEqual(stored);
-    const read = expectData(await t.graphql(admin.token, 'query($id: ID!) { site(id: $id) { adaptiveSchema { object jsonSchema updatedAt } } }', { id: siteId }));
+    const read = expectData(
+      await t.graphql(admin.token, 'query($id: ID!) { site(id: $id) { adaptiveSchema { object jsonSchema updatedAt } } }', { id: siteId }),
+    );
     expect(read.site.adaptiveSchema).toEqual(schema);
 
     // Conditions read declared attributes, and may name ones no longer (or not yet) declared: `beta` reads as undefined.
@@ -388,7 +408,9 @@ describe('share link mutations', () => {
     });
     expect(row).toMatchObject({ siteId, name: 'Partners', active: true });
     expect(shareKeyIn(link)).toBe(row.key);
-    const listed = expectData(await t.graphql(admin.token, 'query($id: ID!) { site(id: $id) { shareLinks { totalCount edges { node { id } } } } }', { id: siteId }));
+    const listed = expectData(
+      await t.graphql(admin.token, 'query($id: ID!) { site(id: $id) { shareLinks { totalCount edges { node { id } } } } }', { id: siteId }),
+    );
     expect(listed.site.shareLinks.edges.map((edge: any) => edge.node.id)).toEqual([shareLinkId, link.id]);
     expect(listed.site.shareLinks.totalCount).toBe(2);
 
@@ -401,7 +423,13 @@ describe('share link mutations', () => {
     const world = await buildSitesWorld(t);
     const { siteId } = await world.sectionedSite();
     const before = await siteRows(t, siteId);
-    const result = await mutate(t, world.admin.token, 'createShareLink', { organizationId: world.organizationId, siteId, name: 'x'.repeat(51) }, 'shareLink { id }');
+    const result = await mutate(
+      t,
+      world.admin.token,
+      'createShareLink',
+      { organizationId: world.organizationId, siteId, name: 'x'.repeat(51) },
+      'shareLink { id }',
+    );
     expectGraphQLError(result, 400, /^name: /);
     expect(await siteRows(t, siteId)).toEqual(before);
   });
@@ -410,8 +438,9 @@ describe('share link mutations', () => {
     const world = await buildSitesWorld(t);
     const { organizationId, admin } = world;
     const { siteId, shareLinkId } = await world.sectionedSite();
-    const link = (await run(admin.token, 'updateShareLink', { organizationId, siteId, shareLinkId, name: 'Renamed', active: false }, `shareLink { ${SHARE_LINK_FIELDS} }`))
-      .shareLink;
+    const link = (
+      await run(admin.token, 'updateShareLink', { organizationId, siteId, shareLinkId, name: 'Renamed', active: false }, `shareLink { ${SHARE_LINK_FIELDS} }`)
+    ).shareLink;
     expect(link).toMatchObject({ id: shareLinkId, name: 'Renamed', active: false });
     expect(await t.database.db.shareLink.findUnique({ where: { id: shareLinkId } })).toMatchObject({ name: 'Renamed', active: false });
     await run(admin.token, 'updateShareLink', { organizationId, siteId, shareLinkId, active: true }, 'shareLink { id }');

@@ -51,11 +51,7 @@ async function expectHidden(token: string, siteId: string, variables: Variables 
 function treeOf(site: any): unknown[] {
   const section = (entry: any) => [entry.title, entry.siteSpaces.map((siteSpace: any) => siteSpace.path)];
   return site.structure.structure.map((entry: any) =>
-    entry.__typename === 'SiteSectionGroup'
-      ? { [entry.title]: entry.sections.map(section) }
-      : entry.__typename === 'SiteSection'
-        ? section(entry)
-        : entry.path,
+    entry.__typename === 'SiteSectionGroup' ? { [entry.title]: entry.sections.map(section) } : entry.__typename === 'SiteSection' ? section(entry) : entry.path,
   );
 }
 
@@ -81,7 +77,11 @@ describe('publishedSite for members', () => {
       expect(site.customizations.siteSpaces).toEqual({});
     }
     // Its site is the Site of `site(id:)`.
-    const full = expectData(await t.graphql(world.admin.token, `query($id: ID!) { site(id: $id) { ${SITE_FIELDS} } publishedSite(siteId: $id) { site { ${SITE_FIELDS} } } }`, { id: siteId }));
+    const full = expectData(
+      await t.graphql(world.admin.token, `query($id: ID!) { site(id: $id) { ${SITE_FIELDS} } publishedSite(siteId: $id) { site { ${SITE_FIELDS} } } }`, {
+        id: siteId,
+      }),
+    );
     expect(full.publishedSite.site).toEqual(full.site);
   });
 
@@ -106,7 +106,9 @@ describe('publishedSite for visitors', () => {
     const site = await published(visitor.token, siteId);
     expect(site.site).toEqual({ id: siteId, title: 'Docs', published: true });
     expect(treeOf(site)).toEqual(WHOLE_TREE);
-    const permissions = expectData(await t.graphql(visitor.token, 'query($id: ID!) { publishedSite(siteId: $id) { site { permissions { view admin } } } }', { id: siteId }));
+    const permissions = expectData(
+      await t.graphql(visitor.token, 'query($id: ID!) { publishedSite(siteId: $id) { site { permissions { view admin } } } }', { id: siteId }),
+    );
     expect(permissions.publishedSite.site.permissions).toEqual({ view: false, admin: false });
     await world.rest('PATCH', world.url(siteId), { visibility: 'unlisted' });
     expect(treeOf(await published(visitor.token, siteId))).toEqual(WHOLE_TREE);
@@ -134,8 +136,7 @@ describe('publishedSite for visitors', () => {
     // Members need no key.
     expect(treeOf(await published(admin.token, siteId))).toEqual(WHOLE_TREE);
 
-    const update = (active: boolean) =>
-      mutate(t, admin.token, 'updateShareLink', { organizationId, siteId, shareLinkId, active }, 'shareLink { active }');
+    const update = (active: boolean) => mutate(t, admin.token, 'updateShareLink', { organizationId, siteId, shareLinkId, active }, 'shareLink { active }');
     expectData(await update(false));
     await expectHidden(visitor.token, siteId, { shareKey });
     expectData(await update(true));
@@ -170,8 +171,9 @@ describe('publishedSite for visitors', () => {
     expect((await published(visitor.token, siteId, { visitorToken: ping.docsVisitorClaims })).site.id).toBe(siteId);
     // …and not those of another organization.
     const elsewhere = await buildSitesWorld(t);
-    const foreignPing = expectData(await mutate(t, elsewhere.admin.token, 'pingOrganization', { organizationId: elsewhere.organizationId }, 'docsVisitorClaims'))
-      .pingOrganization;
+    const foreignPing = expectData(
+      await mutate(t, elsewhere.admin.token, 'pingOrganization', { organizationId: elsewhere.organizationId }, 'docsVisitorClaims'),
+    ).pingOrganization;
     await expectHidden(visitor.token, siteId, { visitorToken: foreignPing.docsVisitorClaims });
   });
 
@@ -180,7 +182,9 @@ describe('publishedSite for visitors', () => {
     const { siteId, sectionIds, siteSpaceIds } = await world.sectionedSite();
     await world.rest('PATCH', world.url(siteId, `/sections/${sectionIds.c}`), { condition: 'visitor.claims.beta' });
     await world.rest('PATCH', world.url(siteId, `/sections/${sectionIds.b}`), { condition: 'visitor.claims.plan === "enterprise"' });
-    await world.rest('PATCH', world.url(siteId, `/site-spaces/${siteSpaceIds.extraInA}`), { condition: '["enterprise", "team"].includes(visitor.claims.plan)' });
+    await world.rest('PATCH', world.url(siteId, `/site-spaces/${siteSpaceIds.extraInA}`), {
+      condition: '["enterprise", "team"].includes(visitor.claims.plan)',
+    });
     await world.rest('POST', world.url(siteId, '/publish'));
     const key = await world.visitorKey(siteId);
     const visitor = await buildUser(t.database, 'visitor');
@@ -189,7 +193,10 @@ describe('publishedSite for visitors', () => {
 
     expect(await as(visitor.token)).toEqual([['Guide', ['guide']]]);
     expect(await as(visitor.token, { beta: true, plan: 'enterprise' })).toEqual(WHOLE_TREE);
-    expect(await as(visitor.token, { beta: true, plan: 'team' })).toEqual([['Guide', ['guide', 'extra']], ['Beta', ['extra']]]);
+    expect(await as(visitor.token, { beta: true, plan: 'team' })).toEqual([
+      ['Guide', ['guide', 'extra']],
+      ['Beta', ['extra']],
+    ]);
     expect(await as(visitor.token, { beta: false, plan: 'enterprise' })).toEqual([
       ['Guide', ['guide', 'extra']],
       { 'Reference group': [['Reference', ['api']]] },

@@ -56,7 +56,9 @@ describe('mutation createSiteSection', () => {
     const world = await buildSitesWorld(t);
     const { organizationId, admin, spaces } = world;
     const site = await world.site({ spaces: [spaces.guide.id, spaces.api.id] });
-    const section = (await run(admin.token, 'createSiteSection', { organizationId, siteId: site.id, spaceId: spaces.guide.id }, `section { ${SECTION_FIELDS} }`)).section;
+    const section = (
+      await run(admin.token, 'createSiteSection', { organizationId, siteId: site.id, spaceId: spaces.guide.id }, `section { ${SECTION_FIELDS} }`)
+    ).section;
     expect(section).toMatchObject({
       object: 'site-section',
       title: 'Guide',
@@ -84,8 +86,14 @@ describe('mutation createSiteSection', () => {
     expect(await siteSpacePaths(t, site.id, section.id)).toEqual(['guide*', 'api']);
 
     // The next one goes last, with a path of its own and its space as its only site space.
-    const next = (await run(admin.token, 'createSiteSection', { organizationId, siteId: site.id, spaceId: spaces.extra.id, title: 'Guide' }, `section { ${SECTION_FIELDS} }`))
-      .section;
+    const next = (
+      await run(
+        admin.token,
+        'createSiteSection',
+        { organizationId, siteId: site.id, spaceId: spaces.extra.id, title: 'Guide' },
+        `section { ${SECTION_FIELDS} }`,
+      )
+    ).section;
     expect(next).toMatchObject({ title: 'Guide', path: 'guide-2', default: false });
     expect(next.siteSpaces.map((entry: any) => [entry.path, entry.default, entry.space.id])).toEqual([['extra', true, spaces.extra.id]]);
     expect(await t.database.db.siteSection.findUnique({ where: { id: next.id } })).toMatchObject({ path: 'guide-2', isDefault: false });
@@ -116,15 +124,19 @@ describe('mutation updateSiteSection', () => {
   it('updates title, path, icon, description, condition and the default site space; null removes the condition', async () => {
     const { siteId, sectionIds, siteSpaceIds, act } = await sectioned();
     const section = (
-      await act('updateSiteSection', {
-        sectionId: sectionIds.a,
-        title: 'Start here',
-        path: 'start',
-        icon: 'book',
-        description: 'Where to begin',
-        condition: 'visitor.claims.beta',
-        defaultSiteSpace: siteSpaceIds.extraInA,
-      }, `section { ${SECTION_FIELDS} }`)
+      await act(
+        'updateSiteSection',
+        {
+          sectionId: sectionIds.a,
+          title: 'Start here',
+          path: 'start',
+          icon: 'book',
+          description: 'Where to begin',
+          condition: 'visitor.claims.beta',
+          defaultSiteSpace: siteSpaceIds.extraInA,
+        },
+        `section { ${SECTION_FIELDS} }`,
+      )
     ).section;
     expect(section).toMatchObject({
       id: sectionIds.a,
@@ -242,8 +254,9 @@ describe('mutation moveSiteSection', () => {
 describe('mutation createSiteSectionGroup', () => {
   it('adds a group at the end of the top level, holding the given sections in order', async () => {
     const { siteId, groupId, sectionIds, act } = await sectioned();
-    const group = (await act('createSiteSectionGroup', { title: 'Extras', icon: 'star', sections: [sectionIds.c, sectionIds.a] }, `sectionGroup { ${GROUP_FIELDS} }`))
-      .sectionGroup;
+    const group = (
+      await act('createSiteSectionGroup', { title: 'Extras', icon: 'star', sections: [sectionIds.c, sectionIds.a] }, `sectionGroup { ${GROUP_FIELDS} }`)
+    ).sectionGroup;
     expect(group).toMatchObject({ object: 'site-section-group', title: 'Extras', icon: 'star', draft: false });
     expect(group.sections.map((section: any) => [section.id, section.sectionGroup.id])).toEqual([
       [sectionIds.c, group.id],
@@ -285,8 +298,9 @@ describe('mutation createSiteSectionGroup', () => {
 describe('mutation updateSiteSectionGroup', () => {
   it('renames the group and sets its icon; null removes the icon', async () => {
     const { groupId, sectionIds, act } = await sectioned();
-    const group = (await act('updateSiteSectionGroup', { sectionGroupId: groupId, title: 'API', icon: 'code' }, 'sectionGroup { id title icon sections { id } }'))
-      .sectionGroup;
+    const group = (
+      await act('updateSiteSectionGroup', { sectionGroupId: groupId, title: 'API', icon: 'code' }, 'sectionGroup { id title icon sections { id } }')
+    ).sectionGroup;
     expect(group).toEqual({ id: groupId, title: 'API', icon: 'code', sections: [{ id: sectionIds.b }] });
     expect(await t.database.db.siteSectionGroup.findUnique({ where: { id: groupId } })).toMatchObject({ title: 'API', icon: 'code' });
     await act('updateSiteSectionGroup', { sectionGroupId: groupId, icon: null }, 'sectionGroup { id }');
@@ -345,7 +359,9 @@ describe('mutation deleteSiteSectionGroup', () => {
 describe('mutation addSectionToGroup', () => {
   it('puts the section at the end of the group, where the group is in site order', async () => {
     const { siteId, groupId, sectionIds, act } = await sectioned();
-    const group = (await act('addSectionToGroup', { sectionGroupId: groupId, sectionId: sectionIds.c }, 'sectionGroup { id sections { id sectionGroup { id } } }')).sectionGroup;
+    const group = (
+      await act('addSectionToGroup', { sectionGroupId: groupId, sectionId: sectionIds.c }, 'sectionGroup { id sections { id sectionGroup { id } } }')
+    ).sectionGroup;
     expect(group).toEqual({
       id: groupId,
       sections: [
@@ -366,7 +382,11 @@ describe('mutation addSectionToGroup', () => {
     const { world, groupId, sectionIds, attempt, rows } = await sectioned();
     const other = await world.sectionedSite('Other');
     const before = await rows();
-    for (const [sectionId, code] of [[other.sectionIds.c, 400], ['sec_missing', 400], [sectionIds.b, 409]] as const) {
+    for (const [sectionId, code] of [
+      [other.sectionIds.c, 400],
+      ['sec_missing', 400],
+      [sectionIds.b, 409],
+    ] as const) {
       expectGraphQLError(await attempt('addSectionToGroup', { sectionGroupId: groupId, sectionId }, 'sectionGroup { id }'), code, /^sectionId: /);
     }
     expect(await rows()).toEqual(before);
@@ -377,7 +397,8 @@ describe('mutation removeSectionFromGroup', () => {
   it('takes the section out of the group, to the top level right after the group', async () => {
     const { world, siteId, groupId, sectionIds, act } = await sectioned();
     await world.section(siteId, world.spaces.guide.id, 'Last');
-    const group = (await act('removeSectionFromGroup', { sectionGroupId: groupId, sectionId: sectionIds.b }, 'sectionGroup { id title sections { id } }')).sectionGroup;
+    const group = (await act('removeSectionFromGroup', { sectionGroupId: groupId, sectionId: sectionIds.b }, 'sectionGroup { id title sections { id } }'))
+      .sectionGroup;
     expect(group).toEqual({ id: groupId, title: 'Reference group', sections: [] });
     const section = (await t.database.db.siteSection.findUnique({ where: { id: sectionIds.b } }))!;
     expect(section.sectionGroupId).toBeNull();
@@ -401,7 +422,8 @@ describe('mutation removeSectionFromGroup', () => {
 describe('mutation moveSiteSectionGroup', () => {
   it('moves the group among the top-level entries; its sections follow it in site order', async () => {
     const { siteId, groupId, sectionIds, act } = await sectioned();
-    const group = (await act('moveSiteSectionGroup', { sectionGroupId: groupId, position: { before: sectionIds.a } }, 'sectionGroup { id title }')).sectionGroup;
+    const group = (await act('moveSiteSectionGroup', { sectionGroupId: groupId, position: { before: sectionIds.a } }, 'sectionGroup { id title }'))
+      .sectionGroup;
     expect(group).toEqual({ id: groupId, title: 'Reference group' });
     expect(await topLevelTitles(t, siteId)).toEqual(['Reference group', 'Guide', 'Beta']);
     expect(await sectionTitlesInOrder(t, siteId)).toEqual(['Reference', 'Guide', 'Beta']);
@@ -455,8 +477,14 @@ describe('mutation addSiteSpace', () => {
     expect(await siteSpacePaths(t, siteId, sectionIds.a)).toEqual(['guide*', 'extra', 'api']);
 
     const plain = await world.site({ title: 'Plain' });
-    const root = (await run(world.admin.token, 'addSiteSpace', { organizationId: world.organizationId, siteId: plain.id, spaceId: world.spaces.guide.id }, 'siteSpace { id default section { id } }'))
-      .siteSpace;
+    const root = (
+      await run(
+        world.admin.token,
+        'addSiteSpace',
+        { organizationId: world.organizationId, siteId: plain.id, spaceId: world.spaces.guide.id },
+        'siteSpace { id default section { id } }',
+      )
+    ).siteSpace;
     expect(root).toMatchObject({ default: true, section: null });
     expect(await siteSpacePaths(t, plain.id, null)).toEqual(['guide*']);
   });
@@ -482,7 +510,8 @@ describe('mutation updateSiteSpace', () => {
   it('updates path and condition; null removes the condition, absent keeps it', async () => {
     const { siteId, sectionIds, siteSpaceIds, act } = await sectioned();
     const condition = 'visitor.claims.plan === "enterprise"';
-    const siteSpace = (await act('updateSiteSpace', { siteSpaceId: siteSpaceIds.guideInA, path: 'start', condition }, `siteSpace { ${SITE_SPACE_FIELDS} }`)).siteSpace;
+    const siteSpace = (await act('updateSiteSpace', { siteSpaceId: siteSpaceIds.guideInA, path: 'start', condition }, `siteSpace { ${SITE_SPACE_FIELDS} }`))
+      .siteSpace;
     expect(siteSpace).toMatchObject({
       id: siteSpaceIds.guideInA,
       path: 'start',
@@ -546,7 +575,8 @@ describe('mutation moveSiteSpace', () => {
   it('moves a site space among those of its section', async () => {
     const { world, siteId, sectionIds, siteSpaceIds, act } = await sectioned();
     const api = await world.siteSpace(siteId, world.spaces.api.id, sectionIds.a);
-    const moved = (await act('moveSiteSpace', { siteSpaceId: siteSpaceIds.extraInA, position: { before: siteSpaceIds.guideInA } }, 'siteSpace { id path }')).siteSpace;
+    const moved = (await act('moveSiteSpace', { siteSpaceId: siteSpaceIds.extraInA, position: { before: siteSpaceIds.guideInA } }, 'siteSpace { id path }'))
+      .siteSpace;
     expect(moved).toEqual({ id: siteSpaceIds.extraInA, path: 'extra' });
     expect(await siteSpacePaths(t, siteId, sectionIds.a)).toEqual(['extra', 'guide*', 'api']);
     await act('moveSiteSpace', { siteSpaceId: siteSpaceIds.extraInA, position: { after: api.id } }, 'siteSpace { id }');

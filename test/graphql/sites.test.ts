@@ -1,24 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { buildUser, unique } from '../support/factories.ts';
-import {
-  type Connection,
-  SPACE_FIELDS,
-  connectionOf,
-  expectData,
-  expectGraphQLError,
-  expectUnauthenticated,
-  nodeIds,
-} from '../support/graphql.ts';
+import { type Connection, SPACE_FIELDS, connectionOf, expectData, expectGraphQLError, expectUnauthenticated, nodeIds } from '../support/graphql.ts';
 import { followBackward, followForward } from '../support/listings.ts';
-import {
-  GROUP_FIELDS,
-  SECTION_FIELDS,
-  SHARE_LINK_FIELDS,
-  SITE_FIELDS,
-  SITE_SPACE_FIELDS,
-  buildSitesWorld,
-} from '../support/site-tree.ts';
+import { GROUP_FIELDS, SECTION_FIELDS, SHARE_LINK_FIELDS, SITE_FIELDS, SITE_SPACE_FIELDS, buildSitesWorld } from '../support/site-tree.ts';
 
 /**
  * Site queries: `site`, `node`/`nodes` of the four site types,
@@ -109,8 +94,13 @@ describe('query site', () => {
   it("answers the viewer's permissions: members below admin view the site and configure nothing", async () => {
     const world = await buildSitesWorld(t);
     const site = await world.site({ title: 'Docs' });
-    const query = 'query($id: ID!) { site(id: $id) { permissions { view access edit create admin installIntegration viewAdaptiveSchema editAdaptiveSchema } } }';
-    for (const [role, create] of [['read', false], ['edit', false], ['create', true]] as const) {
+    const query =
+      'query($id: ID!) { site(id: $id) { permissions { view access edit create admin installIntegration viewAdaptiveSchema editAdaptiveSchema } } }';
+    for (const [role, create] of [
+      ['read', false],
+      ['edit', false],
+      ['create', true],
+    ] as const) {
       const member = await world.member(role);
       expect(expectData(await t.graphql(member.token, query, { id: site.id })).site.permissions, role).toEqual({
         view: true,
@@ -129,7 +119,10 @@ describe('query site', () => {
     const world = await buildSitesWorld(t);
     const site = await world.site({ title: 'Docs' });
     const answers = [];
-    for (const [who, user] of [['stranger', await buildUser(t.database, 'stranger')], ['guest', await world.member(null)]] as const) {
+    for (const [who, user] of [
+      ['stranger', await buildUser(t.database, 'stranger')],
+      ['guest', await world.member(null)],
+    ] as const) {
       const result = await t.graphql(user.token, SITE, { id: site.id });
       expect(result.data).toEqual({ site: null });
       answers.push([who, result.errors?.map((error) => [error.extensions?.code, error.message])]);
@@ -177,9 +170,7 @@ describe('node and nodes', () => {
     const fullNode = async (id: string, type: string, fields: string) =>
       expectData(await t.graphql(admin.token, `query($id: ID!) { node(id: $id) { ... on ${type} { ${fields} } } }`, { id })).node;
     expect(await fullNode(siteId, 'Site', SITE_FIELDS)).toEqual(site);
-    expect(await fullNode(sectionIds.a, 'SiteSection', SECTION_FIELDS)).toEqual(
-      sections.edges.find((edge: any) => edge.node.id === sectionIds.a).node,
-    );
+    expect(await fullNode(sectionIds.a, 'SiteSection', SECTION_FIELDS)).toEqual(sections.edges.find((edge: any) => edge.node.id === sectionIds.a).node);
     expect(await fullNode(groupId, 'SiteSectionGroup', GROUP_FIELDS)).toEqual(sectionGroups.edges[0].node);
     expect(await fullNode(siteSpaceIds.extraInA, 'SiteSpace', SITE_SPACE_FIELDS)).toEqual(
       allSiteSpaces.edges.find((edge: any) => edge.node.id === siteSpaceIds.extraInA).node,
@@ -212,7 +203,10 @@ describe('node and nodes', () => {
     ] as const;
     const answers = [];
     const expected = [];
-    for (const [who, user] of [['stranger', await buildUser(t.database, 'stranger')], ['guest', await world.member(null)]] as const) {
+    for (const [who, user] of [
+      ['stranger', await buildUser(t.database, 'stranger')],
+      ['guest', await world.member(null)],
+    ] as const) {
       for (const [id, message] of requested) {
         const result = await t.graphql(user.token, NODE, { id });
         expect(result.data).toEqual({ node: null });
@@ -425,8 +419,7 @@ describe('the connections of a site', () => {
     const order = [siteSpaceIds.apiInB, siteSpaceIds.extraInA, siteSpaceIds.guideInA, siteSpaceIds.extraInC];
     await dateInOrder('siteSpace', order);
     const extra = ['$default: Boolean', ', default: $default'];
-    const list = (args: Record<string, unknown>) =>
-      connection(admin.token, 'siteSpaces', siteId, args, 'id default', [extra[1]!, `, ${extra[0]!}`]);
+    const list = (args: Record<string, unknown>) => connection(admin.token, 'siteSpaces', siteId, args, 'id default', [extra[1]!, `, ${extra[0]!}`]);
     const all = await list({});
     expect(nodeIds(all)).toEqual(order);
     expect(all.totalCount).toBe(4);
@@ -510,7 +503,13 @@ describe('relations of sections, groups and site spaces', () => {
       sectionGroup: {
         id: groupId,
         title: 'Reference group',
-        sections: [{ id: sectionIds.b, title: 'Reference', siteSpaces: [{ id: siteSpaceIds.apiInB, path: 'api', space: { title: 'API' }, section: { id: sectionIds.b } }] }],
+        sections: [
+          {
+            id: sectionIds.b,
+            title: 'Reference',
+            siteSpaces: [{ id: siteSpaceIds.apiInB, path: 'api', space: { title: 'API' }, section: { id: sectionIds.b } }],
+          },
+        ],
       },
     });
 
@@ -518,8 +517,13 @@ describe('relations of sections, groups and site spaces', () => {
     await world.rest('POST', world.url(siteId, `/site-spaces/${siteSpaceIds.extraInA}/move`), {
       position: { before: { type: 'site-space', siteSpace: siteSpaceIds.guideInA } },
     });
-    const section = expectData(await t.graphql(admin.token, 'query($id: ID!) { node(id: $id) { ... on SiteSection { sectionGroup { id } siteSpaces { id title default space { id } } } } }', { id: sectionIds.a }))
-      .node;
+    const section = expectData(
+      await t.graphql(
+        admin.token,
+        'query($id: ID!) { node(id: $id) { ... on SiteSection { sectionGroup { id } siteSpaces { id title default space { id } } } } }',
+        { id: sectionIds.a },
+      ),
+    ).node;
     expect(section).toEqual({
       sectionGroup: null,
       siteSpaces: [
@@ -530,8 +534,9 @@ describe('relations of sections, groups and site spaces', () => {
 
     // At the root level of a site without sections, a site space has no section.
     const plain = await world.site({ title: 'Plain', spaces: [spaces.guide.id] });
-    const root = expectData(await t.graphql(admin.token, 'query($id: ID!) { site(id: $id) { siteSpaces { edges { node { section { id } space { id } } } } } }', { id: plain.id }))
-      .site.siteSpaces.edges;
+    const root = expectData(
+      await t.graphql(admin.token, 'query($id: ID!) { site(id: $id) { siteSpaces { edges { node { section { id } space { id } } } } } }', { id: plain.id }),
+    ).site.siteSpaces.edges;
     expect(root).toEqual([{ node: { section: null, space: { id: spaces.guide.id } } }]);
   });
 });

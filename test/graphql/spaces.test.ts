@@ -204,7 +204,11 @@ describe('Organization.spaces', () => {
     await space();
     const guest = await member(null);
     // Guests see no content: organization-wide listings are refused, as over REST.
-    expectGraphQLError(await t.graphql(guest.token, ORGANIZATION_SPACES, { id: organizationId }), 403, "You are not allowed to list this organization's spaces");
+    expectGraphQLError(
+      await t.graphql(guest.token, ORGANIZATION_SPACES, { id: organizationId }),
+      403,
+      "You are not allowed to list this organization's spaces",
+    );
     const stranger = await buildUser(t.database, 'stranger');
     expectGraphQLError(await t.graphql(stranger.token, ORGANIZATION_SPACES, { id: organizationId }), 404, `Organization "${organizationId}" was not found`);
     expectGraphQLError(await t.graphql(admin.token, ORGANIZATION_SPACES, { id: organizationId, first: 1001 }), 400, /^first: must be at most 1000/);
@@ -218,9 +222,15 @@ describe('Space.organization, parent and customFields', () => {
     const parent = await collection({ title: 'Parent' });
     const target = await space({ parent: parent.id });
     const top = await space();
-    await rest('PATCH', `/v1/spaces/${target.id}/custom-fields`, admin.token, {
-      values: { team: { value: 'Docs' }, tags: { value: ['api', 'faq'] }, priority: { value: 2 } },
-    }, 204);
+    await rest(
+      'PATCH',
+      `/v1/spaces/${target.id}/custom-fields`,
+      admin.token,
+      {
+        values: { team: { value: 'Docs' }, tags: { value: ['api', 'faq'] }, priority: { value: 2 } },
+      },
+      204,
+    );
     const query = `query($id: ID!) { space(id: $id) { organization { id title } parent { id title } ${CUSTOM_FIELDS} } }`;
     const data = expectData(await t.graphql(admin.token, query, { id: target.id })).space;
     expect(data.organization.id).toBe(organizationId);
@@ -297,7 +307,11 @@ describe('mutation createSpace', () => {
     const creator = await member('create');
     expectData(await mutate(t, creator.token, 'createSpace', { organizationId }, 'space { id }'));
     const stranger = await buildUser(t.database, 'stranger');
-    expectGraphQLError(await mutate(t, stranger.token, 'createSpace', { organizationId }, 'space { id }'), 404, `Organization "${organizationId}" was not found`);
+    expectGraphQLError(
+      await mutate(t, stranger.token, 'createSpace', { organizationId }, 'space { id }'),
+      404,
+      `Organization "${organizationId}" was not found`,
+    );
     expect(await t.database.db.space.count({ where: { organizationId } })).toBe(1);
   });
 
@@ -314,7 +328,13 @@ describe('mutation updateSpace', () => {
     const target = await space({ title: 'Before', emoji: '📘' });
     const mergeRules = { type: 'rules', rules: [{ rule: 'require_all_reviews_approved' }] };
     const updated = expectData(
-      await mutate(t, admin.token, 'updateSpace', { spaceId: target.id, title: 'After', editMode: 'locked', defaultLevel: 'comment', language: 'ja', mergeRules }, `space { ${SPACE_FIELDS} }`),
+      await mutate(
+        t,
+        admin.token,
+        'updateSpace',
+        { spaceId: target.id, title: 'After', editMode: 'locked', defaultLevel: 'comment', language: 'ja', mergeRules },
+        `space { ${SPACE_FIELDS} }`,
+      ),
     ).updateSpace.space;
     expect(updated).toMatchObject({ id: target.id, title: 'After', emoji: '📘', editMode: 'locked', defaultLevel: 'comment', language: 'ja', mergeRules });
     expect(await spaceRow(t, target.id)).toMatchObject({ title: 'After', editMode: 'locked', defaultLevel: 'comment', language: 'ja', mergeRules });
@@ -324,7 +344,9 @@ describe('mutation updateSpace', () => {
     expect(withIcon.updateSpace.space).toEqual({ emoji: '', urls: { icon } });
     expect(await spaceRow(t, target.id)).toMatchObject({ emoji: '', icon });
 
-    const cleared = expectData(await mutate(t, admin.token, 'updateSpace', { spaceId: target.id, icon: null, defaultLevel: null }, 'space { emoji defaultLevel title urls { icon } }'));
+    const cleared = expectData(
+      await mutate(t, admin.token, 'updateSpace', { spaceId: target.id, icon: null, defaultLevel: null }, 'space { emoji defaultLevel title urls { icon } }'),
+    );
     expect(cleared.updateSpace.space).toEqual({ emoji: '', defaultLevel: null, title: 'After', urls: { icon: null } });
     expect(await spaceRow(t, target.id)).toMatchObject({ icon: null, defaultLevel: null, title: 'After' });
   });
@@ -352,11 +374,23 @@ describe('mutation updateSpace', () => {
     const { admin, member, space, rest } = await buildWorld(t);
     const target = await space({ title: 'Same' });
     const creator = await member('create');
-    expectGraphQLError(await mutate(t, creator.token, 'updateSpace', { spaceId: target.id, title: 'Changed' }, 'space { id }'), 403, 'You are not allowed to update this space');
+    expectGraphQLError(
+      await mutate(t, creator.token, 'updateSpace', { spaceId: target.id, title: 'Changed' }, 'space { id }'),
+      403,
+      'You are not allowed to update this space',
+    );
     const stranger = await buildUser(t.database, 'stranger');
-    expectGraphQLError(await mutate(t, stranger.token, 'updateSpace', { spaceId: target.id, title: 'Changed' }, 'space { id }'), 404, `Space "${target.id}" was not found`);
+    expectGraphQLError(
+      await mutate(t, stranger.token, 'updateSpace', { spaceId: target.id, title: 'Changed' }, 'space { id }'),
+      404,
+      `Space "${target.id}" was not found`,
+    );
     await rest('DELETE', `/v1/spaces/${target.id}`, admin.token, undefined, 205);
-    expectGraphQLError(await mutate(t, admin.token, 'updateSpace', { spaceId: target.id, title: 'Changed' }, 'space { id }'), 409, /is deleted: restore it first/);
+    expectGraphQLError(
+      await mutate(t, admin.token, 'updateSpace', { spaceId: target.id, title: 'Changed' }, 'space { id }'),
+      409,
+      /is deleted: restore it first/,
+    );
     expect((await spaceRow(t, target.id))!.title).toBe('Same');
   });
 
@@ -432,7 +466,11 @@ describe('mutation restoreSpace', () => {
     const target = await space();
     await rest('DELETE', `/v1/spaces/${target.id}`, admin.token, undefined, 205);
     const creator = await member('create');
-    expectGraphQLError(await mutate(t, creator.token, 'restoreSpace', { spaceId: target.id }, 'space { id }'), 403, 'You are not allowed to restore this space');
+    expectGraphQLError(
+      await mutate(t, creator.token, 'restoreSpace', { spaceId: target.id }, 'space { id }'),
+      403,
+      'You are not allowed to restore this space',
+    );
     const stranger = await buildUser(t.database, 'stranger');
     expectGraphQLError(await mutate(t, stranger.token, 'restoreSpace', { spaceId: target.id }, 'space { id }'), 404);
     expect((await spaceRow(t, target.id))!.deletedAt).not.toBeNull();
@@ -483,7 +521,11 @@ describe('mutation duplicateSpace', () => {
     const { organizationId, admin, member, space, rest } = await buildWorld(t);
     const target = await space();
     const reader = await member('read');
-    expectGraphQLError(await mutate(t, reader.token, 'duplicateSpace', { spaceId: target.id }, 'space { id }'), 403, 'You are not allowed to create content where this space is');
+    expectGraphQLError(
+      await mutate(t, reader.token, 'duplicateSpace', { spaceId: target.id }, 'space { id }'),
+      403,
+      'You are not allowed to create content where this space is',
+    );
     const stranger = await buildUser(t.database, 'stranger');
     expectGraphQLError(await mutate(t, stranger.token, 'duplicateSpace', { spaceId: target.id }, 'space { id }'), 404);
     await rest('DELETE', `/v1/spaces/${target.id}`, admin.token, undefined, 205);
@@ -507,7 +549,13 @@ describe('mutation moveSpace', () => {
     const second = await space({ parent: target.id });
     const moving = await space();
     const moved = expectData(
-      await mutate(t, admin.token, 'moveSpace', { spaceId: moving.id, parent: target.id, position: { after: { type: 'space', space: first.id } } }, `space { ${SPACE_FIELDS} }`),
+      await mutate(
+        t,
+        admin.token,
+        'moveSpace',
+        { spaceId: moving.id, parent: target.id, position: { after: { type: 'space', space: first.id } } },
+        `space { ${SPACE_FIELDS} }`,
+      ),
     ).moveSpace.space;
     expect(moved).toMatchObject({ id: moving.id, parent: { id: target.id } });
     expect((await spaceRow(t, moving.id))!.parentId).toBe(target.id);
@@ -543,7 +591,11 @@ describe('mutation moveSpace', () => {
     const target = await collection();
     const moving = await space();
     const creator = await member('create');
-    expectGraphQLError(await mutate(t, creator.token, 'moveSpace', { spaceId: moving.id, parent: target.id }, 'space { id }'), 403, 'You are not allowed to move this space');
+    expectGraphQLError(
+      await mutate(t, creator.token, 'moveSpace', { spaceId: moving.id, parent: target.id }, 'space { id }'),
+      403,
+      'You are not allowed to move this space',
+    );
     const reader = await member('read');
     await rest('PATCH', `/v1/spaces/${moving.id}`, admin.token, { defaultLevel: 'admin' });
     expectGraphQLError(
@@ -638,18 +690,30 @@ describe('mutation updateSpaceCustomFields', () => {
     const target = await space();
     const editor = await member('edit');
     const data = expectData(
-      await mutate(t, editor.token, 'updateSpaceCustomFields', {
-        spaceId: target.id,
-        values: [
-          { name: 'team', value: 'Docs' },
-          { name: 'priority', value: 3 },
-          { name: 'public', value: true },
-          { name: 'stage', value: 'draft' },
-          { name: 'tags', value: ['api', 'guide'] },
-        ],
-      }, selection),
+      await mutate(
+        t,
+        editor.token,
+        'updateSpaceCustomFields',
+        {
+          spaceId: target.id,
+          values: [
+            { name: 'team', value: 'Docs' },
+            { name: 'priority', value: 3 },
+            { name: 'public', value: true },
+            { name: 'stage', value: 'draft' },
+            { name: 'tags', value: ['api', 'guide'] },
+          ],
+        },
+        selection,
+      ),
     );
-    expect(data.updateSpaceCustomFields.space.customFields.map((entry: { customField: { name: string; type: string }; value: unknown }) => [entry.customField.name, entry.customField.type, entry.value])).toEqual([
+    expect(
+      data.updateSpaceCustomFields.space.customFields.map((entry: { customField: { name: string; type: string }; value: unknown }) => [
+        entry.customField.name,
+        entry.customField.type,
+        entry.value,
+      ]),
+    ).toEqual([
       ['priority', 'number', 3],
       ['public', 'boolean', true],
       ['stage', 'select', 'draft'],
@@ -659,7 +723,13 @@ describe('mutation updateSpaceCustomFields', () => {
     expect(await valuesOf(target.id)).toEqual({ team: 'Docs', priority: 3, public: true, stage: 'draft', tags: ['api', 'guide'] });
 
     const cleared = expectData(
-      await mutate(t, admin.token, 'updateSpaceCustomFields', { spaceId: target.id, values: [{ name: 'team', value: null }, { name: 'tags' }, { name: 'priority', value: 4 }] }, selection),
+      await mutate(
+        t,
+        admin.token,
+        'updateSpaceCustomFields',
+        { spaceId: target.id, values: [{ name: 'team', value: null }, { name: 'tags' }, { name: 'priority', value: 4 }] },
+        selection,
+      ),
     );
     expect(cleared.updateSpaceCustomFields.space.customFields.map((entry: { customField: { name: string } }) => entry.customField.name)).toEqual([
       'priority',
@@ -673,7 +743,13 @@ describe('mutation updateSpaceCustomFields', () => {
     const { admin, space } = await withFields();
     const target = await space();
     const cases: Array<[unknown[], RegExp]> = [
-      [[{ name: 'team', value: 'Docs' }, { name: 'missing', value: 'x' }], /^values\.missing: no custom field named "missing"/],
+      [
+        [
+          { name: 'team', value: 'Docs' },
+          { name: 'missing', value: 'x' },
+        ],
+        /^values\.missing: no custom field named "missing"/,
+      ],
       [[{ name: 'team', value: 42 }], /^values\.team\.value: must be a string for a text field/],
       [[{ name: 'priority', value: 'high' }], /^values\.priority\.value: must be a number/],
       [[{ name: 'public', value: 'yes' }], /^values\.public\.value: must be true or false/],
@@ -703,7 +779,10 @@ describe('mutation updateSpaceCustomFields', () => {
       `Space "${target.id}" was not found`,
     );
     await rest('DELETE', `/v1/spaces/${target.id}`, admin.token, undefined, 205);
-    expectGraphQLError(await mutate(t, admin.token, 'updateSpaceCustomFields', { spaceId: target.id, values: [{ name: 'team', value: 'Docs' }] }, 'space { id }'), 409);
+    expectGraphQLError(
+      await mutate(t, admin.token, 'updateSpaceCustomFields', { spaceId: target.id, values: [{ name: 'team', value: 'Docs' }] }, 'space { id }'),
+      409,
+    );
     expect(await valuesOf(target.id)).toEqual({});
   });
 
@@ -722,7 +801,9 @@ describe('mutation updateSpaceCustomFields', () => {
   it('is a 401 without a token', async () => {
     const { space } = await withFields();
     const target = await space();
-    await expectUnauthenticated(t, mutation('updateSpaceCustomFields', 'space { id }'), { input: { spaceId: target.id, values: [{ name: 'team', value: 'Docs' }] } });
+    await expectUnauthenticated(t, mutation('updateSpaceCustomFields', 'space { id }'), {
+      input: { spaceId: target.id, values: [{ name: 'team', value: 'Docs' }] },
+    });
     expect(await valuesOf(target.id)).toEqual({});
   });
 });

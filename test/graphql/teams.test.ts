@@ -36,7 +36,7 @@ async function run(token: string, name: string, input: Record<string, unknown>, 
 describe('teams over GraphQL', () => {
   it('answers Organization.teams, Team.membersConnection and Member.teamMemberships as REST does', async () => {
     const { organizationId, admin, people, rest } = await organizationWith(3);
-    const [ada, bob, cyd] = people as [typeof people[0], typeof people[0], typeof people[0]];
+    const [ada, bob, cyd] = people as [(typeof people)[0], (typeof people)[0], (typeof people)[0]];
     const writers = await rest('PUT', `/v1/orgs/${organizationId}/teams`, { title: 'Writers', members: [ada.id, bob.id] });
     const api = await rest('PUT', `/v1/orgs/${organizationId}/teams`, { title: 'API', members: [ada.id] });
     await rest('PUT', `/v1/orgs/${organizationId}/teams/${writers.id}/members/${bob.id}`, { role: 'owner' });
@@ -57,22 +57,37 @@ describe('teams over GraphQL', () => {
     expect(rows.map(({ membersConnection: _, organization, ...team }: any) => ({ ...team, organization }))).toEqual(
       restTeams.map((team: object) => ({ ...team, organization: { id: organizationId } })),
     );
-    const writersMembers = rows.find((team: { id: string }) => team.id === writers.id).membersConnection.edges.map((edge: any) => [edge.node.member.id, edge.node.role, edge.node.member.teams]);
-    expect(writersMembers).toEqual(expect.arrayContaining([[ada.id, 'member', 2], [bob.id, 'owner', 1]]));
+    const writersMembers = rows
+      .find((team: { id: string }) => team.id === writers.id)
+      .membersConnection.edges.map((edge: any) => [edge.node.member.id, edge.node.role, edge.node.member.teams]);
+    expect(writersMembers).toEqual(
+      expect.arrayContaining([
+        [ada.id, 'member', 2],
+        [bob.id, 'owner', 1],
+      ]),
+    );
     expect(data.member.teams).toBe(2);
-    expect(data.member.teamMemberships.edges.map((edge: any) => [edge.node.team.title, edge.node.role])).toEqual([['API', 'member'], ['Writers', 'member']]);
+    expect(data.member.teamMemberships.edges.map((edge: any) => [edge.node.team.title, edge.node.role])).toEqual([
+      ['API', 'member'],
+      ['Writers', 'member'],
+    ]);
     expect(api.members).toBe(1);
     void cyd;
   });
 
   it('creates, staffs, renames and deletes a team through mutations, by its global id', async () => {
     const { organizationId, admin, people } = await organizationWith(2);
-    const [ada, bob] = people as [typeof people[0], typeof people[0]];
+    const [ada, bob] = people as [(typeof people)[0], (typeof people)[0]];
     const created = await run(admin.token, 'createTeam', { organizationId, title: 'Crew', members: [ada.id] }, `team { ${TEAM_FIELDS} }`);
     const teamId = created.team.id as string;
     expect(created.team).toMatchObject({ object: 'team', title: 'Crew', members: 1, permissions: { admin: true, view: true } });
 
-    const staffed = await run(admin.token, 'updateTeamMembers', { teamId, add: [bob.email], remove: [ada.id], memberships: [{ user: bob.id, role: 'owner' }] }, 'team { members }');
+    const staffed = await run(
+      admin.token,
+      'updateTeamMembers',
+      { teamId, add: [bob.email], remove: [ada.id], memberships: [{ user: bob.id, role: 'owner' }] },
+      'team { members }',
+    );
     expect(staffed.team.members).toBe(1);
     expect(await t.database.db.teamMember.findMany({ where: { teamId }, select: { userId: true, role: true } })).toEqual([{ userId: bob.id, role: 'owner' }]);
 
@@ -82,8 +97,15 @@ describe('teams over GraphQL', () => {
     expect((await run(bob.token, 'removeTeamMember', { teamId, userId: ada.id }, 'team { members }')).team.members).toBe(1);
     // A plain member may not.
     await run(admin.token, 'setTeamMember', { teamId, userId: ada.id }, 'team { id }');
-    expectGraphQLError(await t.graphql(ada.token, 'mutation($input: UpdateTeamInput!) { updateTeam(input: $input) { team { id } } }', { input: { teamId, title: 'Mine' } }), 403);
-    expectGraphQLError(await t.graphql(admin.token, 'mutation($input: UpdateTeamInput!) { updateTeam(input: $input) { team { id } } }', { input: { teamId, title: '' } }), 400, /^title: /);
+    expectGraphQLError(
+      await t.graphql(ada.token, 'mutation($input: UpdateTeamInput!) { updateTeam(input: $input) { team { id } } }', { input: { teamId, title: 'Mine' } }),
+      403,
+    );
+    expectGraphQLError(
+      await t.graphql(admin.token, 'mutation($input: UpdateTeamInput!) { updateTeam(input: $input) { team { id } } }', { input: { teamId, title: '' } }),
+      400,
+      /^title: /,
+    );
 
     expect((await run(admin.token, 'deleteTeam', { teamId }, 'deletedTeamId')).deletedTeamId).toBe(teamId);
     expect(await t.database.db.team.count({ where: { id: teamId } })).toBe(0);

@@ -29,12 +29,19 @@ describe('application addresses on this server', () => {
     const collection = await ok('POST', `/v1/orgs/${organization.id}/collections`, { title: 'Guides' }, 201);
     const space = await ok('POST', `/v1/orgs/${organization.id}/spaces`, { title: 'Handbook' }, 201);
     const draft = await ok('POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'First page' }, 201);
-    await ok('POST', `/v1/spaces/${space.id}/change-requests/${draft.id}/content`, { changes: [{ operation: 'insert_page', title: 'Welcome', document: { markdown: 'Hi.\n' } }] });
+    await ok('POST', `/v1/spaces/${space.id}/change-requests/${draft.id}/content`, {
+      changes: [{ operation: 'insert_page', title: 'Welcome', document: { markdown: 'Hi.\n' } }],
+    });
     const changeRequest = await ok('GET', `/v1/spaces/${space.id}/change-requests/${draft.id}`);
     await ok('POST', `/v1/spaces/${space.id}/change-requests/${draft.id}/merge`);
     const revision = await ok('GET', `/v1/spaces/${space.id}/content`);
     const page = revision.pages[0];
-    const spec = await ok('POST', `/v1/orgs/${organization.id}/openapi`, { slug: 'petstore', source: { text: '{"openapi":"3.0.3","info":{"title":"P","version":"1"},"paths":{}}' } }, 201);
+    const spec = await ok(
+      'POST',
+      `/v1/orgs/${organization.id}/openapi`,
+      { slug: 'petstore', source: { text: '{"openapi":"3.0.3","info":{"title":"P","version":"1"},"paths":{}}' } },
+      201,
+    );
     const site = await ok('POST', `/v1/orgs/${organization.id}/sites`, { title: 'Docs', visibility: 'public' }, 201);
     await ok('POST', `/v1/orgs/${organization.id}/sites/${site.id}/publish`);
     const published = await ok('GET', `/v1/orgs/${organization.id}/sites/${site.id}`);
@@ -64,7 +71,9 @@ describe('application addresses on this server', () => {
     const revisionRedirect = await t.call('GET', revision.urls.app.slice(TEST_URLS.api.length));
     expect(revisionRedirect.headers.location).toBe(`/v1/spaces/${space.id}/content`);
     const draftRevision = (await ok('GET', `/v1/spaces/${space.id}/change-requests/${draft.id}/content`)).urls.app as string;
-    expect((await t.call('GET', draftRevision.slice(TEST_URLS.api.length))).headers.location).toBe(`/v1/spaces/${space.id}/change-requests/${draft.id}/content`);
+    expect((await t.call('GET', draftRevision.slice(TEST_URLS.api.length))).headers.location).toBe(
+      `/v1/spaces/${space.id}/change-requests/${draft.id}/content`,
+    );
     expectError(await t.call('GET', `/app/s/spc_other/revisions/${revision.id}`), 404);
 
     // A share link's key travels along.

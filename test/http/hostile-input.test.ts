@@ -27,7 +27,10 @@ describe('text that cannot be stored', () => {
   it('refuses NUL characters in bodies, writing nothing', async () => {
     const org = `/v1/orgs/${team.organization.id}`;
     const before = await spaceCount();
-    await expectRefused(await t.call('POST', `${org}/spaces`, { token: team.admin.token, body: { title: 'a\u0000b' } }), /^title: must not contain NUL characters/);
+    await expectRefused(
+      await t.call('POST', `${org}/spaces`, { token: team.admin.token, body: { title: 'a\u0000b' } }),
+      /^title: must not contain NUL characters/,
+    );
     await expectRefused(await t.call('POST', `${org}/collections`, { token: team.admin.token, body: { title: 'a\u0000b' } }), /^title: must not contain NUL/);
     await expectRefused(await t.call('PATCH', org, { token: team.admin.token, body: { title: '\u0000' } }), /^title: must not contain NUL/);
     expect(await spaceCount()).toBe(before);
@@ -37,7 +40,10 @@ describe('text that cannot be stored', () => {
 
   it('refuses NUL characters in paths and query strings', async () => {
     await expectRefused(await t.call('GET', '/v1/spaces/spc_%00', { token: team.admin.token }), /^spaceId: must not contain NUL/);
-    await expectRefused(await t.call('GET', `/v1/orgs/${team.organization.id}/members?search=a%00`, { token: team.admin.token }), /^search: must not contain NUL/);
+    await expectRefused(
+      await t.call('GET', `/v1/orgs/${team.organization.id}/members?search=a%00`, { token: team.admin.token }),
+      /^search: must not contain NUL/,
+    );
     await expectRefused(await t.call('GET', `/v1/orgs/${team.organization.id}/spaces?limit=1%00`, { token: team.admin.token }), /^limit: must not contain NUL/);
   });
 
@@ -46,7 +52,10 @@ describe('text that cannot be stored', () => {
     const before = await spaceCount();
     await expectRefused(await t.call('POST', spaces, { token: team.admin.token, body: { title: '\ud800x' } }), /^title: must be valid Unicode/);
     await expectRefused(await t.call('POST', spaces, { token: team.admin.token, body: { title: 'x\udc00' } }), /^title: must be valid Unicode/);
-    await expectRefused(await t.call('POST', spaces, { token: team.admin.token, body: { title: 'ok', '\ud800': 1 } }), /^body: a field name must be valid Unicode/);
+    await expectRefused(
+      await t.call('POST', spaces, { token: team.admin.token, body: { title: 'ok', '\ud800': 1 } }),
+      /^body: a field name must be valid Unicode/,
+    );
     expect(await spaceCount()).toBe(before);
     const created = await t.call('POST', spaces, { token: team.admin.token, body: { title: 'Launch 🚀 plan' } });
     expect(created.statusCode).toBe(201);
@@ -82,14 +91,21 @@ describe('shapes that once failed deep inside', () => {
   it('bounds the custom field values one request sets (SQLite bounds statement parameters)', async () => {
     const space = (await t.call('POST', `/v1/orgs/${team.organization.id}/spaces`, { token: team.admin.token, body: { title: 'Fields' } })).json();
     const values = Object.fromEntries(Array.from({ length: 1000 }, (_, index) => [`field${index}`, { value: 'x' }]));
-    await expectRefused(await t.call('PATCH', `/v1/spaces/${space.id}/custom-fields`, { token: team.admin.token, body: { values } }), /^values: must hold at most 100 fields$/);
+    await expectRefused(
+      await t.call('PATCH', `/v1/spaces/${space.id}/custom-fields`, { token: team.admin.token, body: { values } }),
+      /^values: must hold at most 100 fields$/,
+    );
   });
 });
 
 describe('over GraphQL', () => {
   it('refuses NUL characters and lone surrogates in literals and variables, writing nothing', async () => {
     expectGraphQLError(await t.graphql(team.admin.token, '{ space(id: "spc_\\u0000") { id } }'), 400, /^a string in the document: must not contain NUL/);
-    expectGraphQLError(await t.graphql(team.admin.token, 'query($id: ID!) { space(id: $id) { id } }', { id: 'spc_\u0000' }), 400, /^variables\.id: must not contain NUL/);
+    expectGraphQLError(
+      await t.graphql(team.admin.token, 'query($id: ID!) { space(id: $id) { id } }', { id: 'spc_\u0000' }),
+      400,
+      /^variables\.id: must not contain NUL/,
+    );
     const before = await spaceCount();
     expectGraphQLError(
       await mutate(t, team.admin.token, 'createSpace', { organizationId: team.organization.id, title: 'a\ud800' }, 'space { id }'),

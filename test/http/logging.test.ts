@@ -51,9 +51,13 @@ describe('GraphQL errors', () => {
       input: { organizationId: team.organization.id, title: 'Not theirs to create' },
     });
     expect(result.data).toBeNull();
-    expect(result.errors).toEqual([expect.objectContaining({ message: 'You are not allowed to create teams in this organization', extensions: { code: 403 } })]);
+    expect(result.errors).toEqual([
+      expect.objectContaining({ message: 'You are not allowed to create teams in this organization', extensions: { code: 403 } }),
+    ]);
     const logged = lines.filter((line) => String(line.msg).startsWith('graphql'));
-    expect(logged).toEqual([expect.objectContaining({ level: 30, status: 403, msg: 'graphql client error: You are not allowed to create teams in this organization' })]);
+    expect(logged).toEqual([
+      expect.objectContaining({ level: 30, status: 403, msg: 'graphql client error: You are not allowed to create teams in this organization' }),
+    ]);
     expect(JSON.stringify(lines)).not.toContain('"stack"');
     expect(lines.filter((line) => line.level >= 50)).toEqual([]);
     expect(await t.database.db.team.count({ where: { organizationId: team.organization.id } })).toBe(0);
@@ -75,7 +79,10 @@ describe('REST errors', () => {
       expect(response.json().error.message).toMatch(message);
       expect(lines.find((line) => line.msg === 'request completed')).toMatchObject({ level: 30, res: { statusCode: 403 } });
       // Information only: no warning, no error, no stack.
-      expect(lines.map((line) => line.level), url).toEqual(lines.map(() => 30));
+      expect(
+        lines.map((line) => line.level),
+        url,
+      ).toEqual(lines.map(() => 30));
       expect(JSON.stringify(lines)).not.toContain('"stack"');
       expect(JSON.stringify(lines)).not.toContain(token);
     }

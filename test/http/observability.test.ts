@@ -100,5 +100,4 @@ describe('compression', () => {
     expect(options).toMatchObject({ title: 'docs-gateway', defaultQuery: expect.stringContaining('sites(published: true') });
     expect(JSON.parse(options.headers)).toEqual({ Authorization: expect.stringMatching(/^Bearer <paste a token/) });
   });
-
 });

@@ -164,10 +164,13 @@ describe('waiting for a job (call)', () => {
   it("keeps a client error as the job's refusal, not retried, and callJob throws it again", async () => {
     const { jobs, log } = queue();
     const kind = recordingKind({ retryLimit: 2 });
-    const refusing: JobKind = { ...kind, run: async (ctx, data, job) => {
-      await kind.run(ctx, data, job);
-      throw conflict('the content changed: try again');
-    } };
+    const refusing: JobKind = {
+      ...kind,
+      run: async (ctx, data, job) => {
+        await kind.run(ctx, data, job);
+        throw conflict('the content changed: try again');
+      },
+    };
     await jobs.work(refusing);
     const output = await jobs.call(refusing, {}, { timeoutMs: 20_000 });
     expect(output).toEqual({ refused: { status: 409, message: 'the content changed: try again' } });
@@ -189,7 +192,10 @@ describe('waiting for a job (call)', () => {
   it('gives up with a 503 when nobody takes the job in time, and the job never runs', async () => {
     const { jobs } = queue();
     const kind = recordingKind();
-    await expect(jobs.call(kind, {}, { timeoutMs: 1_000 })).rejects.toMatchObject({ status: 503, message: expect.stringContaining(`${kind.name} did not finish within 1 s`) });
+    await expect(jobs.call(kind, {}, { timeoutMs: 1_000 })).rejects.toMatchObject({
+      status: 503,
+      message: expect.stringContaining(`${kind.name} did not finish within 1 s`),
+    });
     await jobs.work(kind);
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     expect(kind.attempts).toEqual([]);
@@ -199,10 +205,15 @@ describe('waiting for a job (call)', () => {
     if (!onPostgres()) context.skip();
     const name = `remote-${unique()}`;
     const ranBy: string[] = [];
-    const kindFor = (by: string): JobKind<{ n: number }> => ({ name, retryLimit: 0, timeoutSeconds: 30, run: async (_ctx, { n }) => {
-      ranBy.push(by);
-      return { n, by };
-    } });
+    const kindFor = (by: string): JobKind<{ n: number }> => ({
+      name,
+      retryLimit: 0,
+      timeoutSeconds: 30,
+      run: async (_ctx, { n }) => {
+        ranBy.push(by);
+        return { n, by };
+      },
+    });
     const { jobs: caller } = queue();
     const { jobs: worker } = queue();
     await worker.work(kindFor('worker'));

@@ -63,9 +63,7 @@ function parityProblems(rest: unknown, graphql: unknown, relations: readonly str
   if (Array.isArray(rest) && Array.isArray(graphql) && rest.length === graphql.length) {
     return rest.flatMap((item, index) => parityProblems(item, graphql[index], [], `${path}[${index}]`));
   }
-  return JSON.stringify(rest) === JSON.stringify(graphql)
-    ? []
-    : [`${path || '.'}: REST ${JSON.stringify(rest)} but GraphQL ${JSON.stringify(graphql)}`];
+  return JSON.stringify(rest) === JSON.stringify(graphql) ? [] : [`${path || '.'}: REST ${JSON.stringify(rest)} but GraphQL ${JSON.stringify(graphql)}`];
 }
 
 async function restGet(token: string, url: string) {
@@ -116,7 +114,12 @@ describe('the same object through REST and GraphQL', () => {
     const { organizationId, admin, reader, guest } = await richWorld();
     const plain = await buildOrganization(t.database);
     await addMember(t.database, plain.id, admin, 'read');
-    for (const [user, id] of [[admin, organizationId], [reader, organizationId], [guest, organizationId], [admin, plain.id]] as const) {
+    for (const [user, id] of [
+      [admin, organizationId],
+      [reader, organizationId],
+      [guest, organizationId],
+      [admin, plain.id],
+    ] as const) {
       const rest = await restGet(user.token, `/v1/orgs/${id}`);
       const graphql = (await graphqlGet(user.token, `query($id: ID!) { organization(id: $id) { ${ORGANIZATION_FIELDS} } }`, { id })).organization;
       expect(parityProblems(rest, graphql), `organization ${id} seen by ${user.email}`).toEqual([]);
@@ -126,7 +129,8 @@ describe('the same object through REST and GraphQL', () => {
     const graphqlList = (await graphqlGet(admin.token, `{ viewer { organizations { edges { node { ${ORGANIZATION_FIELDS} } } } } }`, {})).viewer.organizations;
     expect(restList.items.length).toBe(2);
     restList.items.forEach((item: unknown, index: number) => expect(parityProblems(item, graphqlList.edges[index].node)).toEqual([]));
-    const node = (await graphqlGet(admin.token, `query($id: ID!) { node(id: $id) { ... on Organization { ${ORGANIZATION_FIELDS} } } }`, { id: organizationId })).node;
+    const node = (await graphqlGet(admin.token, `query($id: ID!) { node(id: $id) { ... on Organization { ${ORGANIZATION_FIELDS} } } }`, { id: organizationId }))
+      .node;
     expect(parityProblems(await restGet(admin.token, `/v1/orgs/${organizationId}`), node)).toEqual([]);
   });
 
@@ -147,8 +151,11 @@ describe('the same object through REST and GraphQL', () => {
       }
     }
     const restList = await restGet(admin.token, `/v1/orgs/${organizationId}/collections`);
-    const graphqlList = (await graphqlGet(admin.token, `query($id: ID!) { organization(id: $id) { collections { edges { node { ${COLLECTION_FIELDS} } } } } }`, { id: organizationId }))
-      .organization.collections;
+    const graphqlList = (
+      await graphqlGet(admin.token, `query($id: ID!) { organization(id: $id) { collections { edges { node { ${COLLECTION_FIELDS} } } } } }`, {
+        id: organizationId,
+      })
+    ).organization.collections;
     expect(restList.items.map((item: { id: string }) => item.id)).toEqual([parent.id, child.id]);
     restList.items.forEach((item: unknown, index: number) =>
       expect(parityProblems(item, graphqlList.edges[index].node, ['organization', 'parent'])).toEqual([]),
@@ -165,49 +172,70 @@ describe('the same object through REST and GraphQL', () => {
       }
     }
     const restList = await restGet(admin.token, `/v1/collections/${child.id}/spaces`);
-    const graphqlList = (await graphqlGet(admin.token, `query($id: ID!) { collection(id: $id) { spaces { edges { node { ${SPACE_FIELDS} } } } } }`, { id: child.id }))
-      .collection.spaces;
+    const graphqlList = (
+      await graphqlGet(admin.token, `query($id: ID!) { collection(id: $id) { spaces { edges { node { ${SPACE_FIELDS} } } } } }`, { id: child.id })
+    ).collection.spaces;
     expect(restList.items).toHaveLength(1);
     expect(parityProblems(restList.items[0], graphqlList.edges[0].node, ['organization', 'parent'])).toEqual([]);
 
     const orgSpaces = await restGet(admin.token, `/v1/orgs/${organizationId}/spaces`);
-    const graphqlSpaces = (await graphqlGet(admin.token, `query($id: ID!) { organization(id: $id) { spaces { edges { node { ${SPACE_FIELDS} } } } } }`, { id: organizationId }))
-      .organization.spaces;
+    const graphqlSpaces = (
+      await graphqlGet(admin.token, `query($id: ID!) { organization(id: $id) { spaces { edges { node { ${SPACE_FIELDS} } } } } }`, { id: organizationId })
+    ).organization.spaces;
     expect(orgSpaces.items.length).toBe(3);
     orgSpaces.items.forEach((item: unknown, index: number) =>
       expect(parityProblems(item, graphqlSpaces.edges[index].node, ['organization', 'parent'])).toEqual([]),
     );
 
     const restValues = await restGet(admin.token, `/v1/spaces/${spaces[0].id}/custom-fields`);
-    const graphqlValues = (await graphqlGet(admin.token, `query($id: ID!) { space(id: $id) { customFields { value customField { ${CUSTOM_FIELD_FIELDS} } } } }`, { id: spaces[0].id }))
-      .space.customFields;
+    const graphqlValues = (
+      await graphqlGet(admin.token, `query($id: ID!) { space(id: $id) { customFields { value customField { ${CUSTOM_FIELD_FIELDS} } } } }`, {
+        id: spaces[0].id,
+      })
+    ).space.customFields;
     expect(parityProblems(restValues, graphqlValues)).toEqual([]);
     expect(graphqlValues.map((entry: { value: unknown }) => entry.value)).toEqual(['final', 'Docs']);
   });
 
   it('member: every REST field, with the user object, and the member space permissions', async () => {
     const { organizationId, admin, reader, guest } = await richWorld();
-    for (const [viewer, target] of [[admin, reader], [admin, guest], [reader, reader], [reader, admin], [admin, admin]] as const) {
+    for (const [viewer, target] of [
+      [admin, reader],
+      [admin, guest],
+      [reader, reader],
+      [reader, admin],
+      [admin, admin],
+    ] as const) {
       const rest = await restGet(viewer.token, `/v1/orgs/${organizationId}/members/${target.id}`);
       const graphql = (
-        await graphqlGet(viewer.token, `query($o: ID!, $u: ID!) { member(organizationId: $o, userId: $u) { ${MEMBER_OBJECT_FIELDS} } }`, { o: organizationId, u: target.id })
+        await graphqlGet(viewer.token, `query($o: ID!, $u: ID!) { member(organizationId: $o, userId: $u) { ${MEMBER_OBJECT_FIELDS} } }`, {
+          o: organizationId,
+          u: target.id,
+        })
       ).member;
       expect(parityProblems(rest, graphql), `member ${target.email}`).toEqual([]);
     }
     expect((await restGet(admin.token, `/v1/orgs/${organizationId}/members/${reader.id}`)).lastSeenAt).toBeDefined();
 
     const restList = await restGet(admin.token, `/v1/orgs/${organizationId}/members`);
-    const graphqlList = (await graphqlGet(admin.token, `query($id: ID!) { organization(id: $id) { members { edges { node { ${MEMBER_OBJECT_FIELDS} } } } } }`, { id: organizationId }))
-      .organization.members;
+    const graphqlList = (
+      await graphqlGet(admin.token, `query($id: ID!) { organization(id: $id) { members { edges { node { ${MEMBER_OBJECT_FIELDS} } } } } }`, {
+        id: organizationId,
+      })
+    ).organization.members;
     expect(restList.items).toHaveLength(3);
     restList.items.forEach((item: unknown, index: number) => expect(parityProblems(item, graphqlList.edges[index].node)).toEqual([]));
 
     const restSpaces = await restGet(reader.token, `/v1/orgs/${organizationId}/members/${reader.id}/spaces`);
     const graphqlSpaces = (
-      await graphqlGet(reader.token, `query($o: ID!, $u: ID!) { member(organizationId: $o, userId: $u) { spacePermissions { edges { node { permission space { ${SPACE_FIELDS} } } } } } }`, {
-        o: organizationId,
-        u: reader.id,
-      })
+      await graphqlGet(
+        reader.token,
+        `query($o: ID!, $u: ID!) { member(organizationId: $o, userId: $u) { spacePermissions { edges { node { permission space { ${SPACE_FIELDS} } } } } } }`,
+        {
+          o: organizationId,
+          u: reader.id,
+        },
+      )
     ).member.spacePermissions;
     expect(restSpaces.items).toHaveLength(3);
     restSpaces.items.forEach((item: { permission: string; space: unknown }, index: number) => {
@@ -222,16 +250,24 @@ describe('the same object through REST and GraphQL', () => {
     for (const user of [admin, reader]) {
       for (const name of ['team', 'stage']) {
         const rest = await restGet(user.token, `/v1/orgs/${organizationId}/custom-fields/${name}`);
-        const graphql = (await graphqlGet(user.token, `query($o: ID!, $n: String!) { customField(organizationId: $o, name: $n) { ${CUSTOM_FIELD_FIELDS} } }`, { o: organizationId, n: name }))
-          .customField;
+        const graphql = (
+          await graphqlGet(user.token, `query($o: ID!, $n: String!) { customField(organizationId: $o, name: $n) { ${CUSTOM_FIELD_FIELDS} } }`, {
+            o: organizationId,
+            n: name,
+          })
+        ).customField;
         expect(parityProblems(rest, graphql), `custom field ${name}`).toEqual([]);
-        const node = (await graphqlGet(user.token, `query($id: ID!) { node(id: $id) { ... on CustomField { ${CUSTOM_FIELD_FIELDS} } } }`, { id: rest.id })).node;
+        const node = (await graphqlGet(user.token, `query($id: ID!) { node(id: $id) { ... on CustomField { ${CUSTOM_FIELD_FIELDS} } } }`, { id: rest.id }))
+          .node;
         expect(parityProblems(rest, node)).toEqual([]);
       }
     }
     const restList = await restGet(admin.token, `/v1/orgs/${organizationId}/custom-fields`);
-    const graphqlList = (await graphqlGet(admin.token, `query($id: ID!) { organization(id: $id) { customFields { edges { node { ${CUSTOM_FIELD_FIELDS} } } } } }`, { id: organizationId }))
-      .organization.customFields;
+    const graphqlList = (
+      await graphqlGet(admin.token, `query($id: ID!) { organization(id: $id) { customFields { edges { node { ${CUSTOM_FIELD_FIELDS} } } } } }`, {
+        id: organizationId,
+      })
+    ).organization.customFields;
     expect(restList.items.map((item: { name: string }) => item.name)).toEqual(['stage', 'team']);
     restList.items.forEach((item: unknown, index: number) => expect(parityProblems(item, graphqlList.edges[index].node)).toEqual([]));
   });
@@ -261,7 +297,8 @@ async function listings(): Promise<Listing[]> {
   for (let i = 0; i < 5; i++) await space({ title: `Top ${i}` });
   for (const name of ['e', 'd', 'c', 'b', 'a']) await customField({ name: `field-${name}`, type: 'text' });
 
-  const page = (token: string, query: string, variables: Record<string, unknown>, pick: (data: any) => Connection<any>, id = (node: any) => node.id) =>
+  const page =
+    (token: string, query: string, variables: Record<string, unknown>, pick: (data: any) => Connection<any>, id = (node: any) => node.id) =>
     async (after: string | undefined) => {
       const connection = pick(await graphqlGet(token, query, { ...variables, first: 2, after }));
       return { ...connection, edges: connection.edges.map((edge) => ({ ...edge, node: { id: id(edge.node) } })) };
@@ -281,7 +318,12 @@ async function listings(): Promise<Listing[]> {
       name: 'viewer organizations',
       token: viewer.token,
       rest: '/v1/orgs?limit=2',
-      graphql: page(viewer.token, `query($first: Int, $after: String) { viewer { organizations(first: $first, after: $after) { ${connectionOf('id')} } } }`, {}, (data) => data.viewer.organizations),
+      graphql: page(
+        viewer.token,
+        `query($first: Int, $after: String) { viewer { organizations(first: $first, after: $after) { ${connectionOf('id')} } } }`,
+        {},
+        (data) => data.viewer.organizations,
+      ),
     },
     { name: 'members', token: admin.token, rest: `/v1/orgs/${organizationId}/members?limit=2`, graphql: org('members') },
     {
@@ -343,13 +385,22 @@ describe('the same listing through REST and GraphQL', () => {
       expect(restAll.length, listing.name).toBeGreaterThanOrEqual(5);
       expect(new Set(restAll).size, listing.name).toBe(restAll.length);
       expect(graphqlAll, listing.name).toEqual(restAll);
-      expect(graphqlPages.map((page) => page.edges.length), listing.name).toEqual(restPages.map((page) => page.items.length));
-      expect(graphqlPages.map((page) => page.edges.length).every((length) => length <= 2), listing.name).toBe(true);
+      expect(
+        graphqlPages.map((page) => page.edges.length),
+        listing.name,
+      ).toEqual(restPages.map((page) => page.items.length));
+      expect(
+        graphqlPages.map((page) => page.edges.length).every((length) => length <= 2),
+        listing.name,
+      ).toBe(true);
       expect(
         graphqlPages.map((page) => (page.pageInfo.hasNextPage ? page.pageInfo.endCursor : null)),
         listing.name,
       ).toEqual(restPages.map((page) => page.next?.page ?? null));
-      expect(graphqlPages.map((page) => page.totalCount), listing.name).toEqual(restPages.map((page) => page.count));
+      expect(
+        graphqlPages.map((page) => page.totalCount),
+        listing.name,
+      ).toEqual(restPages.map((page) => page.count));
       expect(restPages[0]!.count, listing.name).toBe(restAll.length);
     }
   });
@@ -385,10 +436,14 @@ describe('the same listing through REST and GraphQL', () => {
     const url = `/v1/orgs/${organizationId}/spaces?limit=2`;
     const all = (await followRest(t, admin.token, url)).flatMap((page) => page.items.map((item) => item.id));
     const firstPage = (await restGet(admin.token, url)) as { next: { page: string } };
-    const before = await t.graphql(admin.token, `query($id: ID!, $before: String) { organization(id: $id) { spaces(last: 10, before: $before) { edges { node { id } } } } }`, {
-      id: organizationId,
-      before: firstPage.next.page,
-    });
+    const before = await t.graphql(
+      admin.token,
+      `query($id: ID!, $before: String) { organization(id: $id) { spaces(last: 10, before: $before) { edges { node { id } } } } }`,
+      {
+        id: organizationId,
+        before: firstPage.next.page,
+      },
+    );
     expect(expectData(before).organization.spaces.edges.map((edge: { node: { id: string } }) => edge.node.id)).toEqual(all.slice(0, 1));
 
     const edges = expectData(
@@ -396,7 +451,10 @@ describe('the same listing through REST and GraphQL', () => {
     ).organization.spaces.edges as Array<{ cursor: string; node: { id: string } }>;
     for (const [index, edge] of edges.entries()) {
       const rest = await restGet(admin.token, `/v1/orgs/${organizationId}/spaces?limit=100&page=${encodeURIComponent(edge.cursor)}`);
-      expect(rest.items.map((item: { id: string }) => item.id), `after edge ${index}`).toEqual(all.slice(index + 1));
+      expect(
+        rest.items.map((item: { id: string }) => item.id),
+        `after edge ${index}`,
+      ).toEqual(all.slice(index + 1));
     }
   });
 
@@ -409,10 +467,14 @@ describe('the same listing through REST and GraphQL', () => {
     const spacesToken = ((await restGet(admin.token, `/v1/orgs/${organizationId}/spaces?limit=1`)) as { next: { page: string } }).next.page;
     const rest = await t.call('GET', `/v1/orgs/${organizationId}/collections?limit=1&page=${encodeURIComponent(spacesToken)}`, { token: admin.token });
     expect(rest.statusCode).toBe(400);
-    const graphql = await t.graphql(admin.token, `query($id: ID!, $after: String) { organization(id: $id) { collections(first: 1, after: $after) { totalCount } } }`, {
-      id: organizationId,
-      after: spacesToken,
-    });
+    const graphql = await t.graphql(
+      admin.token,
+      `query($id: ID!, $after: String) { organization(id: $id) { collections(first: 1, after: $after) { totalCount } } }`,
+      {
+        id: organizationId,
+        after: spacesToken,
+      },
+    );
     expect(graphql.errors?.map((error) => error.extensions?.code)).toEqual([400]);
     expect(rest.json().error.message).toMatch(/is not a page token returned by this listing/);
     expect(graphql.errors![0]!.message).toMatch(/is not a page token returned by this listing/);

@@ -3,15 +3,7 @@ import { createTestApp, type TestApp } from '../support/app.ts';
 import { buildUser, unique } from '../support/factories.ts';
 import { type Connection, connectionOf, expectData } from '../support/graphql.ts';
 import { type RestPage, followForward, followRest } from '../support/listings.ts';
-import {
-  GROUP_FIELDS,
-  SECTION_FIELDS,
-  SHARE_LINK_FIELDS,
-  SITE_FIELDS,
-  SITE_SPACE_FIELDS,
-  buildSitesWorld,
-  signVisitorToken,
-} from '../support/site-tree.ts';
+import { GROUP_FIELDS, SECTION_FIELDS, SHARE_LINK_FIELDS, SITE_FIELDS, SITE_SPACE_FIELDS, buildSitesWorld, signVisitorToken } from '../support/site-tree.ts';
 
 /**
  * Sites through both contracts: the same site tree fetched over REST (the
@@ -96,7 +88,11 @@ function withoutRestOnly(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
   const object = value as Json;
   const dropped = (REST_ONLY as Record<string, readonly string[]>)[object.object] ?? [];
-  return Object.fromEntries(Object.entries(object).filter(([key]) => !dropped.includes(key)).map(([key, field]) => [key, withoutRestOnly(field)]));
+  return Object.fromEntries(
+    Object.entries(object)
+      .filter(([key]) => !dropped.includes(key))
+      .map(([key, field]) => [key, withoutRestOnly(field)]),
+  );
 }
 
 function expectSame(rest: unknown, graphql: unknown, what: string) {
@@ -163,14 +159,17 @@ describe('the same site tree through REST and GraphQL', () => {
     for (const user of [admin, reader]) {
       for (const id of [siteId, plain.id]) {
         const rest = await restGet(user.token, `/v1/orgs/${organizationId}/sites/${id}`);
-        const graphql = await graphqlGet(user.token, `query($id: ID!) { site(id: $id) { ${SITE_FIELDS} } node(id: $id) { ... on Site { ${SITE_FIELDS} } } }`, { id });
+        const graphql = await graphqlGet(user.token, `query($id: ID!) { site(id: $id) { ${SITE_FIELDS} } node(id: $id) { ... on Site { ${SITE_FIELDS} } } }`, {
+          id,
+        });
         expectSame(rest, graphql.site, `site ${id} seen by ${user.email}`);
         expectSame(rest, graphql.node, `node ${id}`);
       }
     }
     const restList = await restGet(admin.token, `/v1/orgs/${organizationId}/sites`);
-    const graphqlList = (await graphqlGet(admin.token, `query($id: ID!) { organization(id: $id) { sites { ${connectionOf(SITE_FIELDS)} } } }`, { id: organizationId })).organization
-      .sites as Connection;
+    const graphqlList = (
+      await graphqlGet(admin.token, `query($id: ID!) { organization(id: $id) { sites { ${connectionOf(SITE_FIELDS)} } } }`, { id: organizationId })
+    ).organization.sites as Connection;
     expect(restList.items).toHaveLength(5);
     expect(graphqlList.edges.map((edge) => edge.node.id)).toEqual(restList.items.map((item: Json) => item.id));
     expect(graphqlList.totalCount).toBe(restList.count);
@@ -178,8 +177,9 @@ describe('the same site tree through REST and GraphQL', () => {
 
     // REST's space filter is GraphQL's Space.sites.
     const restOfSpace = await restGet(admin.token, `/v1/orgs/${organizationId}/sites?space=${spaces.guide.id}`);
-    const graphqlOfSpace = (await graphqlGet(admin.token, `query($id: ID!) { space(id: $id) { sites { ${connectionOf(SITE_FIELDS)} } } }`, { id: spaces.guide.id })).space
-      .sites as Connection;
+    const graphqlOfSpace = (
+      await graphqlGet(admin.token, `query($id: ID!) { space(id: $id) { sites { ${connectionOf(SITE_FIELDS)} } } }`, { id: spaces.guide.id })
+    ).space.sites as Connection;
     expect(restOfSpace.items.map((item: Json) => item.id)).toEqual([siteId, plain.id]);
     expect(graphqlOfSpace.edges.map((edge) => edge.node.id)).toEqual([siteId, plain.id]);
     restOfSpace.items.forEach((item: Json, index: number) => expectSame(item, graphqlOfSpace.edges[index]!.node, `site of space ${index}`));
@@ -210,7 +210,10 @@ describe('the same site tree through REST and GraphQL', () => {
         ] as const) {
           const rest = await restGet(user.token, `${base}${path}`);
           const what = `${listing} of ${id} seen by ${user.email}`;
-          expect(connection.edges.map((edge: Json) => edge.node.id), what).toEqual(rest.items.map((item: Json) => item.id));
+          expect(
+            connection.edges.map((edge: Json) => edge.node.id),
+            what,
+          ).toEqual(rest.items.map((item: Json) => item.id));
           expect(connection.totalCount, what).toBe(rest.count);
           if (listing !== 'default site spaces') {
             rest.items.forEach((item: Json, index: number) => expectSame(item, connection.edges[index].node, `${what}: item ${index}`));
@@ -232,8 +235,11 @@ describe('the same site tree through REST and GraphQL', () => {
       ['/site-spaces', 'SiteSpace', SITE_SPACE_FIELDS],
     ] as const) {
       const rest = await restGet(admin.token, `${base}${path}`);
-      const nodes = (await graphqlGet(admin.token, `query($ids: [ID!]!) { nodes(ids: $ids) { ... on ${type} { ${fields} } } }`, { ids: rest.items.map((item: Json) => item.id) }))
-        .nodes;
+      const nodes = (
+        await graphqlGet(admin.token, `query($ids: [ID!]!) { nodes(ids: $ids) { ... on ${type} { ${fields} } } }`, {
+          ids: rest.items.map((item: Json) => item.id),
+        })
+      ).nodes;
       rest.items.forEach((item: Json, index: number) => expectSame(item, nodes[index], `${type} node ${item.id}`));
     }
   });
@@ -241,8 +247,8 @@ describe('the same site tree through REST and GraphQL', () => {
   it('share links: the REST listing equals Site.shareLinks', async () => {
     const { organizationId, siteId, admin } = await richTree();
     const rest = await restGet(admin.token, `/v1/orgs/${organizationId}/sites/${siteId}/share-links`);
-    const graphql = (await graphqlGet(admin.token, `query($id: ID!) { site(id: $id) { shareLinks { ${connectionOf(SHARE_LINK_FIELDS)} } } }`, { id: siteId })).site
-      .shareLinks as Connection;
+    const graphql = (await graphqlGet(admin.token, `query($id: ID!) { site(id: $id) { shareLinks { ${connectionOf(SHARE_LINK_FIELDS)} } } }`, { id: siteId }))
+      .site.shareLinks as Connection;
     expect(rest.items).toHaveLength(3);
     expect(graphql.edges.map((edge) => edge.node.id)).toEqual(rest.items.map((item: Json) => item.id));
     rest.items.forEach((item: Json, index: number) => expectSame(item, graphql.edges[index]!.node, `share link ${index}`));
@@ -265,7 +271,10 @@ describe('the same site tree through REST and GraphQL', () => {
       publishedSite(siteId: $id, shareKey: $shareKey, visitorToken: $visitorToken) { ${fields} } }`;
     const graphql = (await graphqlGet(token, query, { id, ...variables })).publishedSite;
     expectSame(restShape(restBody), graphql, what);
-    expect(graphql.structure.structure.map((entry: Json) => entry.id), what).toEqual(restBody.structure.structure.map((entry: Json) => entry.id));
+    expect(
+      graphql.structure.structure.map((entry: Json) => entry.id),
+      what,
+    ).toEqual(restBody.structure.structure.map((entry: Json) => entry.id));
     return restBody;
   };
 
@@ -284,7 +293,13 @@ describe('the same site tree through REST and GraphQL', () => {
     const rooted = await comparePublished(organizationId, admin.token, plain.id, {}, 'site without sections');
     expect(rooted.structure.type).toBe('siteSpaces');
     const key = await visitorKey(siteId);
-    const filtered = await comparePublished(organizationId, admin.token, siteId, { visitorToken: await signVisitorToken(key, { plan: 'free' }) }, 'member with claims');
+    const filtered = await comparePublished(
+      organizationId,
+      admin.token,
+      siteId,
+      { visitorToken: await signVisitorToken(key, { plan: 'free' }) },
+      'member with claims',
+    );
     expect(filtered.structure.structure.length).toBeLessThan(whole.structure.structure.length);
   });
 
@@ -391,7 +406,16 @@ describe('the same site tree through REST and GraphQL', () => {
       }
     }
     // One line per kind of problem: positions and ids are left out.
-    const kinds = [...new Set(problems.map((problem) => problem.replace(/\.\d+\./g, '.*.').replace(/\[\d+\]/g, '[*]').replace(/"(org|site|sec|ssg|ssp|spc)_\w+"/g, '"$1_…"')))];
+    const kinds = [
+      ...new Set(
+        problems.map((problem) =>
+          problem
+            .replace(/\.\d+\./g, '.*.')
+            .replace(/\[\d+\]/g, '[*]')
+            .replace(/"(org|site|sec|ssg|ssp|spc)_\w+"/g, '"$1_…"'),
+        ),
+      ),
+    ];
     expect(kinds).toEqual([]);
   });
 
@@ -403,7 +427,10 @@ describe('the same site tree through REST and GraphQL', () => {
     expect((await restGet(admin.token, `${base}/published`)).scripts).toEqual([]);
     const { schema } = await import('../../src/graphql/schema.ts');
     const fieldsOf = (type: string) => Object.keys((schema.getType(type) as unknown as { getFields(): Json }).getFields());
-    expect({ SiteSectionGroup: fieldsOf('SiteSectionGroup').includes('children'), PublishedContentSite: fieldsOf('PublishedContentSite').includes('scripts') }).toEqual({
+    expect({
+      SiteSectionGroup: fieldsOf('SiteSectionGroup').includes('children'),
+      PublishedContentSite: fieldsOf('PublishedContentSite').includes('scripts'),
+    }).toEqual({
       SiteSectionGroup: true,
       PublishedContentSite: true,
     });
@@ -425,12 +452,10 @@ async function listings(): Promise<Listing[]> {
   const { organizationId, siteId, admin, spaces } = tree;
   await tree.group(siteId, 'Third');
   for (let i = 0; i < 3; i++) await tree.shareLink(siteId, `More ${i}`);
-  const page =
-    (query: string, variables: Record<string, unknown>, pick: (data: Json) => Connection) =>
-    async (after: string | undefined) => {
-      const connection = pick(await graphqlGet(admin.token, query, { ...variables, first: 2, after }));
-      return { ...connection, edges: connection.edges.map((edge) => ({ ...edge, node: { id: edge.node.id } })) };
-    };
+  const page = (query: string, variables: Record<string, unknown>, pick: (data: Json) => Connection) => async (after: string | undefined) => {
+    const connection = pick(await graphqlGet(admin.token, query, { ...variables, first: 2, after }));
+    return { ...connection, edges: connection.edges.map((edge) => ({ ...edge, node: { id: edge.node.id } })) };
+  };
   const sites = (args = '', declarations = '', variables: Record<string, unknown> = {}) =>
     page(
       `query($id: ID!, $first: Int, $after: String${declarations}) { organization(id: $id) { sites(first: $first, after: $after${args}) { ${connectionOf('id')} } } }`,
@@ -446,12 +471,28 @@ async function listings(): Promise<Listing[]> {
   const base = `/v1/orgs/${organizationId}/sites`;
   return [
     { name: 'sites', token: admin.token, rest: `${base}?limit=2`, graphql: sites() },
-    { name: 'unpublished sites', token: admin.token, rest: `${base}?limit=2&published=false`, graphql: sites(', published: $published', ', $published: Boolean', { published: false }) },
+    {
+      name: 'unpublished sites',
+      token: admin.token,
+      rest: `${base}?limit=2&published=false`,
+      graphql: sites(', published: $published', ', $published: Boolean', { published: false }),
+    },
     { name: 'sites titled', token: admin.token, rest: `${base}?limit=2&title=site`, graphql: sites(', title: $title', ', $title: String', { title: 'site' }) },
-    { name: 'sites of a space', token: admin.token, rest: `${base}?limit=1&space=${spaces.guide.id}`, graphql: async (after) => {
-      const connection = (await graphqlGet(admin.token, `query($id: ID!, $after: String) { organization(id: "${organizationId}") { sites(first: 1, after: $after, space: $id) { ${connectionOf('id')} } } }`, { id: spaces.guide.id, after })).organization.sites as Connection;
-      return connection;
-    } },
+    {
+      name: 'sites of a space',
+      token: admin.token,
+      rest: `${base}?limit=1&space=${spaces.guide.id}`,
+      graphql: async (after) => {
+        const connection = (
+          await graphqlGet(
+            admin.token,
+            `query($id: ID!, $after: String) { organization(id: "${organizationId}") { sites(first: 1, after: $after, space: $id) { ${connectionOf('id')} } } }`,
+            { id: spaces.guide.id, after },
+          )
+        ).organization.sites as Connection;
+        return connection;
+      },
+    },
     { name: 'sections', token: admin.token, rest: `${base}/${siteId}/sections?limit=2`, graphql: ofSite('sections') },
     { name: 'section groups', token: admin.token, rest: `${base}/${siteId}/section-groups?limit=2`, graphql: ofSite('sectionGroups') },
     { name: 'site spaces', token: admin.token, rest: `${base}/${siteId}/site-spaces?limit=2`, graphql: ofSite('siteSpaces') },
@@ -478,12 +519,18 @@ describe('the same site listing through REST and GraphQL', () => {
       expect(restPages.length, listing.name).toBeGreaterThanOrEqual(2);
       expect(new Set(restAll).size, listing.name).toBe(restAll.length);
       expect(graphqlAll, listing.name).toEqual(restAll);
-      expect(graphqlPages.map((page) => page.edges.length), listing.name).toEqual(restPages.map((page) => page.items.length));
+      expect(
+        graphqlPages.map((page) => page.edges.length),
+        listing.name,
+      ).toEqual(restPages.map((page) => page.items.length));
       expect(
         graphqlPages.map((page) => (page.pageInfo.hasNextPage ? page.pageInfo.endCursor : null)),
         listing.name,
       ).toEqual(restPages.map((page) => page.next?.page ?? null));
-      expect(graphqlPages.map((page) => page.totalCount), listing.name).toEqual(restPages.map((page) => page.count));
+      expect(
+        graphqlPages.map((page) => page.totalCount),
+        listing.name,
+      ).toEqual(restPages.map((page) => page.count));
       expect(restPages[0]!.count, listing.name).toBe(restAll.length);
     }
   });
@@ -517,20 +564,31 @@ describe('the same site listing through REST and GraphQL', () => {
   it('accepts every GraphQL edge cursor of the sections and site spaces as a REST page, and refuses a token of another listing alike', async () => {
     const { organizationId, siteId, admin } = await richTree();
     const base = `/v1/orgs/${organizationId}/sites/${siteId}`;
-    for (const [field, path] of [['sections', '/sections'], ['siteSpaces', '/site-spaces'], ['sectionGroups', '/section-groups']] as const) {
+    for (const [field, path] of [
+      ['sections', '/sections'],
+      ['siteSpaces', '/site-spaces'],
+      ['sectionGroups', '/section-groups'],
+    ] as const) {
       const all = (await followRest(t, admin.token, `${base}${path}?limit=100`)).flatMap(restIds);
-      const edges = (await graphqlGet(admin.token, `query($id: ID!) { site(id: $id) { ${field} { edges { cursor node { id } } } } }`, { id: siteId })).site[field]
-        .edges as Array<{ cursor: string; node: { id: string } }>;
+      const edges = (await graphqlGet(admin.token, `query($id: ID!) { site(id: $id) { ${field} { edges { cursor node { id } } } } }`, { id: siteId })).site[
+        field
+      ].edges as Array<{ cursor: string; node: { id: string } }>;
       expect(edges.map((edge) => edge.node.id)).toEqual(all);
       for (const [index, edge] of edges.entries()) {
         const rest = await restGet(admin.token, `${base}${path}?limit=100&page=${encodeURIComponent(edge.cursor)}`);
-        expect(rest.items.map((item: Json) => item.id), `${field} after edge ${index}`).toEqual(all.slice(index + 1));
+        expect(
+          rest.items.map((item: Json) => item.id),
+          `${field} after edge ${index}`,
+        ).toEqual(all.slice(index + 1));
       }
     }
     const sectionsToken = (await restGet(admin.token, `${base}/sections?limit=1`)).next.page as string;
     const rest = await t.call('GET', `${base}/site-spaces?limit=1&page=${encodeURIComponent(sectionsToken)}`, { token: admin.token });
     expect(rest.statusCode).toBe(400);
-    const graphql = await t.graphql(admin.token, 'query($id: ID!, $after: String) { site(id: $id) { siteSpaces(first: 1, after: $after) { totalCount } } }', { id: siteId, after: sectionsToken });
+    const graphql = await t.graphql(admin.token, 'query($id: ID!, $after: String) { site(id: $id) { siteSpaces(first: 1, after: $after) { totalCount } } }', {
+      id: siteId,
+      after: sectionsToken,
+    });
     expect(graphql.errors?.map((error) => error.extensions?.code)).toEqual([400]);
     expect(rest.json().error.message).toMatch(/is not a page token returned by this listing/);
     expect(graphql.errors![0]!.message).toMatch(/is not a page token returned by this listing/);

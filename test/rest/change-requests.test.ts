@@ -33,8 +33,7 @@ async function setup() {
     expect(response.statusCode, response.body).toBe(200);
     return response.json();
   };
-  const merge = (changeRequest: { id: string }) =>
-    t.call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`, { token: admin.token });
+  const merge = (changeRequest: { id: string }) => t.call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`, { token: admin.token });
   const pages = async (path = `/v1/spaces/${space.id}/content/pages`) => {
     const response = await t.call('GET', path, { token: admin.token });
     expect(response.statusCode, response.body).toBe(200);
@@ -161,7 +160,10 @@ describe('change request content', () => {
 
     const base = `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`;
     const tree = await pages(`${base}/pages`);
-    expect(tree.map((p) => [p.title, p.path])).toEqual([['Guides', 'guides'], ['Welcome', 'welcome']]);
+    expect(tree.map((p) => [p.title, p.path])).toEqual([
+      ['Guides', 'guides'],
+      ['Welcome', 'welcome'],
+    ]);
     expect(tree[0]!.pages.map((p: { title: string; path: string }) => [p.title, p.path])).toEqual([['Getting started', 'guides/getting-started']]);
     const start = await page(startId, base);
     expect(start).toMatchObject({ id: startId, markdown: 'Step one.\n', path: 'guides/getting-started', git: { path: 'guides/getting-started.md' } });
@@ -196,7 +198,13 @@ describe('change request content', () => {
     const before = await t.database.db.changeRequest.findUniqueOrThrow({ where: { id: changeRequest.id } });
     const revisions = await t.database.db.revision.count({ where: { spaceId: space.id } });
     for (const [changes, message] of [
-      [[{ operation: 'insert_page', title: 'New', document: {} }, { operation: 'delete_page', page: 'pg_missing' }], /^changes\.1\.page: page "pg_missing" does not exist/],
+      [
+        [
+          { operation: 'insert_page', title: 'New', document: {} },
+          { operation: 'delete_page', page: 'pg_missing' },
+        ],
+        /^changes\.1\.page: page "pg_missing" does not exist/,
+      ],
       [[{ operation: 'insert_page', title: 'Kept', slug: 'kept', document: {} }], /^changes\.0\.slug: the slug "kept" is already used/],
       [[{ operation: 'rename_page', page: 'x' }], /^changes\.0\.operation: must be an object whose operation is/],
       [[], /^changes: /],
@@ -309,7 +317,8 @@ describe('page formats', () => {
   it('answers a page as markdown or as the structured document, and leaves git metadata out with metadata=false', async () => {
     const { space, admin, open, edit, merge } = await setup();
     const changeRequest = await open();
-    const markdown = '# Install\n\nRun **npm** with `install`, see [the guide](https://example.test/guide) or [home](./p.md).\n\n- one\n- two\n\n```sh\nnpm install\nnpm start\n```\n\n> Note\n\n---\n';
+    const markdown =
+      '# Install\n\nRun **npm** with `install`, see [the guide](https://example.test/guide) or [home](./p.md).\n\n- one\n- two\n\n```sh\nnpm install\nnpm start\n```\n\n> Note\n\n---\n';
     const result = await edit(changeRequest, [{ operation: 'insert_page', ref: 'p', document: { markdown } }]);
     expect((await merge(changeRequest)).statusCode).toBe(200);
     const pageId = created(result, 'p');
@@ -491,7 +500,10 @@ describe('links and backlinks', () => {
     const body = links.json();
     expect(body.stats).toEqual({ total: 4, broken: { total: 0, changeRequest: 1 } });
     const byTarget = Object.fromEntries(body.items.map((item: any) => [JSON.stringify(item.targetReference), item]));
-    expect(byTarget[JSON.stringify({ kind: 'page', page: targetId })]).toMatchObject({ status: 'ok', locationReferences: [{ kind: 'page', page: sourceId, space: space.id }] });
+    expect(byTarget[JSON.stringify({ kind: 'page', page: targetId })]).toMatchObject({
+      status: 'ok',
+      locationReferences: [{ kind: 'page', page: sourceId, space: space.id }],
+    });
     expect(byTarget[JSON.stringify({ kind: 'url', url: 'http://app.docs-gateway.test/s/x' })].status).toBe('in-app');
     const inApp = (await t.call('GET', `/v1/spaces/${space.id}/links?status=in-app`, { token: admin.token })).json();
     expect(inApp.items).toHaveLength(1);
@@ -515,7 +527,12 @@ describe('PDF export', () => {
     const { space, admin, open, edit } = await setup();
     const changeRequest = await open('Handbook export');
     const seeded = await edit(changeRequest, [
-      { operation: 'insert_page', ref: 'a', title: 'Über uns', document: { markdown: '# Über uns\n\nΚαλημέρα, привет — **hello**.\n\n- one\n- two\n\n```\ncode\n```\n' } },
+      {
+        operation: 'insert_page',
+        ref: 'a',
+        title: 'Über uns',
+        document: { markdown: '# Über uns\n\nΚαλημέρα, привет — **hello**.\n\n- one\n- two\n\n```\ncode\n```\n' },
+      },
       { operation: 'insert_page', ref: 'b', title: 'Policies', document: { markdown: 'Rules.\n' } },
     ]);
     await edit(changeRequest, [{ operation: 'insert_page', into: created(seeded, 'b'), title: 'Leave', document: { markdown: 'Days off.\n' } }]);

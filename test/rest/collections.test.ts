@@ -176,10 +176,7 @@ describe('POST /v1/orgs/{organizationId}/collections', () => {
     const guest = await member(null);
     expectError(await t.call('POST', `/v1/orgs/${organizationId}/collections`, { token: guest.token, body: {} }), 403);
     const creator = await member('create');
-    expectError(
-      await t.call('POST', `/v1/orgs/${organizationId}/collections`, { token: creator.token, body: { parent: restricted.id } }),
-      403,
-    );
+    expectError(await t.call('POST', `/v1/orgs/${organizationId}/collections`, { token: creator.token, body: { parent: restricted.id } }), 403);
     const stranger = await buildUser(t.database);
     expectError(await t.call('POST', `/v1/orgs/${organizationId}/collections`, { token: stranger.token, body: {} }), 404);
     expectError(await t.call('POST', `/v1/orgs/${organizationId}/collections`, { body: {} }), 401);
@@ -282,7 +279,11 @@ describe('GET /v1/orgs/{organizationId}/collections', () => {
     expect(listed.json().items[0].permissions).toEqual({ view: true, admin: false, viewInviteLinks: false, create: false });
     const guest = await member(null);
     // Guests see no content: organization-wide listings are refused, as the member list is.
-    expectError(await t.call('GET', `/v1/orgs/${organizationId}/collections`, { token: guest.token }), 403, "You are not allowed to list this organization's collections");
+    expectError(
+      await t.call('GET', `/v1/orgs/${organizationId}/collections`, { token: guest.token }),
+      403,
+      "You are not allowed to list this organization's collections",
+    );
     const stranger = await buildUser(t.database);
     expectError(await t.call('GET', `/v1/orgs/${organizationId}/collections`, { token: stranger.token }), 404);
     expectError(await t.call('GET', `/v1/orgs/${organizationId}/collections`), 401);
@@ -417,11 +418,7 @@ describe('DELETE /v1/collections/{collectionId}', () => {
     // The editor administers the top collection, but only reads what is below it.
     expect((await t.call('GET', `/v1/collections/${top.id}`, { token: editor.token })).json().permissions.admin).toBe(true);
     const before = await snapshot(t, organizationId, other.id);
-    expectError(
-      await t.call('DELETE', `/v1/collections/${top.id}`, { token: editor.token }),
-      403,
-      /not an admin of everything it contains/,
-    );
+    expectError(await t.call('DELETE', `/v1/collections/${top.id}`, { token: editor.token }), 403, /not an admin of everything it contains/);
     expectError(
       await t.call('POST', `/v1/collections/${top.id}/transfer`, { token: editor.token, body: { organization: other.id } }),
       403,
@@ -545,8 +542,7 @@ describe('POST /v1/collections/{collectionId}/move', () => {
     const b = await collection({ title: 'B' });
     const c = await collection({ title: 'C' });
     const api = official(admin);
-    const order = async () =>
-      itemIds((await api.orgs.listCollectionsInOrganizationById(organizationId, { nested: false })).data);
+    const order = async () => itemIds((await api.orgs.listCollectionsInOrganizationById(organizationId, { nested: false })).data);
 
     const { data } = await api.collections.moveCollection(c.id, { position: { before: { type: 'collection', collection: a.id } } });
     expectMatchesSchema('POST', MOVE, 200, data);
@@ -655,10 +651,7 @@ describe('POST /v1/collections/{collectionId}/move', () => {
       [{ position: { before: { type: 'collection', collection: moving.id } } }, /^position\.before: /],
       [{ position: { after: { type: 'space', space: deleted.id } } }, /^position\.after: /],
       [{ parent: other.id, position: { after: { type: 'space', space: topSpace.id } } }, /^position\.after: /],
-      [
-        { position: { after: { type: 'space', space: topSpace.id }, before: { type: 'collection', collection: other.id } } },
-        /^position: /,
-      ],
+      [{ position: { after: { type: 'space', space: topSpace.id }, before: { type: 'collection', collection: other.id } } }, /^position: /],
       [{ position: { after: { type: 'folder', folder: other.id } } }, /^position\.after/],
       [{}, /parent: set parent, position or both/],
       [{ parent: other.id, color: 'red' }, /unknown field "color"/],
@@ -744,9 +737,7 @@ describe('POST /v1/collections/{collectionId}/transfer', () => {
     // What stays behind is untouched.
     expect(await db.collection.findUnique({ where: { id: outer.id } })).toMatchObject({ organizationId });
     expect(await db.space.findUnique({ where: { id: staying.id } })).toMatchObject({ organizationId, parentId: outer.id });
-    expect(await db.spaceCustomFieldValue.findMany({ where: { spaceId: staying.id } })).toMatchObject([
-      { customFieldId: field.id, value: 'carol' },
-    ]);
+    expect(await db.spaceCustomFieldValue.findMany({ where: { spaceId: staying.id } })).toMatchObject([{ customFieldId: field.id, value: 'carol' }]);
 
     expect(await siblings(t, targetId, null)).toEqual([existing.id, top.id]);
     const targetCollections = await t.call('GET', `/v1/orgs/${targetId}/collections`, { token: admin.token });
@@ -770,10 +761,7 @@ describe('POST /v1/collections/{collectionId}/transfer', () => {
     const foreign = await buildOrganization(t.database);
     const before = await snapshot(t, organizationId, targetId, notAdministered.id, foreign.id);
 
-    expectError(
-      await t.call('POST', `/v1/collections/${moving.id}/transfer`, { token: admin.token, body: { organization: notAdministered.id } }),
-      403,
-    );
+    expectError(await t.call('POST', `/v1/collections/${moving.id}/transfer`, { token: admin.token, body: { organization: notAdministered.id } }), 403);
     await expectOfficialError(official(admin).collections.transferCollection(moving.id, { organization: notAdministered.id }), 403);
     for (const [body, message] of [
       [{ organization: 'org_missing' }, 'organization: organization "org_missing" was not found'],

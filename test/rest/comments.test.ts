@@ -117,8 +117,17 @@ describe('space comments', () => {
     const described = { id: pageId, title: 'Guide', path: 'guide', outdated: false, createdAt: expect.any(String), updatedAt: expect.any(String) };
     expect(posted.target).toMatchObject({ page: described, node: { id: paragraph.key, preview: 'Hello.' } });
     const graphqlTarget = async () =>
-      (await t.graphql(users.admin.token, 'query($id: ID!) { node(id: $id) { ... on Comment { target { page { id title path outdated } node { id preview } } } } }', { id: posted.id })).data!.node.target;
-    expect(await graphqlTarget()).toEqual({ page: { id: pageId, title: 'Guide', path: 'guide', outdated: false }, node: { id: paragraph.key, preview: 'Hello.' } });
+      (
+        await t.graphql(
+          users.admin.token,
+          'query($id: ID!) { node(id: $id) { ... on Comment { target { page { id title path outdated } node { id preview } } } } }',
+          { id: posted.id },
+        )
+      ).data!.node.target;
+    expect(await graphqlTarget()).toEqual({
+      page: { id: pageId, title: 'Guide', path: 'guide', outdated: false },
+      node: { id: paragraph.key, preview: 'Hello.' },
+    });
 
     // The page is edited after the comment, around the block: outdated, the block still found by its key.
     t.clock.advance(60_000);
@@ -489,7 +498,9 @@ describe('change request comments', () => {
     const { data: resolved } = await official(users.commenter).spaces.updateCommentInChangeRequest(spaceId, changeRequestId, posted.id, { resolved: true });
     expectMatchesSchema('PUT', CR_COMMENT, 200, resolved);
     expect(resolved.status).toBe('resolved');
-    const { data: reply } = await official(users.other).spaces.postCommentReplyInChangeRequest(spaceId, changeRequestId, posted.id, { body: { markdown: 'Fixed' } });
+    const { data: reply } = await official(users.other).spaces.postCommentReplyInChangeRequest(spaceId, changeRequestId, posted.id, {
+      body: { markdown: 'Fixed' },
+    });
     expectMatchesSchema('POST', `${CR_COMMENT}/replies`, 200, reply);
     const { data: replies } = await official(users.reader).spaces.listCommentRepliesInChangeRequest(spaceId, changeRequestId, posted.id);
     expectMatchesSchema('GET', `${CR_COMMENT}/replies`, 200, replies);

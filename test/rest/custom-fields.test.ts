@@ -30,8 +30,7 @@ async function setup() {
     expect(response.statusCode, response.body).toBe(201);
     return response.json();
   };
-  const fieldRows = () =>
-    t.database.db.customField.findMany({ where: { organizationId }, orderBy: { name: 'asc' } });
+  const fieldRows = () => t.database.db.customField.findMany({ where: { organizationId }, orderBy: { name: 'asc' } });
   return { ...team, organizationId, base, createField, fieldRows };
 }
 
@@ -171,9 +170,7 @@ describe('POST /v1/orgs/{organizationId}/custom-fields', () => {
   it('creates one field when the same name is posted concurrently; the others are 409', async () => {
     const { base, admin, fieldRows } = await setup();
     const responses = await Promise.all(
-      Array.from({ length: 4 }, (_, index) =>
-        t.call('POST', base, { token: admin.token, body: { name: 'racing', type: 'text', title: `Attempt ${index}` } }),
-      ),
+      Array.from({ length: 4 }, (_, index) => t.call('POST', base, { token: admin.token, body: { name: 'racing', type: 'text', title: `Attempt ${index}` } })),
     );
     const statuses = responses.map((response) => response.statusCode).sort();
     expect(statuses, responses.map((response) => response.body).join('\n')).toEqual([201, 409, 409, 409]);
@@ -199,10 +196,7 @@ describe('POST /v1/orgs/{organizationId}/custom-fields', () => {
 
   it('is a 404 for an organization that does not exist', async () => {
     const { admin } = await setup();
-    expectError(
-      await t.call('POST', '/v1/orgs/org_doesnotexist/custom-fields', { token: admin.token, body: { name: 'a', type: 'text' } }),
-      404,
-    );
+    expectError(await t.call('POST', '/v1/orgs/org_doesnotexist/custom-fields', { token: admin.token, body: { name: 'a', type: 'text' } }), 404);
   });
 });
 
@@ -228,9 +222,7 @@ describe('GET /v1/orgs/{organizationId}/custom-fields', () => {
     expect(asReader.statusCode, asReader.body).toBe(200);
     expectMatchesSchema('GET', LIST, 200, asReader.json());
     expect(asReader.json().items.map((field: { name: string }) => field.name)).toEqual(expected);
-    expect(asReader.json().items.map((field: any) => field.permissions)).toEqual(
-      expected.map(() => ({ view: true, edit: false })),
-    );
+    expect(asReader.json().items.map((field: any) => field.permissions)).toEqual(expected.map(() => ({ view: true, edit: false })));
   });
 
   it('is empty for an organization without fields', async () => {
@@ -510,14 +502,14 @@ async function spaceSetup() {
     return response.json() as Array<{ customField: any; value: unknown }>;
   };
   /** The values of the space by field name, as the API answers them. */
-  const valuesByName = async (user?: TestUser) =>
-    Object.fromEntries((await get(user)).map((entry) => [entry.customField.name, entry.value]));
+  const valuesByName = async (user?: TestUser) => Object.fromEntries((await get(user)).map((entry) => [entry.customField.name, entry.value]));
   /** The values of the space by field name, as stored. */
   const storedValues = async () =>
     Object.fromEntries(
-      (
-        await t.database.db.spaceCustomFieldValue.findMany({ where: { spaceId: space.id }, include: { customField: true } })
-      ).map((row) => [row.customField.name, row.value]),
+      (await t.database.db.spaceCustomFieldValue.findMany({ where: { spaceId: space.id }, include: { customField: true } })).map((row) => [
+        row.customField.name,
+        row.value,
+      ]),
     );
   return { ...team, fields, space, url, patch, get, valuesByName, storedValues };
 }
@@ -553,9 +545,7 @@ describe('GET and PATCH /v1/spaces/{spaceId}/custom-fields', () => {
 
   it('changes only the values it names, and null clears a value', async () => {
     const { patch, valuesByName, storedValues } = await spaceSetup();
-    expect(
-      (await patch({ owner: { value: 'Docs' }, priority: { value: 1 }, tags: { value: ['guide'] } })).statusCode,
-    ).toBe(204);
+    expect((await patch({ owner: { value: 'Docs' }, priority: { value: 1 }, tags: { value: ['guide'] } })).statusCode).toBe(204);
     expect((await patch({ priority: { value: -3 }, published: { value: true } })).statusCode).toBe(204);
     expect(await valuesByName()).toEqual({ owner: 'Docs', priority: -3, published: true, tags: ['guide'] });
 
@@ -587,9 +577,7 @@ describe('GET and PATCH /v1/spaces/{spaceId}/custom-fields', () => {
   it('refuses a value of the wrong type, naming values.<name>.value, and changes nothing', async () => {
     const { patch, storedValues } = await spaceSetup();
     const initial = { owner: 'Docs', priority: 1, published: true, stage: 'draft', tags: ['api'] };
-    expect(
-      (await patch(Object.fromEntries(Object.entries(initial).map(([name, value]) => [name, { value }])))).statusCode,
-    ).toBe(204);
+    expect((await patch(Object.fromEntries(Object.entries(initial).map(([name, value]) => [name, { value }])))).statusCode).toBe(204);
     const cases: Array<[string, unknown]> = [
       ['owner', 42],
       ['owner', true],
@@ -626,19 +614,13 @@ describe('GET and PATCH /v1/spaces/{spaceId}/custom-fields', () => {
     expectError(await patch({ owner: { value: 'x', extra: 1 } }), 400, /^values\.owner: unknown field "extra"/);
     expectError(await t.call('PATCH', url, { token: admin.token, body: {} }), 400, /^values: /);
     expectError(await t.call('PATCH', url, { token: admin.token, body: { values: [] } }), 400, /^values: /);
-    expectError(
-      await t.call('PATCH', url, { token: admin.token, body: { values: {}, owner: 'x' } }),
-      400,
-      /unknown field "owner"/,
-    );
+    expectError(await t.call('PATCH', url, { token: admin.token, body: { values: {}, owner: 'x' } }), 400, /unknown field "owner"/);
     expect(await storedValues()).toEqual({});
   });
 
   it('is all or nothing: one bad value leaves every value as it was', async () => {
     const { patch, storedValues, valuesByName } = await spaceSetup();
-    expect((await patch({ owner: { value: 'Docs' }, priority: { value: 1 }, stage: { value: 'draft' } })).statusCode).toBe(
-      204,
-    );
+    expect((await patch({ owner: { value: 'Docs' }, priority: { value: 1 }, stage: { value: 'draft' } })).statusCode).toBe(204);
     const before = await storedValues();
     for (const values of [
       // Valid changes first, the bad one last.

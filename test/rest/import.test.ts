@@ -10,9 +10,18 @@ let t: TestApp;
 let site: string;
 
 const PAGES: Record<string, [string, string]> = {
-  '/docs/': ['text/html', '<html><head><title>Docs home</title></head><body><nav><a href="/docs/about.html">Menu</a></nav><main><h1>Welcome</h1><p>Start with the <a href="/docs/guide/">guide</a> or read <a href="about.html">about us</a>. See <a href="/outside.html">elsewhere</a> and <a href="https://example.test/">the web</a>.</p><p><a href="/docs/data.json">data</a></p></main><footer>© footer</footer></body></html>'],
-  '/docs/guide/': ['text/html', '<html><head><title>Guide</title></head><body><article><h2>Steps</h2><ul><li>one</li><li>two</li></ul><a href="install.html">Install</a></article></body></html>'],
-  '/docs/guide/install.html': ['text/html; charset=utf-8', '<html><head><title>Install</title><script>alert(1)</script></head><body><main><pre><code>npm install widget</code></pre><p>Back to the <a href="/docs/">home</a>.</p></main></body></html>'],
+  '/docs/': [
+    'text/html',
+    '<html><head><title>Docs home</title></head><body><nav><a href="/docs/about.html">Menu</a></nav><main><h1>Welcome</h1><p>Start with the <a href="/docs/guide/">guide</a> or read <a href="about.html">about us</a>. See <a href="/outside.html">elsewhere</a> and <a href="https://example.test/">the web</a>.</p><p><a href="/docs/data.json">data</a></p></main><footer>© footer</footer></body></html>',
+  ],
+  '/docs/guide/': [
+    'text/html',
+    '<html><head><title>Guide</title></head><body><article><h2>Steps</h2><ul><li>one</li><li>two</li></ul><a href="install.html">Install</a></article></body></html>',
+  ],
+  '/docs/guide/install.html': [
+    'text/html; charset=utf-8',
+    '<html><head><title>Install</title><script>alert(1)</script></head><body><main><pre><code>npm install widget</code></pre><p>Back to the <a href="/docs/">home</a>.</p></main></body></html>',
+  ],
   '/docs/about.html': ['text/html', '<html><head><title>About</title></head><body><p>We make <strong>widgets</strong>.</p></body></html>'],
   '/docs/data.json': ['application/json', '{"not":"html"}'],
   '/assets/logo.txt': ['text/plain; charset=utf-8', 'logo bytes'],
@@ -71,7 +80,10 @@ describe('website import', () => {
 
   it('imports into the live content of a space, which search then finds', async () => {
     const { admin, space } = await setup();
-    const response = await t.call('POST', `/v1/spaces/${space.id}/content/import`, { token: admin.token, body: { url: `${site}/docs/about.html`, source: 'website' } });
+    const response = await t.call('POST', `/v1/spaces/${space.id}/content/import`, {
+      token: admin.token,
+      body: { url: `${site}/docs/about.html`, source: 'website' },
+    });
     expect(response.statusCode, response.body).toBe(201);
     expect((await t.database.db.space.findUniqueOrThrow({ where: { id: space.id } })).revisionId).toBe(response.json().revision);
     const found = (await t.call('GET', `/v1/spaces/${space.id}/search?query=widgets`, { token: admin.token })).json();
@@ -98,7 +110,9 @@ describe('website import', () => {
       expect(response.json().error.message).toMatch(message);
     }
     const reader = await member('read');
-    expect((await t.call('POST', `/v1/spaces/${space.id}/content/import`, { token: reader.token, body: { url: `${site}/docs/`, source: 'website' } })).statusCode).toBe(403);
+    expect(
+      (await t.call('POST', `/v1/spaces/${space.id}/content/import`, { token: reader.token, body: { url: `${site}/docs/`, source: 'website' } })).statusCode,
+    ).toBe(403);
     expect((await t.database.db.space.findUniqueOrThrow({ where: { id: space.id } })).revisionId).toBe(before);
   });
 

@@ -50,7 +50,9 @@ describe('link invites', () => {
     expect(listed.items.map((invite) => invite.id)).toEqual([created.id, guestInvite.id]);
     expect(listed.count).toBe(2);
     const page = (await call('GET', `${base}/link-invites?limit=1`, admin.token)).json();
-    expect((await call('GET', `${base}/link-invites?limit=1&page=${page.next.page}`, admin.token)).json().items.map((i: any) => i.id)).toEqual([guestInvite.id]);
+    expect((await call('GET', `${base}/link-invites?limit=1&page=${page.next.page}`, admin.token)).json().items.map((i: any) => i.id)).toEqual([
+      guestInvite.id,
+    ]);
 
     const { data: read } = await official(admin).orgs.getOrganizationInviteLink(organizationId, created.id);
     expectMatchesSchema('GET', LINK_INVITE, 200, read);

@@ -113,11 +113,7 @@ describe('GET /v1/orgs/{organizationId}/members', () => {
     const none = (await t.call('GET', `/v1/orgs/${organizationId}/members?role=review`, { token: admin.token })).json();
     expect(none).toEqual({ count: 0, items: [] });
 
-    expectError(
-      await t.call('GET', `/v1/orgs/${organizationId}/members?role=owner`, { token: admin.token }),
-      400,
-      /^role: /,
-    );
+    expectError(await t.call('GET', `/v1/orgs/${organizationId}/members?role=owner`, { token: admin.token }), 400, /^role: /);
   });
 
   it('searches display names and emails, ignoring case', async () => {
@@ -135,9 +131,7 @@ describe('GET /v1/orgs/{organizationId}/members', () => {
     expect(found.data.count).toBe(3);
     expect(itemIds(found.data)).toEqual([byName.id, byEmail.id, byDomain.id]);
 
-    const nameOnly = (
-      await t.call('GET', `/v1/orgs/${organizationId}/members?search=zELDA`, { token: admin.token })
-    ).json();
+    const nameOnly = (await t.call('GET', `/v1/orgs/${organizationId}/members?search=zELDA`, { token: admin.token })).json();
     expect(itemIds(nameOnly)).toEqual([byName.id]);
     const emailOnly = (
       await t.call('GET', `/v1/orgs/${organizationId}/members?search=${encodeURIComponent(`MAIL-${tag.toUpperCase()}-`)}`, {
@@ -147,9 +141,7 @@ describe('GET /v1/orgs/{organizationId}/members', () => {
     expect(itemIds(emailOnly)).toEqual([byEmail.id]);
 
     // Search combines with the role filter.
-    const combined = (
-      await t.call('GET', `/v1/orgs/${organizationId}/members?search=${tag}&role=edit`, { token: admin.token })
-    ).json();
+    const combined = (await t.call('GET', `/v1/orgs/${organizationId}/members?search=${tag}&role=edit`, { token: admin.token })).json();
     expect(combined.count).toBe(1);
     expect(itemIds(combined)).toEqual([byEmail.id]);
 
@@ -183,9 +175,7 @@ describe('GET /v1/orgs/{organizationId}/members', () => {
     const accented = await named('read', 'Émile Ångström');
     await named('read', 'Emile Angstrom');
     for (const search of ['Émile', 'émile', 'ÉMILE', 'ångström', 'ÅNGSTRÖM']) {
-      const body = (
-        await t.call('GET', `/v1/orgs/${organizationId}/members?search=${encodeURIComponent(search)}`, { token: admin.token })
-      ).json();
+      const body = (await t.call('GET', `/v1/orgs/${organizationId}/members?search=${encodeURIComponent(search)}`, { token: admin.token })).json();
       expect(itemIds(body), `search=${search}`).toEqual([accented.id]);
     }
   });
@@ -405,10 +395,7 @@ describe('PATCH /v1/orgs/{organizationId}/members/{userId}', () => {
     expect(allowed.json().role).toBe('read');
     expect(await memberRow(t, organizationId, admin.id)).toMatchObject({ role: 'read' });
     // Now the second admin is the last one.
-    expectError(
-      await t.call('PATCH', `/v1/orgs/${organizationId}/members/${second.id}`, { token: second.token, body: { role: 'read' } }),
-      409,
-    );
+    expectError(await t.call('PATCH', `/v1/orgs/${organizationId}/members/${second.id}`, { token: second.token, body: { role: 'read' } }), 409);
     expect(await memberRow(t, organizationId, second.id)).toMatchObject({ role: 'admin' });
   });
 
@@ -424,7 +411,10 @@ describe('PATCH /v1/orgs/{organizationId}/members/{userId}', () => {
       const admins = await t.database.db.member.count({ where: { organizationId, role: 'admin', disabled: false } });
       expect(admins, `round ${round}: statuses ${statuses.join(', ')}`).toBe(1);
       // One demotion wins; the other is refused (403: no longer an admin, or 409: the last admin).
-      expect(statuses.filter((status) => status === 200), `round ${round}`).toHaveLength(1);
+      expect(
+        statuses.filter((status) => status === 200),
+        `round ${round}`,
+      ).toHaveLength(1);
     }
   });
 
@@ -435,10 +425,7 @@ describe('PATCH /v1/orgs/{organizationId}/members/{userId}', () => {
       where: { organizationId_userId: { organizationId, userId: disabled.id } },
       data: { disabled: true },
     });
-    expectError(
-      await t.call('PATCH', `/v1/orgs/${organizationId}/members/${admin.id}`, { token: admin.token, body: { role: 'read' } }),
-      409,
-    );
+    expectError(await t.call('PATCH', `/v1/orgs/${organizationId}/members/${admin.id}`, { token: admin.token, body: { role: 'read' } }), 409);
     expect(await memberRow(t, organizationId, admin.id)).toMatchObject({ role: 'admin' });
   });
 
@@ -477,28 +464,16 @@ describe('PATCH /v1/orgs/{organizationId}/members/{userId}', () => {
     const { organizationId, admin, named } = await setup();
     const creator = await named('create', 'Creator');
     const reader = await named('read', 'Reader');
-    expectError(
-      await t.call('PATCH', `/v1/orgs/${organizationId}/members/${reader.id}`, { token: creator.token, body: { role: 'edit' } }),
-      403,
-    );
+    expectError(await t.call('PATCH', `/v1/orgs/${organizationId}/members/${reader.id}`, { token: creator.token, body: { role: 'edit' } }), 403);
     // Nobody promotes themselves.
-    expectError(
-      await t.call('PATCH', `/v1/orgs/${organizationId}/members/${creator.id}`, { token: creator.token, body: { role: 'admin' } }),
-      403,
-    );
+    expectError(await t.call('PATCH', `/v1/orgs/${organizationId}/members/${creator.id}`, { token: creator.token, body: { role: 'admin' } }), 403);
     expect(await memberRow(t, organizationId, reader.id)).toMatchObject({ role: 'read' });
     expect(await memberRow(t, organizationId, creator.id)).toMatchObject({ role: 'create' });
 
     const outsider = await buildUser(t.database);
-    expectError(
-      await t.call('PATCH', `/v1/orgs/${organizationId}/members/${outsider.id}`, { token: admin.token, body: { role: 'read' } }),
-      404,
-    );
+    expectError(await t.call('PATCH', `/v1/orgs/${organizationId}/members/${outsider.id}`, { token: admin.token, body: { role: 'read' } }), 404);
     expect(await memberRow(t, organizationId, outsider.id)).toBeNull();
-    expectError(
-      await t.call('PATCH', `/v1/orgs/${organizationId}/members/${reader.id}`, { token: outsider.token, body: { role: 'admin' } }),
-      404,
-    );
+    expectError(await t.call('PATCH', `/v1/orgs/${organizationId}/members/${reader.id}`, { token: outsider.token, body: { role: 'admin' } }), 404);
   });
 });
 
@@ -529,10 +504,7 @@ describe('DELETE /v1/orgs/{organizationId}/members/{userId}', () => {
     const reader = await named('read', 'Reader');
     const creator = await named('create', 'Creator');
     const guest = await named(null, 'Guest');
-    expectError(
-      await t.call('DELETE', `/v1/orgs/${organizationId}/members/${reader.id}`, { token: creator.token }),
-      403,
-    );
+    expectError(await t.call('DELETE', `/v1/orgs/${organizationId}/members/${reader.id}`, { token: creator.token }), 403);
     expectError(await t.call('DELETE', `/v1/orgs/${organizationId}/members/${admin.id}`, { token: guest.token }), 403);
     expect(await memberRow(t, organizationId, reader.id)).not.toBeNull();
     expect(await memberRow(t, organizationId, admin.id)).not.toBeNull();
@@ -651,21 +623,12 @@ describe('POST /v1/orgs/{organizationId}/members/{userId}/sso', () => {
     const { organizationId, admin, named } = await setup();
     const creator = await named('create', 'Creator');
     const reader = await named('read', 'Reader');
-    expectError(
-      await t.call('POST', `/v1/orgs/${organizationId}/members/${reader.id}/sso`, { token: creator.token }),
-      403,
-    );
-    expectError(
-      await t.call('POST', `/v1/orgs/${organizationId}/members/${creator.id}/sso`, { token: creator.token }),
-      403,
-    );
+    expectError(await t.call('POST', `/v1/orgs/${organizationId}/members/${reader.id}/sso`, { token: creator.token }), 403);
+    expectError(await t.call('POST', `/v1/orgs/${organizationId}/members/${creator.id}/sso`, { token: creator.token }), 403);
     expect(await memberRow(t, organizationId, reader.id)).toMatchObject({ sso: false });
     expect(await memberRow(t, organizationId, creator.id)).toMatchObject({ sso: false });
     const outsider = await buildUser(t.database);
-    expectError(
-      await t.call('POST', `/v1/orgs/${organizationId}/members/${outsider.id}/sso`, { token: admin.token }),
-      404,
-    );
+    expectError(await t.call('POST', `/v1/orgs/${organizationId}/members/${outsider.id}/sso`, { token: admin.token }), 404);
     expectError(await t.call('POST', `/v1/orgs/${organizationId}/members/${admin.id}/sso`, { token: outsider.token }), 404);
   });
 });
@@ -689,8 +652,7 @@ describe('GET /v1/orgs/{organizationId}/members/{userId}/spaces', () => {
     const editors = await call('POST', `/v1/orgs/${organizationId}/collections`, { title: 'Editors' }, 201);
     await call('PATCH', `/v1/collections/${editors.id}`, { defaultLevel: 'edit' }, 200);
     const nested = await call('POST', `/v1/orgs/${organizationId}/collections`, { title: 'Nested', parent: editors.id }, 201);
-    const space = (title: string, parent?: string) =>
-      call('POST', `/v1/orgs/${organizationId}/spaces`, { title, ...(parent ? { parent } : {}) }, 201);
+    const space = (title: string, parent?: string) => call('POST', `/v1/orgs/${organizationId}/spaces`, { title, ...(parent ? { parent } : {}) }, 201);
     const root = await space('Root');
     const inherits = await space('Inherits edit', editors.id);
     const commentOnly = await space('Comment only', editors.id);
@@ -780,35 +742,18 @@ describe('GET /v1/orgs/{organizationId}/members/{userId}/spaces', () => {
     });
     expect(second.data.items.map((item) => [item.space.id, item.permission])).toEqual([[deep.id, 'edit']]);
     expect(second.data.next).toBeUndefined();
-    expectError(
-      await t.call('GET', `/v1/orgs/${organizationId}/members/${reader.id}/spaces?limit=1001`, { token: reader.token }),
-      400,
-      /^limit: /,
-    );
-    expectError(
-      await t.call('GET', `/v1/orgs/${organizationId}/members/${reader.id}/spaces?order=up`, { token: reader.token }),
-      400,
-      /^order: /,
-    );
+    expectError(await t.call('GET', `/v1/orgs/${organizationId}/members/${reader.id}/spaces?limit=1001`, { token: reader.token }), 400, /^limit: /);
+    expectError(await t.call('GET', `/v1/orgs/${organizationId}/members/${reader.id}/spaces?order=up`, { token: reader.token }), 400, /^order: /);
   });
 
   it("is a 403 for another non-admin member's spaces, and a 404 for unknown members and outsiders", async () => {
     const { organizationId, admin, named } = await setup();
     const reader = await named('read', 'Reader');
     const creator = await named('create', 'Creator');
-    expectError(
-      await t.call('GET', `/v1/orgs/${organizationId}/members/${reader.id}/spaces`, { token: creator.token }),
-      403,
-    );
+    expectError(await t.call('GET', `/v1/orgs/${organizationId}/members/${reader.id}/spaces`, { token: creator.token }), 403);
     const outsider = await buildUser(t.database);
-    expectError(
-      await t.call('GET', `/v1/orgs/${organizationId}/members/${outsider.id}/spaces`, { token: admin.token }),
-      404,
-    );
-    expectError(
-      await t.call('GET', `/v1/orgs/${organizationId}/members/${outsider.id}/spaces`, { token: outsider.token }),
-      404,
-    );
+    expectError(await t.call('GET', `/v1/orgs/${organizationId}/members/${outsider.id}/spaces`, { token: admin.token }), 404);
+    expectError(await t.call('GET', `/v1/orgs/${organizationId}/members/${outsider.id}/spaces`, { token: outsider.token }), 404);
   });
 });
 
@@ -832,14 +777,8 @@ describe('GET /v1/orgs/{organizationId}/members/{userId}/teams', () => {
     const guest = await named(null, 'Guest');
     expectError(await t.call('GET', `/v1/orgs/${organizationId}/members/${admin.id}/teams`, { token: guest.token }), 403);
     const outsider = await buildUser(t.database);
-    expectError(
-      await t.call('GET', `/v1/orgs/${organizationId}/members/${outsider.id}/teams`, { token: admin.token }),
-      404,
-    );
-    expectError(
-      await t.call('GET', `/v1/orgs/${organizationId}/members/${admin.id}/teams`, { token: outsider.token }),
-      404,
-    );
+    expectError(await t.call('GET', `/v1/orgs/${organizationId}/members/${outsider.id}/teams`, { token: admin.token }), 404);
+    expectError(await t.call('GET', `/v1/orgs/${organizationId}/members/${admin.id}/teams`, { token: outsider.token }), 404);
     expectError(await t.call('GET', `/v1/orgs/${organizationId}/members/${admin.id}/teams`), 401);
   });
 });

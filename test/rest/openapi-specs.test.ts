@@ -116,7 +116,12 @@ describe('OpenAPI specs', () => {
 
     // Failures: each recorded with its code, the last version kept.
     const invalid = await put(slug, { url: `${sources.base}/invalid.json` });
-    expect(invalid).toMatchObject({ processingState: 'complete', lastVersion: v1, lastProcessErrorCode: 'PARSE_ERROR', sourceURL: `${sources.base}/invalid.json` });
+    expect(invalid).toMatchObject({
+      processingState: 'complete',
+      lastVersion: v1,
+      lastProcessErrorCode: 'PARSE_ERROR',
+      sourceURL: `${sources.base}/invalid.json`,
+    });
     expect(invalid.lastProcessedErrorCount).toBeGreaterThan(0);
     expect(invalid.lastProcessedErrors).toHaveLength(invalid.lastProcessedErrorCount);
     expect(invalid.lastProcessedErrors.map((error: { message: string }) => error.message).join('\n')).toMatch(/version|petId/);
@@ -226,7 +231,9 @@ describe('OpenAPI specs', () => {
     expect(listed.data.count).toBe(4);
     const page = (await call('GET', `${base}?limit=3`)).json();
     expect(page.items.map((item: { slug: string }) => item.slug)).toEqual(['broken', 'from-put', 'inline']);
-    expect((await call('GET', `${base}?page=${encodeURIComponent(page.next.page)}`)).json().items.map((item: { slug: string }) => item.slug)).toEqual(['not-api']);
+    expect((await call('GET', `${base}?page=${encodeURIComponent(page.next.page)}`)).json().items.map((item: { slug: string }) => item.slug)).toEqual([
+      'not-api',
+    ]);
   });
 
   it('fetches no source on a loopback or link-local address when the server fetches public addresses only: a FETCH_ERROR, no version', async () => {
@@ -295,10 +302,20 @@ describe('OpenAPI specs', () => {
     const { organizationId, base, call } = await setup();
     const old = new Date(Date.now() - STALE_PROCESSING_MS - 60_000);
     const lost = await t.database.db.openApiSpec.create({
-      data: { id: `oas_lost${unique()}`, organizationId, slug: 'lost', sourceText: JSON.stringify(petstore('9')), processingState: 'pending', createdAt: old, updatedAt: old },
+      data: {
+        id: `oas_lost${unique()}`,
+        organizationId,
+        slug: 'lost',
+        sourceText: JSON.stringify(petstore('9')),
+        processingState: 'pending',
+        createdAt: old,
+        updatedAt: old,
+      },
     });
     // A spec queued a moment ago is left to its own job.
-    const recent = await t.database.db.openApiSpec.create({ data: { id: `oas_new${unique()}`, organizationId, slug: 'recent', sourceText: '{}', processingState: 'pending' } });
+    const recent = await t.database.db.openApiSpec.create({
+      data: { id: `oas_new${unique()}`, organizationId, slug: 'recent', sourceText: '{}', processingState: 'pending' },
+    });
     const summary = await resumeOpenAPISpecsJob.run(jobRunner(t).context(), {}, { id: 'test', attempt: 1 });
     expect((summary as { resumed: number }).resumed).toBeGreaterThanOrEqual(1);
     const spec = (await call('GET', `${base}/lost`)).json();

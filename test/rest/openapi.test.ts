@@ -108,7 +108,10 @@ describe('GET /v1/openapi.json', () => {
       const found = operation(route.method, route.path);
       const names = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => name);
       const pathParameters = (found.parameters ?? []).filter((parameter: any) => parameter.in === 'path');
-      expect(pathParameters.map((parameter: any) => parameter.name), `${route.method} ${route.path}`).toEqual(names);
+      expect(
+        pathParameters.map((parameter: any) => parameter.name),
+        `${route.method} ${route.path}`,
+      ).toEqual(names);
       expect(pathParameters.every((parameter: any) => parameter.required === true)).toBe(true);
 
       const success = found.responses[String(route.status)];
@@ -203,7 +206,9 @@ describe('GET /v1', () => {
     expect(response.statusCode).toBe(200);
     const index = response.json();
     expect(index).toMatchObject({ openapi: 'http://docs-gateway.test/v1/openapi.json', authentication: 'Authorization: Bearer <token>' });
-    const listed = index.resources.flatMap((resource: { operations: Array<{ operationId: string }> }) => resource.operations.map((operation) => operation.operationId));
+    const listed = index.resources.flatMap((resource: { operations: Array<{ operationId: string }> }) =>
+      resource.operations.map((operation) => operation.operationId),
+    );
     expect(listed).toEqual(restRoutes.map((route) => route.operationId));
     expect(index.resources.map((resource: { tag: string }) => resource.tag)).toEqual([...new Set(restRoutes.map((route) => route.tag))]);
     expect(index.resources[0].operations[0]).toEqual({

@@ -206,19 +206,11 @@ describe('GET /v1/orgs', () => {
     expectError(await t.call('GET', '/v1/orgs?limit=1001', { token: user.token }), 400, /^limit: /);
     expectError(await t.call('GET', '/v1/orgs?limit=-1', { token: user.token }), 400, /^limit: /);
     expectError(await t.call('GET', '/v1/orgs?limit=ten', { token: user.token }), 400, /^limit: /);
-    expectError(
-      await t.call('GET', '/v1/orgs?page=not-a-token', { token: user.token }),
-      400,
-      /^page: is not a page token returned by this listing/,
-    );
+    expectError(await t.call('GET', '/v1/orgs?page=not-a-token', { token: user.token }), 400, /^page: is not a page token returned by this listing/);
     // A well-formed token of another listing is refused too.
-    const foreign = Buffer.from(JSON.stringify(['members:joinedAt:desc', { d: new Date().toISOString() }, 'user_x'])).toString(
-      'base64url',
-    );
+    const foreign = Buffer.from(JSON.stringify(['members:joinedAt:desc', { d: new Date().toISOString() }, 'user_x'])).toString('base64url');
     expectError(await t.call('GET', `/v1/orgs?page=${foreign}`, { token: user.token }), 400, /^page: /);
-    await expect(
-      official(user).orgs.listOrganizationsForAuthenticatedUser({ limit: 1001 }),
-    ).rejects.toMatchObject({ code: 400 });
+    await expect(official(user).orgs.listOrganizationsForAuthenticatedUser({ limit: 1001 })).rejects.toMatchObject({ code: 400 });
     expectError(await t.call('GET', '/v1/orgs'), 401);
   });
 });
@@ -423,15 +415,9 @@ describe('PATCH /v1/orgs/{organizationId}', () => {
       expect(response.json().error.message, JSON.stringify(body)).toMatch(message);
     }
     // A valid field next to an invalid one is not applied either.
-    expectError(
-      await t.call('PATCH', url, { token: admin.token, body: { title: 'Would change', hostname: 'X' } }),
-      400,
-      /^hostname: /,
-    );
+    expectError(await t.call('PATCH', url, { token: admin.token, body: { title: 'Would change', hostname: 'X' } }), 400, /^hostname: /);
     expect(await organizationState(organization.id)).toEqual(before);
-    await expect(
-      official(admin).orgs.updateOrganizationById(organization.id, { title: ' x' }),
-    ).rejects.toMatchObject({ code: 400 });
+    await expect(official(admin).orgs.updateOrganizationById(organization.id, { title: ' x' })).rejects.toMatchObject({ code: 400 });
     expect(await organizationState(organization.id)).toEqual(before);
   });
 
@@ -460,10 +446,7 @@ describe('PATCH /v1/orgs/{organizationId}', () => {
       expectError(response, 403);
     }
     const stranger = await buildUser(t.database);
-    expectError(
-      await t.call('PATCH', `/v1/orgs/${organization.id}`, { token: stranger.token, body: { title: 'Taken over' } }),
-      404,
-    );
+    expectError(await t.call('PATCH', `/v1/orgs/${organization.id}`, { token: stranger.token, body: { title: 'Taken over' } }), 404);
     expectError(await t.call('PATCH', `/v1/orgs/${organization.id}`, { body: { title: 'Taken over' } }), 401);
     expect(await organizationState(organization.id)).toEqual(before);
   });

@@ -17,7 +17,6 @@ const PROVIDERS = '/v1/orgs/{organizationId}/saml';
 const PROVIDER = '/v1/orgs/{organizationId}/saml/{samlProviderId}';
 const SSO = '/v1/orgs/{organizationId}/sso';
 
-
 /** An organization with its admin, a team, and REST helpers for its SAML providers. */
 async function setup() {
   const org = await buildTeam(t.database);

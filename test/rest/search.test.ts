@@ -54,7 +54,11 @@ describe('search', () => {
 
   it('pages through results with tokens bound to the query, and validates the query', async () => {
     const team = await buildTeam(t.database);
-    const space = await spaceWith(team, 'Many', Array.from({ length: 5 }, (_, index) => ({ title: `Widget ${index}`, markdown: 'About widgets.\n' })));
+    const space = await spaceWith(
+      team,
+      'Many',
+      Array.from({ length: 5 }, (_, index) => ({ title: `Widget ${index}`, markdown: 'About widgets.\n' })),
+    );
     const first = (await search(team.admin.token, `/v1/spaces/${space.id}/search?query=widget&limit=2`)).json();
     expect(first.items).toHaveLength(2);
     const second = (await search(team.admin.token, `/v1/spaces/${space.id}/search?query=widget&limit=2&page=${first.next.page}`)).json();
@@ -63,7 +67,11 @@ describe('search', () => {
     const otherQuery = await search(team.admin.token, `/v1/spaces/${space.id}/search?query=about&page=${first.next.page}`);
     expect(otherQuery.statusCode).toBe(400);
     expect(otherQuery.json().error.message).toMatch(/^page: /);
-    for (const [query, message] of [['', /^query: /], [`query=${'a'.repeat(513)}`, /^query: /], ['query=x&limit=0', /^limit: /]] as const) {
+    for (const [query, message] of [
+      ['', /^query: /],
+      [`query=${'a'.repeat(513)}`, /^query: /],
+      ['query=x&limit=0', /^limit: /],
+    ] as const) {
       const response = await search(team.admin.token, `/v1/spaces/${space.id}/search?${query}`);
       expect(response.statusCode, query).toBe(400);
       expect(response.json().error.message).toMatch(message);
@@ -97,7 +105,11 @@ describe('search', () => {
     expect(body.items.map((item: { id: string }) => item.id).sort()).toEqual([guide.id, runbooks.id].sort());
     expect(body.items[0]).toMatchObject({ type: 'space', pages: [expect.objectContaining({ title: expect.any(String) })] });
     const guest = await team.member(null);
-    expectError(await search(guest.token, `/v1/orgs/${team.organization.id}/search?query=deploy`), 403, "You are not allowed to search this organization's content");
+    expectError(
+      await search(guest.token, `/v1/orgs/${team.organization.id}/search?query=deploy`),
+      403,
+      "You are not allowed to search this organization's content",
+    );
     const stranger = (await buildTeam(t.database)).admin;
     expect((await search(stranger.token, `/v1/orgs/${team.organization.id}/search?query=deploy`)).statusCode).toBe(404);
     expect((await search(stranger.token, `/v1/spaces/${guide.id}/search?query=deploy`)).statusCode).toBe(404);
@@ -124,7 +136,11 @@ describe('cost of a merge', () => {
       const { admin, organization } = team;
       const space = (await t.call('POST', `/v1/orgs/${organization.id}/spaces`, { token: admin.token, body: {} })).json();
       const changeRequest = (await t.call('POST', `/v1/spaces/${space.id}/change-requests`, { token: admin.token, body: {} })).json();
-      const changes = Array.from({ length: count }, (_, index) => ({ operation: 'insert_page', title: `Page ${index}`, document: { markdown: `Body ${index}.\n\n## Part\n\nMore ${index}.\n` } }));
+      const changes = Array.from({ length: count }, (_, index) => ({
+        operation: 'insert_page',
+        title: `Page ${index}`,
+        document: { markdown: `Body ${index}.\n\n## Part\n\nMore ${index}.\n` },
+      }));
       const before = t.statements();
       await t.call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, { token: admin.token, body: { changes } });
       const edit = t.statements() - before;

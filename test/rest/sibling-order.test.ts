@@ -48,7 +48,10 @@ describe('sibling order under concurrency', () => {
     const parent = (await t.call('POST', `/v1/orgs/${organization.id}/collections`, { token: admin.token, body: { title: 'Parent' } })).json();
     const children: string[] = [];
     for (let index = 0; index < 20; index++) {
-      const child = await t.call('POST', `/v1/orgs/${organization.id}/collections`, { token: admin.token, body: { title: `Child ${index}`, parent: parent.id } });
+      const child = await t.call('POST', `/v1/orgs/${organization.id}/collections`, {
+        token: admin.token,
+        body: { title: `Child ${index}`, parent: parent.id },
+      });
       children.push(child.json().id);
     }
     // Half of them to the end, half before the first: concurrent moves that read the same neighbours.
@@ -63,7 +66,10 @@ describe('sibling order under concurrency', () => {
     expect(moves.map((response) => response.statusCode)).toEqual(Array(19).fill(200));
     expectDistinct(await siblingKeys(organization.id, parent.id));
     for (const target of children.slice(1, 8)) {
-      const moved = await t.call('POST', `/v1/collections/${children[0]}/move`, { token: admin.token, body: { position: { before: { type: 'collection', collection: target } } } });
+      const moved = await t.call('POST', `/v1/collections/${children[0]}/move`, {
+        token: admin.token,
+        body: { position: { before: { type: 'collection', collection: target } } },
+      });
       expect(moved.statusCode, moved.body).toBe(200);
       const order = (await siblingKeys(organization.id, parent.id)).map((row) => row.id);
       expect(order.indexOf(children[0]!)).toBe(order.indexOf(target) - 1);
@@ -80,7 +86,10 @@ describe('sibling order under concurrency', () => {
     await t.database.db.space.updateMany({ where: { id: { in: ids.slice(0, 3) } }, data: { position: 'a5' } });
     const tiedOrder = (await siblingKeys(organization.id, null)).map((row) => row.id).filter((id) => id !== ids[3]);
 
-    const moved = await t.call('POST', `/v1/spaces/${ids[3]}/move`, { token: admin.token, body: { position: { before: { type: 'space', space: tiedOrder[1] } } } });
+    const moved = await t.call('POST', `/v1/spaces/${ids[3]}/move`, {
+      token: admin.token,
+      body: { position: { before: { type: 'space', space: tiedOrder[1] } } },
+    });
     expect(moved.statusCode, moved.body).toBe(200);
     const after = await siblingKeys(organization.id, null);
     expectDistinct(after);

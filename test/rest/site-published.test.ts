@@ -78,7 +78,12 @@ const FULL_TREE = [
   ['General', ['general', 'preview']],
   ['Beta', ['beta']],
   { 'Enterprise group': [['Enterprise', ['enterprise']]] },
-  { 'Mixed group': [['Pro', ['pro']], ['Always', ['always']]] },
+  {
+    'Mixed group': [
+      ['Pro', ['pro']],
+      ['Always', ['always']],
+    ],
+  },
 ];
 
 describe('GET /v1/orgs/{organizationId}/sites/{siteId}/published', () => {
@@ -167,7 +172,15 @@ describe('GET /v1/orgs/{organizationId}/sites/{siteId}/published', () => {
     const body = await publishedBody(w, site.id, w.token);
     expect(body.structure.type).toBe('sections');
     expect(body.structure.structure.map((entry: Json) => entry.object)).toEqual(['site-section-group', 'site-section']);
-    expect(treeOf(body)).toEqual([{ Grouped: [['Third', ['gamma']], ['First', ['alpha']]] }, ['Second', ['beta']]]);
+    expect(treeOf(body)).toEqual([
+      {
+        Grouped: [
+          ['Third', ['gamma']],
+          ['First', ['alpha']],
+        ],
+      },
+      ['Second', ['beta']],
+    ]);
     expect(body.structure.structure[0].sections[1]).toMatchObject({ id: first.id, default: true, sectionGroup: group.id });
   });
 
@@ -252,11 +265,7 @@ describe('GET /v1/orgs/{organizationId}/sites/{siteId}/published', () => {
     expectError(await published(w, site.id, stranger.token), 404);
     const valid = await visitorToken(privateKey, { beta: true });
     const body = await publishedBody(w, site.id, stranger.token, { visitor: valid });
-    expect(treeOf(body)).toEqual([
-      ['General', ['general', 'preview']],
-      ['Beta', ['beta']],
-      { 'Mixed group': [['Always', ['always']]] },
-    ]);
+    expect(treeOf(body)).toEqual([['General', ['general', 'preview']], ['Beta', ['beta']], { 'Mixed group': [['Always', ['always']]] }]);
     // A share key is no substitute for a token.
     const key = shareKeyOf(await w.shareLink(site.id));
     expectError(await published(w, site.id, stranger.token, { shareKey: key }), 404);
@@ -267,7 +276,13 @@ describe('GET /v1/orgs/{organizationId}/sites/{siteId}/published', () => {
     // A token must expire, and within 30 days: a leaked one must not open the site for ever.
     const neverExpiring = await visitorToken(privateKey, { beta: true }, { expiresAt: null });
     const expiringIn31Days = await visitorToken(privateKey, { beta: true }, { expiresAt: Math.floor(Date.now() / 1000) + 31 * 24 * 3600 });
-    expect(treeOf(await publishedBody(w, site.id, stranger.token, { visitor: await visitorToken(privateKey, { beta: true }, { expiresAt: Math.floor(Date.now() / 1000) + 29 * 24 * 3600 }) }))).toHaveLength(3);
+    expect(
+      treeOf(
+        await publishedBody(w, site.id, stranger.token, {
+          visitor: await visitorToken(privateKey, { beta: true }, { expiresAt: Math.floor(Date.now() / 1000) + 29 * 24 * 3600 }),
+        }),
+      ),
+    ).toHaveLength(3);
     const header = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
     const payload = Buffer.from(JSON.stringify({ beta: true })).toString('base64url');
     for (const visitor of [
@@ -356,30 +371,38 @@ describe('GET /v1/orgs/{organizationId}/sites/{siteId}/published', () => {
       treeOf(await publishedBody(w, site.id, token, { visitor: await visitorToken(privateKey, claims) }));
 
     expect(await tree({})).toEqual([['General', ['general']], { 'Mixed group': [['Always', ['always']]] }]);
-    expect(await tree({ beta: true })).toEqual([
-      ['General', ['general', 'preview']],
-      ['Beta', ['beta']],
-      { 'Mixed group': [['Always', ['always']]] },
-    ]);
+    expect(await tree({ beta: true })).toEqual([['General', ['general', 'preview']], ['Beta', ['beta']], { 'Mixed group': [['Always', ['always']]] }]);
     expect(await tree({ plan: 'enterprise' })).toEqual([
       ['General', ['general']],
       { 'Enterprise group': [['Enterprise', ['enterprise']]] },
-      { 'Mixed group': [['Pro', ['pro']], ['Always', ['always']]] },
+      {
+        'Mixed group': [
+          ['Pro', ['pro']],
+          ['Always', ['always']],
+        ],
+      },
     ]);
     expect(await tree({ plan: 'pro', beta: true })).toEqual([
       ['General', ['general', 'preview']],
       ['Beta', ['beta']],
-      { 'Mixed group': [['Pro', ['pro']], ['Always', ['always']]] },
+      {
+        'Mixed group': [
+          ['Pro', ['pro']],
+          ['Always', ['always']],
+        ],
+      },
     ]);
     // A truthy but non-boolean beta opens the site space (truthiness) but not the section (=== true).
-    expect(await tree({ beta: 'yes' })).toEqual([
-      ['General', ['general', 'preview']],
-      { 'Mixed group': [['Always', ['always']]] },
-    ]);
+    expect(await tree({ beta: 'yes' })).toEqual([['General', ['general', 'preview']], { 'Mixed group': [['Always', ['always']]] }]);
     // A member presenting a token is shown what the claims open, too.
     expect(await tree({ plan: 'pro' }, w.token)).toEqual([
       ['General', ['general']],
-      { 'Mixed group': [['Pro', ['pro']], ['Always', ['always']]] },
+      {
+        'Mixed group': [
+          ['Pro', ['pro']],
+          ['Always', ['always']],
+        ],
+      },
     ]);
 
     // Conditions apply on public sites as well, to visitors that present a token.
@@ -387,7 +410,12 @@ describe('GET /v1/orgs/{organizationId}/sites/{siteId}/published', () => {
     expect(await tree({ plan: 'enterprise' })).toEqual([
       ['General', ['general']],
       { 'Enterprise group': [['Enterprise', ['enterprise']]] },
-      { 'Mixed group': [['Pro', ['pro']], ['Always', ['always']]] },
+      {
+        'Mixed group': [
+          ['Pro', ['pro']],
+          ['Always', ['always']],
+        ],
+      },
     ]);
     // Removing a condition shows the entry to everyone.
     const sections = (await w.rest('GET', w.url(site.id, '/sections'))).items as Json[];

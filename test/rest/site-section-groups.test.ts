@@ -64,7 +64,12 @@ describe('POST /v1/orgs/{organizationId}/sites/{siteId}/section-groups', () => {
     expect(treeOf(await w.rest('GET', w.url(site.id, '/published')))).toEqual([
       ['B section', ['space-b']],
       ['D section', ['space-d']],
-      { Guides: [['C section', ['space-c']], ['A section', ['space-a']]] },
+      {
+        Guides: [
+          ['C section', ['space-c']],
+          ['A section', ['space-a']],
+        ],
+      },
     ]);
     // The default section stays the default.
     expect((await sectionRow(a.id))!.isDefault).toBe(true);
@@ -201,10 +206,7 @@ describe('PATCH /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSec
     expectError(await t.call('PATCH', url, { token: (await w.member(null)).token, body: { title: 'Mine' } }), 404);
     const stranger = await w.stranger();
     expectError(await t.call('PATCH', url, { token: stranger.token, body: { title: 'Mine' } }), 404);
-    await expectOfficialError(
-      official(stranger).orgs.updateSiteSectionGroupById(w.organizationId, site.id, group.id, { title: 'Mine' }),
-      404,
-    );
+    await expectOfficialError(official(stranger).orgs.updateSiteSectionGroupById(w.organizationId, site.id, group.id, { title: 'Mine' }), 404);
     expectError(await t.call('PATCH', url, { body: { title: 'Mine' } }), 401);
     expectError(
       await t.call('PATCH', w.url(site.id, `/section-groups/${foreign.id}`), { token: w.token, body: { title: 'Mine' } }),
@@ -307,10 +309,7 @@ describe('POST and DELETE /v1/orgs/{organizationId}/sites/{siteId}/section-group
     ] as const) {
       expectError(await t.call('POST', url, { token: w.token, body }), status, message);
     }
-    expectError(
-      await t.call('POST', w.url(site.id, '/section-groups/ssg_missing/sections'), { token: w.token, body: { sectionId: c.id } }),
-      404,
-    );
+    expectError(await t.call('POST', w.url(site.id, '/section-groups/ssg_missing/sections'), { token: w.token, body: { sectionId: c.id } }), 404);
     expect(await siteSnapshot(t, site.id)).toEqual(before);
   });
 
@@ -391,19 +390,19 @@ describe('POST /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSect
       return siteOrder(w, site.id);
     };
     expect(await move({ before: { type: 'site-section', id: a.id } })).toEqual([b.id, c.id, a.id, d.id]);
-    expect(await move({ after: { type: 'site-section', id: a.id }, before: { type: 'site-section', id: d.id } })).toEqual([
-      a.id,
-      b.id,
-      c.id,
-      d.id,
-    ]);
+    expect(await move({ after: { type: 'site-section', id: a.id }, before: { type: 'site-section', id: d.id } })).toEqual([a.id, b.id, c.id, d.id]);
     expect(await move({ after: { type: 'site-section', id: d.id } })).toEqual([a.id, d.id, b.id, c.id]);
     expect(await move({ before: { type: 'site-section', id: a.id } })).toEqual([b.id, c.id, a.id, d.id]);
     expect(await move()).toEqual([a.id, d.id, b.id, c.id]);
     expect(treeOf(await w.rest('GET', w.url(site.id, '/published')))).toEqual([
       ['A section', ['space-a']],
       ['D section', ['space-d']],
-      { Group: [['B section', ['space-b']], ['C section', ['space-c']]] },
+      {
+        Group: [
+          ['B section', ['space-b']],
+          ['C section', ['space-c']],
+        ],
+      },
     ]);
   });
 

@@ -93,9 +93,7 @@ describe('POST /v1/orgs/{organizationId}/sites/{siteId}/sections', () => {
     const again = await w.section(empty.id, space.id, 'Guide');
     expectMatchesSchema('POST', P.sections, 201, again);
     expect(again).toMatchObject({ title: 'Guide', path: 'guide-2', default: false });
-    expect(again.siteSpaces.map((siteSpace: Json) => [siteSpace.space.id, siteSpace.default, siteSpace.section])).toEqual([
-      [space.id, true, again.id],
-    ]);
+    expect(again.siteSpaces.map((siteSpace: Json) => [siteSpace.space.id, siteSpace.default, siteSpace.section])).toEqual([[space.id, true, again.id]]);
     const longest = await w.section(empty.id, space.id, 'x'.repeat(64));
     expect(longest.title).toBe('x'.repeat(64));
     const shortest = await w.section(empty.id, space.id, 'ab');

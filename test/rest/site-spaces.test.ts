@@ -319,11 +319,7 @@ describe('PATCH /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceI
     expectError(await t.call('PATCH', url, { token: stranger.token, body }), 404);
     await expectOfficialError(official(stranger).orgs.updateSiteSpaceById(w.organizationId, site.id, a.id, body), 404);
     expectError(await t.call('PATCH', url, { body }), 401);
-    expectError(
-      await t.call('PATCH', w.url(site.id, `/site-spaces/${other.a.id}`), { token: w.token, body }),
-      404,
-      `Site space "${other.a.id}" was not found`,
-    );
+    expectError(await t.call('PATCH', w.url(site.id, `/site-spaces/${other.a.id}`), { token: w.token, body }), 404, `Site space "${other.a.id}" was not found`);
     expect(await siteSnapshot(t, site.id)).toEqual(before);
     expect(await siteSpaceRow(other.a.id)).toMatchObject({ path: 'space-a' });
   });

@@ -499,10 +499,12 @@ describe('POST /v1/spaces/{spaceId}/duplicate', () => {
     const listed = (await t.call('GET', `/v1/collections/${parent.id}/spaces`, { token: admin.token })).json();
     expect(itemIds(listed)).toEqual([before.id, original.id, data.id, after.id]);
     const values = await t.database.db.spaceCustomFieldValue.findMany({ where: { spaceId: data.id }, orderBy: { customFieldId: 'asc' } });
-    expect(values.map((value) => [value.customFieldId, value.value]).sort()).toEqual([
-      [owner.id, 'alice'],
-      [team.id, 'docs'],
-    ].sort());
+    expect(values.map((value) => [value.customFieldId, value.value]).sort()).toEqual(
+      [
+        [owner.id, 'alice'],
+        [team.id, 'docs'],
+      ].sort(),
+    );
     const shownValues = await t.call('GET', `/v1/spaces/${data.id}/custom-fields`, { token: admin.token });
     expect(shownValues.json().map((entry: Json) => [entry.customField.name, entry.value])).toEqual([
       ['owner', 'alice'],
@@ -596,10 +598,7 @@ describe('POST /v1/spaces/{spaceId}/move', () => {
     for (let round = 0; round < 24; round += 1) {
       const moving = round % 2 === 0 ? model.at(-1)! : model[1]!;
       model.splice(model.indexOf(moving), 1);
-      const position =
-        round % 2 === 0
-          ? { after: { type: 'space', space: model[0]! } }
-          : { before: { type: 'space', space: model.at(-1)! } };
+      const position = round % 2 === 0 ? { after: { type: 'space', space: model[0]! } } : { before: { type: 'space', space: model.at(-1)! } };
       const response = await t.call('POST', `/v1/spaces/${moving}/move`, { token: admin.token, body: { position } });
       expect(response.statusCode, response.body).toBe(200);
       if (round % 2 === 0) model.splice(1, 0, moving);
@@ -755,9 +754,7 @@ describe('POST /v1/spaces/{spaceId}/transfer', () => {
     expect(await spaceRow(t, space.id)).toMatchObject({ organizationId: target.id, parentId: null, deletedAt: null });
     expect(await siblings(t, target.id, null)).toEqual([existing.id, space.id]);
     expect(await t.database.db.spaceCustomFieldValue.count({ where: { spaceId: space.id } })).toBe(0);
-    expect(await t.database.db.spaceCustomFieldValue.findMany({ where: { spaceId: staying.id } })).toMatchObject([
-      { customFieldId: field.id, value: 'bob' },
-    ]);
+    expect(await t.database.db.spaceCustomFieldValue.findMany({ where: { spaceId: staying.id } })).toMatchObject([{ customFieldId: field.id, value: 'bob' }]);
     expect(itemIds((await t.call('GET', `/v1/orgs/${target.id}/spaces`, { token: admin.token })).json())).toEqual([space.id]);
     expect(itemIds((await t.call('GET', `/v1/orgs/${organizationId}/spaces`, { token: admin.token })).json())).toEqual([staying.id]);
     expect((await t.call('GET', `/v1/spaces/${space.id}/custom-fields`, { token: admin.token })).json()).toEqual([]);
@@ -831,7 +828,13 @@ describe('GET /v1/orgs/{organizationId}/spaces', () => {
   it('pages with limit and next.page, covering every space exactly once', async () => {
     const { organizationId, admin, made } = await fiveSpaces();
     const url = `/v1/orgs/${organizationId}/spaces`;
-    for (const [limit, rounds] of [[1, 5], [2, 3], [4, 2], [5, 1], [1000, 1]] as const) {
+    for (const [limit, rounds] of [
+      [1, 5],
+      [2, 3],
+      [4, 2],
+      [5, 1],
+      [1000, 1],
+    ] as const) {
       const all = await listAll(t, url, admin.token, limit);
       expect(all.seen, `limit=${limit}`).toEqual(made);
       expect(all.rounds, `limit=${limit}`).toBe(rounds);
@@ -860,7 +863,14 @@ describe('GET /v1/orgs/{organizationId}/spaces', () => {
     await expectOfficialError(official(admin).orgs.listSpacesInOrganizationById(organizationId, { limit: 1001 }), 400);
     expectError(await t.call('GET', `${url}?limit=-1`, { token: admin.token }), 400, /^limit: /);
     expectError(await t.call('GET', `${url}?limit=1.5`, { token: admin.token }), 400, /^limit: /);
-    for (const garbage of ['garbage', '%E2%9C%93', Buffer.from('{"page":2}').toString('base64url'), token([{ page: 2 }]), token(['spaces-by-creation']), 'x'.repeat(2049)]) {
+    for (const garbage of [
+      'garbage',
+      '%E2%9C%93',
+      Buffer.from('{"page":2}').toString('base64url'),
+      token([{ page: 2 }]),
+      token(['spaces-by-creation']),
+      'x'.repeat(2049),
+    ]) {
       expectError(await t.call('GET', `${url}?page=${garbage}`, { token: admin.token }), 400, /^page: /);
     }
     const fromCollection = (await t.call('GET', `/v1/collections/${parent.id}/spaces?limit=1`, { token: admin.token })).json();
@@ -904,7 +914,11 @@ describe('GET /v1/orgs/{organizationId}/spaces', () => {
       expect(itemIds(listed.json()), role).toEqual(made);
     }
     const guest = await member(null);
-    expectError(await t.call('GET', `/v1/orgs/${organizationId}/spaces`, { token: guest.token }), 403, "You are not allowed to list this organization's spaces");
+    expectError(
+      await t.call('GET', `/v1/orgs/${organizationId}/spaces`, { token: guest.token }),
+      403,
+      "You are not allowed to list this organization's spaces",
+    );
     const stranger = await buildUser(t.database);
     expectError(await t.call('GET', `/v1/orgs/${organizationId}/spaces`, { token: stranger.token }), 404);
     expectError(await t.call('GET', `/v1/orgs/${organizationId}/spaces`), 401);
@@ -988,7 +1002,7 @@ describe('permissions on spaces', () => {
     expect(adminView.json().permissions).toMatchObject({ view: true, admin: true, edit: true, review: true });
   });
 
-  it("makes an edit member admin of the spaces of a collection whose default level is admin", async () => {
+  it('makes an edit member admin of the spaces of a collection whose default level is admin', async () => {
     const { organizationId, admin, member, create, collection, patchCollection } = await content();
     const editor = await member('edit');
     const target = await buildOrganization(t.database);

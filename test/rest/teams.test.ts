@@ -72,7 +72,11 @@ describe('teams', () => {
     expectError(await call('PUT', base, admin.token, { title: '' }), 400, /^title: /);
     expectError(await call('PUT', base, admin.token, { title: 'x'.repeat(65) }), 400, /^title: /);
     expectError(await call('PUT', base, admin.token, {}), 400, 'title: is required');
-    expectError(await call('PUT', base, admin.token, { title: 'T', members: [inside.id, outsider.id] }), 400, `members.1: no member ${outsider.id} in this organization`);
+    expectError(
+      await call('PUT', base, admin.token, { title: 'T', members: [inside.id, outsider.id] }),
+      400,
+      `members.1: no member ${outsider.id} in this organization`,
+    );
     expectError(await call('PUT', base, admin.token, { title: 'T', color: 'red' }), 400, 'body: unknown field "color"');
     expect(await t.database.db.team.count({ where: { organizationId } })).toBe(before);
   });
@@ -132,7 +136,11 @@ describe('teams', () => {
     const team = await create({ title: 'Private' });
     const guest = await member(null);
     const stranger = (await buildTeam(t.database)).admin;
-    for (const url of [`/v1/orgs/${organizationId}/teams`, `/v1/orgs/${organizationId}/teams/${team.id}`, `/v1/orgs/${organizationId}/teams/${team.id}/members`]) {
+    for (const url of [
+      `/v1/orgs/${organizationId}/teams`,
+      `/v1/orgs/${organizationId}/teams/${team.id}`,
+      `/v1/orgs/${organizationId}/teams/${team.id}/members`,
+    ]) {
       expectError(await call('GET', url, guest.token), 403);
       expectError(await call('GET', url, stranger.token), 404);
       expectError(await t.call('GET', url), 401);
@@ -155,16 +163,20 @@ describe('team members', () => {
       remove: [cyd.email, dee.id],
       memberships: { [bob.id]: { role: 'owner' as never } },
     });
-    expect(await rows(team.id)).toEqual(sorted([
-      { userId: ada.id, role: 'member' },
-      { userId: bob.id, role: 'owner' },
-    ]));
+    expect(await rows(team.id)).toEqual(
+      sorted([
+        { userId: ada.id, role: 'member' },
+        { userId: bob.id, role: 'owner' },
+      ]),
+    );
     // Adding again changes nothing; a role changes only when asked.
     expect((await call('PUT', url, admin.token, { add: [ada.id, bob.id] })).statusCode).toBe(204);
-    expect(await rows(team.id)).toEqual(sorted([
-      { userId: ada.id, role: 'member' },
-      { userId: bob.id, role: 'owner' },
-    ]));
+    expect(await rows(team.id)).toEqual(
+      sorted([
+        { userId: ada.id, role: 'member' },
+        { userId: bob.id, role: 'owner' },
+      ]),
+    );
 
     const listed = await official(admin).orgs.listTeamMembersInOrganizationById(organizationId, team.id);
     expectMatchesSchema('GET', TEAM_MEMBERS, 200, listed.data);
@@ -185,7 +197,11 @@ describe('team members', () => {
     const team = await create({ title: 'Crew', members: [ada.id] });
     const url = `/v1/orgs/${organizationId}/teams/${team.id}/members`;
     const before = await rows(team.id);
-    expectError(await call('PUT', url, admin.token, { add: [ada.id, 'nobody@nowhere.test'] }), 400, 'add.1: no member "nobody@nowhere.test" in this organization');
+    expectError(
+      await call('PUT', url, admin.token, { add: [ada.id, 'nobody@nowhere.test'] }),
+      400,
+      'add.1: no member "nobody@nowhere.test" in this organization',
+    );
     expectError(await call('PUT', url, admin.token, { remove: [outsider.id] }), 400, `remove.0: no member "${outsider.id}" in this organization`);
     expectError(await call('PUT', url, admin.token, { memberships: { [ada.id]: { role: 'boss' } } }), 400, /^memberships\./);
     expectError(await call('PUT', `${url}/${ada.id}`, admin.token, { role: 'boss' }), 400, /^role: /);
@@ -200,10 +216,12 @@ describe('team members', () => {
     const url = `/v1/orgs/${organizationId}/teams/${team.id}/members`;
     await official(admin).orgs.addMemberToOrganizationTeamById(organizationId, team.id, ada.id, {});
     expect((await call('PUT', `${url}/${bob.id}`, admin.token, { role: 'owner' })).statusCode).toBe(204);
-    expect(await rows(team.id)).toEqual(sorted([
-      { userId: ada.id, role: 'member' },
-      { userId: bob.id, role: 'owner' },
-    ]));
+    expect(await rows(team.id)).toEqual(
+      sorted([
+        { userId: ada.id, role: 'member' },
+        { userId: bob.id, role: 'owner' },
+      ]),
+    );
     // A member manages nothing, but may leave.
     expectError(await call('DELETE', `${url}/${bob.id}`, ada.token), 403);
     await expectOfficialError(official(ada).orgs.addMemberToOrganizationTeamById(organizationId, team.id, ada.id, { role: 'owner' as never }), 403);
@@ -233,7 +251,12 @@ describe('team members', () => {
     expect(adds.map((response) => response.statusCode)).toEqual(Array(24).fill(204));
     const removes = await Promise.all(people.slice(0, 6).map((person) => call('DELETE', `${url}/${person.id}`, admin.token)));
     expect(removes.map((response) => response.statusCode)).toEqual(Array(6).fill(204));
-    expect((await rows(team.id)).map((row) => row.userId).sort()).toEqual(people.slice(6).map((person) => person.id).sort());
+    expect((await rows(team.id)).map((row) => row.userId).sort()).toEqual(
+      people
+        .slice(6)
+        .map((person) => person.id)
+        .sort(),
+    );
     expect((await call('GET', `/v1/orgs/${organizationId}/teams/${team.id}`, admin.token)).json().members).toBe(6);
   });
 });
@@ -245,7 +268,14 @@ describe('GET /v1/orgs/{organizationId}/members/{userId}/teams', () => {
     const docs = await create({ title: 'Docs' });
     const api = await create({ title: 'API docs' });
     await create({ title: 'Docs without Ada' });
-    expect((await call('PUT', `/v1/orgs/${organizationId}/teams/${docs.id}/members`, (await member('admin')).token, { add: [ada.id], memberships: { [ada.email]: { role: 'owner' } } })).statusCode).toBe(204);
+    expect(
+      (
+        await call('PUT', `/v1/orgs/${organizationId}/teams/${docs.id}/members`, (await member('admin')).token, {
+          add: [ada.id],
+          memberships: { [ada.email]: { role: 'owner' } },
+        })
+      ).statusCode,
+    ).toBe(204);
     expect((await call('PUT', `/v1/orgs/${organizationId}/teams/${api.id}/members/${ada.id}`, (await member('admin')).token, {})).statusCode).toBe(204);
     const { data } = await official(ada).orgs.listTeamsForOrganizationMember(organizationId, ada.id);
     expectMatchesSchema('GET', MEMBER_TEAMS, 200, data);

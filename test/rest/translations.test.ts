@@ -76,8 +76,16 @@ describe('translation settings over REST', () => {
     expectError(await t.call('POST', base, { token: admin.token, body: { title: '' } }), 400, /^title: /);
     expectError(await t.call('POST', base, { token: admin.token, body: { title: '   ' } }), 400, /^title: /);
     expectError(await t.call('PUT', `${base}/${existing.id}`, { token: admin.token, body: { title: '' } }), 400, /^title: /);
-    expectError(await t.call('POST', base, { token: admin.token, body: { title: 'A', languages: ['fr', 'klingon'] } }), 400, /^languages\.1: must be one of en, fr/);
-    expectError(await t.call('POST', base, { token: admin.token, body: { title: 'A', languages: ['fr', 'fr'] } }), 400, 'languages: must not repeat a language');
+    expectError(
+      await t.call('POST', base, { token: admin.token, body: { title: 'A', languages: ['fr', 'klingon'] } }),
+      400,
+      /^languages\.1: must be one of en, fr/,
+    );
+    expectError(
+      await t.call('POST', base, { token: admin.token, body: { title: 'A', languages: ['fr', 'fr'] } }),
+      400,
+      'languages: must not repeat a language',
+    );
     expectError(await t.call('POST', base, { token: admin.token, body: { title: 'A', source: { space: 'x' } } }), 400, 'body: unknown field "source"');
     expectError(await t.call('PUT', `${base}/${existing.id}`, { token: admin.token, body: { languages: ['de'] } }), 400, 'title: is required');
     expect(await rows()).toEqual(before);
@@ -106,21 +114,56 @@ describe('translation settings over GraphQL', () => {
   it('lists, creates, updates and deletes them as REST does', async () => {
     const { organizationId, base, admin, reader, create } = await setup();
     const europe = await create({ title: 'Europe', languages: ['fr'] });
-    const created = expectData(await mutate(t, admin.token, 'createTranslationSettings', { organizationId, title: 'Asia', languages: ['ja', 'ko'] }, 'translationSettings { id title languages }'));
+    const created = expectData(
+      await mutate(
+        t,
+        admin.token,
+        'createTranslationSettings',
+        { organizationId, title: 'Asia', languages: ['ja', 'ko'] },
+        'translationSettings { id title languages }',
+      ),
+    );
     const asiaId = created.createTranslationSettings.translationSettings.id as string;
     expect(created.createTranslationSettings.translationSettings).toEqual({ id: asiaId, title: 'Asia', languages: ['ja', 'ko'] });
 
     const fields = 'id object title languages createdAt updatedAt permissions { view edit } urls { location }';
-    const data = expectData(await t.graphql(reader.token, `query($id: ID!) { organization(id: $id) { translations(first: 10) { totalCount edges { node { ${fields} } } } } }`, { id: organizationId }));
+    const data = expectData(
+      await t.graphql(reader.token, `query($id: ID!) { organization(id: $id) { translations(first: 10) { totalCount edges { node { ${fields} } } } } }`, {
+        id: organizationId,
+      }),
+    );
     const restItems = (await t.call('GET', base, { token: reader.token })).json().items;
     expect(data.organization.translations.edges.map((edge: { node: object }) => edge.node)).toEqual(restItems);
     expect(data.organization.translations.totalCount).toBe(2);
 
-    expectGraphQLError(await mutate(t, reader.token, 'updateTranslationSettings', { translationSettingsId: europe.id, title: 'Mine' }, 'translationSettings { id }'), 403);
-    expectGraphQLError(await mutate(t, admin.token, 'updateTranslationSettings', { translationSettingsId: europe.id, title: 'Europe', languages: ['xx'] }, 'translationSettings { id }'), 400, /^languages\.0: /);
-    const updated = expectData(await mutate(t, admin.token, 'updateTranslationSettings', { translationSettingsId: europe.id, title: 'Europe', languages: ['it'] }, 'translationSettings { languages }'));
+    expectGraphQLError(
+      await mutate(t, reader.token, 'updateTranslationSettings', { translationSettingsId: europe.id, title: 'Mine' }, 'translationSettings { id }'),
+      403,
+    );
+    expectGraphQLError(
+      await mutate(
+        t,
+        admin.token,
+        'updateTranslationSettings',
+        { translationSettingsId: europe.id, title: 'Europe', languages: ['xx'] },
+        'translationSettings { id }',
+      ),
+      400,
+      /^languages\.0: /,
+    );
+    const updated = expectData(
+      await mutate(
+        t,
+        admin.token,
+        'updateTranslationSettings',
+        { translationSettingsId: europe.id, title: 'Europe', languages: ['it'] },
+        'translationSettings { languages }',
+      ),
+    );
     expect(updated.updateTranslationSettings.translationSettings.languages).toEqual(['it']);
-    expect(expectData(await mutate(t, admin.token, 'deleteTranslationSettings', { translationSettingsId: asiaId }, 'deletedId')).deleteTranslationSettings.deletedId).toBe(asiaId);
+    expect(
+      expectData(await mutate(t, admin.token, 'deleteTranslationSettings', { translationSettingsId: asiaId }, 'deletedId')).deleteTranslationSettings.deletedId,
+    ).toBe(asiaId);
     expectGraphQLError(await t.graphql(admin.token, 'query($id: ID!) { node(id: $id) { id } }', { id: asiaId }), 404);
   });
 });

@@ -31,7 +31,11 @@ export interface TestApp {
   clock: TestClock;
   /** A REST or GraphQL call through Fastify's HTTP injection. */
   call(method: string, url: string, options?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<LightMyRequestResponse>;
-  graphql<T = any>(token: string, query: string, variables?: Record<string, unknown>): Promise<{ status: number; data: T; errors?: Array<{ message: string; extensions?: { code?: number } }> }>;
+  graphql<T = any>(
+    token: string,
+    query: string,
+    variables?: Record<string, unknown>,
+  ): Promise<{ status: number; data: T; errors?: Array<{ message: string; extensions?: { code?: number } }> }>;
   /** Starts listening on a loopback port (for clients that use fetch), if not yet, and returns the base URL. */
   listen(): Promise<string>;
   /** SQL statements run by this app's database connection so far. */

@@ -1,12 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../src/db/index.ts';
 import type { Role } from '../../src/domain/access.ts';
-import {
-  createOrganization,
-  ensureMembership,
-  ensureUser,
-  issueApiToken,
-} from '../../src/domain/users/provisioning.ts';
+import { createOrganization, ensureMembership, ensureUser, issueApiToken } from '../../src/domain/users/provisioning.ts';
 
 /** Test data through the same provisioning functions as the CLI. Every call makes new, unique rows. */
 
@@ -44,8 +39,7 @@ export async function addMember(database: Database, organizationId: string, user
 export async function buildTeam(database: Database) {
   const organization = await buildOrganization(database);
   const admin = await addMember(database, organization.id, await buildUser(database, 'admin'), 'admin');
-  const member = async (role: Role | null, name = role ?? 'guest') =>
-    addMember(database, organization.id, await buildUser(database, name), role);
+  const member = async (role: Role | null, name = role ?? 'guest') => addMember(database, organization.id, await buildUser(database, name), role);
   return { organization, admin, member };
 }
 

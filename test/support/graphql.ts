@@ -51,7 +51,10 @@ export function expectData<T = any>(result: GraphQLResult): T {
 /** A GraphQL response failing with one error of this status (`extensions.code`) and message. */
 export function expectGraphQLError(result: GraphQLResult, code: number, message?: RegExp | string) {
   expect(result.errors, `expected a ${code} error, got ${JSON.stringify(result)}`).toBeDefined();
-  expect(result.errors!.map((error) => error.extensions?.code), JSON.stringify(result.errors)).toEqual([code]);
+  expect(
+    result.errors!.map((error) => error.extensions?.code),
+    JSON.stringify(result.errors),
+  ).toEqual([code]);
   if (message !== undefined) {
     if (typeof message === 'string') expect(result.errors![0]!.message).toBe(message);
     else expect(result.errors![0]!.message).toMatch(message);

@@ -35,8 +35,6 @@ export async function siblings(t: TestApp, organizationId: string, parentId: str
     db.space.findMany({ where: { organizationId, parentId, deletedAt: null }, select }),
   ]);
   return [...collections, ...spaces]
-    .sort((a, b) =>
-      a.position === b.position ? (a.id < b.id ? -1 : 1) : Buffer.compare(Buffer.from(a.position), Buffer.from(b.position)),
-    )
+    .sort((a, b) => (a.position === b.position ? (a.id < b.id ? -1 : 1) : Buffer.compare(Buffer.from(a.position), Buffer.from(b.position))))
     .map((row) => row.id);
 }

@@ -140,9 +140,7 @@ export const SHARE_LINK_FIELDS = 'id object name active createdAt urls { publish
 export function adaptiveSchemaOf(attributes: Record<string, 'boolean' | 'string' | 'number'>) {
   return {
     type: 'object',
-    properties: Object.fromEntries(
-      Object.entries(attributes).map(([name, type]) => [name, { type, description: `The ${name} of the visitor` }]),
-    ),
+    properties: Object.fromEntries(Object.entries(attributes).map(([name, type]) => [name, { type, description: `The ${name} of the visitor` }])),
     additionalProperties: false,
   };
 }

@@ -39,9 +39,7 @@ export const P = {
 export function adaptiveSchema(attributes: Record<string, 'boolean' | 'string' | 'number'>) {
   return {
     type: 'object',
-    properties: Object.fromEntries(
-      Object.entries(attributes).map(([name, type]) => [name, { type, description: `The ${name} of the visitor` }]),
-    ),
+    properties: Object.fromEntries(Object.entries(attributes).map(([name, type]) => [name, { type, description: `The ${name} of the visitor` }])),
     additionalProperties: false,
   };
 }
@@ -60,13 +58,11 @@ export async function buildSiteWorld(t: TestApp) {
     expect(response.statusCode, `${method} ${path} ${JSON.stringify(body)}: ${response.body}`).toBe(status);
     return status === 204 || status === 205 ? undefined : response.json();
   };
-  const space = async (title = 'Space'): Promise<Json> =>
-    rest('POST', `/v1/orgs/${organizationId}/spaces`, { title }, 201);
+  const space = async (title = 'Space'): Promise<Json> => rest('POST', `/v1/orgs/${organizationId}/spaces`, { title }, 201);
   const site = async (body: Json = {}): Promise<Json> => rest('POST', base, body, 201);
   const section = async (siteId: string, spaceId: string, title?: string): Promise<Json> =>
     rest('POST', url(siteId, '/sections'), { spaceId, ...(title !== undefined ? { title } : {}) }, 201);
-  const updateSection = async (siteId: string, sectionId: string, body: Json): Promise<Json> =>
-    rest('PATCH', url(siteId, `/sections/${sectionId}`), body);
+  const updateSection = async (siteId: string, sectionId: string, body: Json): Promise<Json> => rest('PATCH', url(siteId, `/sections/${sectionId}`), body);
   const group = async (siteId: string, title: string, sections: string[] = []): Promise<Json> =>
     rest('POST', url(siteId, '/section-groups'), { title, sections }, 201);
   const siteSpace = async (siteId: string, spaceId: string, sectionId?: string): Promise<Json> =>
@@ -77,8 +73,7 @@ export async function buildSiteWorld(t: TestApp) {
     rest('PUT', url(siteId, '/adaptive-schema'), { jsonSchema: adaptiveSchema(attributes) });
   const publish = (siteId: string) => rest('POST', url(siteId, '/publish'));
   const patchSite = (siteId: string, body: Json) => rest('PATCH', url(siteId), body);
-  const shareLink = async (siteId: string, name = 'Reviewers'): Promise<Json> =>
-    rest('POST', url(siteId, '/share-links'), { name }, 201);
+  const shareLink = async (siteId: string, name = 'Reviewers'): Promise<Json> => rest('POST', url(siteId, '/share-links'), { name }, 201);
   const stranger = () => buildUser(t.database, 'stranger');
 
   return {
@@ -115,7 +110,11 @@ export function shareKeyOf(link: { urls?: { published?: string | undefined } }):
 
 /** A visitor token: a JWT (HS256 unless told) with these claims, signed with `secret`. */
 /** A visitor token signed with `secret`, expiring in an hour, at `expiresAt`, or never (`null`). */
-export async function visitorToken(secret: string, claims: Record<string, unknown>, options: { expiresAt?: number | null; alg?: 'HS256' | 'HS512'; notBefore?: number } = {}) {
+export async function visitorToken(
+  secret: string,
+  claims: Record<string, unknown>,
+  options: { expiresAt?: number | null; alg?: 'HS256' | 'HS512'; notBefore?: number } = {},
+) {
   const jwt = new SignJWT(claims).setProtectedHeader({ alg: options.alg ?? 'HS256' }).setIssuedAt();
   if (options.notBefore !== undefined) jwt.setNotBefore(options.notBefore);
   if (options.expiresAt !== undefined && options.expiresAt !== null) jwt.setExpirationTime(options.expiresAt);

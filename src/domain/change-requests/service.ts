@@ -181,10 +181,11 @@ export async function mergeChangeRequest(ctx: RequestContext, spaceId: string, i
     const space = await lockSpace(tx, spaceId);
     const current = await tx.db.changeRequest.findUniqueOrThrow({ where: { id: changeRequest.id } });
     if (current.status === 'merged' || current.status === 'archived') throw conflict(`change request #${current.number} is ${current.status}`);
-    const [base, ours, theirs] = await Promise.all(
-      [current.revisionMergedAncestorId, space.revisionId, current.revisionId].map((id) => loadPageTree(tx, id)),
-    );
-    const merged = space.revisionId === current.revisionMergedAncestorId ? { pages: theirs!.pages.values(), markdowns: [] } : await mergeTrees(tx, spaceId, base!, ours!, theirs!);
+    const [base, ours, theirs] = await Promise.all([current.revisionMergedAncestorId, space.revisionId, current.revisionId].map((id) => loadPageTree(tx, id)));
+    const merged =
+      space.revisionId === current.revisionMergedAncestorId
+        ? { pages: theirs!.pages.values(), markdowns: [] }
+        : await mergeTrees(tx, spaceId, base!, ours!, theirs!);
     await storeDocuments(tx, spaceId, merged.markdowns);
     const revisionId = await writeRevision(tx, {
       spaceId,
@@ -219,9 +220,7 @@ export async function updateChangeRequestFromSpace(ctx: RequestContext, spaceId:
       await tx.db.changeRequest.update({ where: { id: current.id }, data: { revisionId: space.revisionId, revisionMergedAncestorId: space.revisionId } });
       return space.revisionId;
     }
-    const [base, ours, theirs] = await Promise.all(
-      [current.revisionMergedAncestorId, current.revisionId, space.revisionId].map((id) => loadPageTree(tx, id)),
-    );
+    const [base, ours, theirs] = await Promise.all([current.revisionMergedAncestorId, current.revisionId, space.revisionId].map((id) => loadPageTree(tx, id)));
     const merged = await mergeTrees(tx, spaceId, base!, ours!, theirs!);
     await storeDocuments(tx, spaceId, merged.markdowns);
     const revisionId = await writeRevision(tx, {

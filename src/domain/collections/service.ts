@@ -7,22 +7,11 @@ import { parseInput } from '../../lib/validation.ts';
 import { type Role, atLeast, authorize } from '../access.ts';
 import { loader } from '../loaders.ts';
 import { organizationAccess, visibleOrganization } from '../organizations/service.ts';
-import {
-  ancestry,
-  collectionRecords,
-  endPosition,
-  levelOn,
-  positionAmongSiblings,
-} from '../shared/content-tree.ts';
+import { ancestry, collectionRecords, endPosition, levelOn, positionAmongSiblings } from '../shared/content-tree.ts';
 import { type ChildListing, countsBy, listChildren, mapPage } from '../shared/pages.ts';
 import { moveContentInput, transferInput } from '../shared/schemas.ts';
 import { inTransaction } from '../transaction.ts';
-import {
-  CreateCollectionInput,
-  ListCollectionSpacesQuery,
-  ListCollectionsQuery,
-  UpdateCollectionInput,
-} from './inputs.ts';
+import { CreateCollectionInput, ListCollectionSpacesQuery, ListCollectionsQuery, UpdateCollectionInput } from './inputs.ts';
 import { type CollectionJSON, presentCollection } from './presenter.ts';
 
 export { collectionRecords };
@@ -37,14 +26,9 @@ async function present(ctx: RequestContext, collection: CollectionRecord): Promi
 }
 
 /** A collection the viewer can see, with its level; anything else is a 404. */
-export async function visibleCollection(
-  ctx: RequestContext,
-  collectionId: string,
-): Promise<{ collection: CollectionRecord; level: Role }> {
+export async function visibleCollection(ctx: RequestContext, collectionId: string): Promise<{ collection: CollectionRecord; level: Role }> {
   const collection = await loader(ctx, collectionRecords).load(collectionId);
-  const level = collection
-    ? await levelOn(ctx, collection.organizationId, collection.defaultLevel, collection.parentId)
-    : null;
+  const level = collection ? await levelOn(ctx, collection.organizationId, collection.defaultLevel, collection.parentId) : null;
   if (!collection || !level) throw notFound('Collection', collectionId);
   return { collection, level };
 }
@@ -58,7 +42,6 @@ export async function getCollection(ctx: RequestContext, collectionId: string): 
   const { collection, level } = await visibleCollection(ctx, collectionId);
   return presentCollection(collection, level, ctx.urls);
 }
-
 
 const inSiblingOrder: Ordering<CollectionRecord> = {
   name: 'collections',
@@ -103,8 +86,7 @@ const collectionsOfCollection: ChildListing<CollectionRecord, null> = {
   records: collectionRecords,
   ordering: () => inSiblingOrder,
   parentOf: (row) => row.parentId!,
-  findMany: (ctx, parentIds, _filter, args) =>
-    ctx.db.collection.findMany({ ...args, where: { AND: [{ parentId: { in: parentIds } }, args.where] } }),
+  findMany: (ctx, parentIds, _filter, args) => ctx.db.collection.findMany({ ...args, where: { AND: [{ parentId: { in: parentIds } }, args.where] } }),
   count: async (ctx, parentIds) =>
     countsBy(
       await ctx.db.collection.groupBy({
@@ -120,11 +102,7 @@ const collectionsOfCollection: ChildListing<CollectionRecord, null> = {
  * Collections of an organization, oldest first; `nested: false` keeps only the
  * top level, in sibling order.
  */
-export async function listOrganizationCollectionRecords(
-  ctx: RequestContext,
-  organizationId: string,
-  query: unknown,
-): Promise<Page<CollectionRecord>> {
+export async function listOrganizationCollectionRecords(ctx: RequestContext, organizationId: string, query: unknown): Promise<Page<CollectionRecord>> {
   const { access } = await visibleOrganization(ctx, organizationId);
   const params = parseInput(ListCollectionsQuery, query, 'query');
   // Guests see no content: organization-wide listings are for members with a role.
@@ -148,12 +126,7 @@ export async function listSubCollections(ctx: RequestContext, collectionId: stri
 }
 
 /** Where new content may go: the organization root, or a collection of it, with the viewer's level there. */
-export async function containerLevel(
-  ctx: RequestContext,
-  organizationId: string,
-  parentId: string | null | undefined,
-  field = 'parent',
-): Promise<Role | null> {
+export async function containerLevel(ctx: RequestContext, organizationId: string, parentId: string | null | undefined, field = 'parent'): Promise<Role | null> {
   if (!parentId) {
     const { role } = await organizationAccess(ctx, organizationId);
     return role;
@@ -220,9 +193,7 @@ async function authorizeSubtree(ctx: RequestContext, collectionId: string, actio
     ctx.db.collection.findMany({ where: { id: { in: ids } } }),
     ctx.db.space.findMany({ where: { parentId: { in: ids }, deletedAt: null } }),
   ]);
-  const levels = await Promise.all(
-    [...collections, ...spaces].map((item) => levelOn(ctx, item.organizationId, item.defaultLevel, item.parentId)),
-  );
+  const levels = await Promise.all([...collections, ...spaces].map((item) => levelOn(ctx, item.organizationId, item.defaultLevel, item.parentId)));
   authorize(
     levels.every((level) => atLeast(level, 'admin')),
     `${action}: you are not an admin of everything it contains`,

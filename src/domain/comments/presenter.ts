@@ -35,9 +35,7 @@ export function commentPermissions(level: Role | null, postedById: string, viewe
 
 /** Where a comment lives, in the API. */
 export function commentLocation(comment: Pick<CommentRecord, 'id' | 'spaceId' | 'changeRequestId'>, urls: PublicUrls): string {
-  const scope = comment.changeRequestId
-    ? `/v1/spaces/${comment.spaceId}/change-requests/${comment.changeRequestId}`
-    : `/v1/spaces/${comment.spaceId}`;
+  const scope = comment.changeRequestId ? `/v1/spaces/${comment.spaceId}/change-requests/${comment.changeRequestId}` : `/v1/spaces/${comment.spaceId}`;
   return `${urls.api}${scope}/comments/${comment.id}`;
 }
 
@@ -60,9 +58,7 @@ const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Reactions grouped by emoji, in the order each emoji was first used (then by emoji); users in the order they reacted. */
 export function groupReactions(rows: CommentReactionRecord[], users: Map<string, UserRecord | null>): EmojiReactionView[] {
-  const sorted = [...rows].sort(
-    (a, b) => a.reactedAt.getTime() - b.reactedAt.getTime() || compare(a.emoji, b.emoji) || compare(a.userId, b.userId),
-  );
+  const sorted = [...rows].sort((a, b) => a.reactedAt.getTime() - b.reactedAt.getTime() || compare(a.emoji, b.emoji) || compare(a.userId, b.userId));
   const byEmoji = new Map<string, EmojiReactionView>();
   for (const row of sorted) {
     let group = byEmoji.get(row.emoji);

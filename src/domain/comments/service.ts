@@ -275,12 +275,7 @@ const repliesOfComment: ChildListing<CommentReplyRecord, null> = {
 };
 
 /** Comments of a space's content (changeRequestId null) or of one of its change requests: newest first unless `order=asc`. */
-export async function listCommentRecords(
-  ctx: RequestContext,
-  spaceId: string,
-  changeRequestId: string | null,
-  query: unknown,
-): Promise<Page<CommentRecord>> {
+export async function listCommentRecords(ctx: RequestContext, spaceId: string, changeRequestId: string | null, query: unknown): Promise<Page<CommentRecord>> {
   const { order, status, targetPage, format: _format, ...paging } = parseInput(ListCommentsQuery, query, 'query');
   const scope = await commentScope(ctx, spaceId, changeRequestId);
   const filter: CommentFilter = { order, status, targetPage };

@@ -140,8 +140,7 @@ export async function applyChanges(
         }
         if (change.into !== undefined || change.at !== undefined) {
           pages.delete(page.pageId);
-          next.position =
-            change.at === undefined && next.parentId === page.parentId ? page.position : positionAt(pages, next.parentId, change.at, page.pageId);
+          next.position = change.at === undefined && next.parentId === page.parentId ? page.position : positionAt(pages, next.parentId, change.at, page.pageId);
         }
         if (change.slug !== undefined) next.slug = change.slug;
         assertFreeSlug(pages, next.parentId, next.slug, page.pageId, change.slug !== undefined ? `${at}.slug` : `${at}.into`);
@@ -292,7 +291,10 @@ function resolveLinks(markdown: string, pageId: string, tree: PageTree): string 
   // The folder the page's file is in: its own for a page with pages (README.md), else its parent's.
   const folder = hasChildren(pageId) ? tree.paths.get(pageId)! : page.parentId ? tree.paths.get(page.parentId)! : '';
   const lookup = (path: string): string | undefined => {
-    const clean = path.replace(/\/+$/, '').replace(/(^|\/)README\.md$/i, '').replace(/\.md$/i, '');
+    const clean = path
+      .replace(/\/+$/, '')
+      .replace(/(^|\/)README\.md$/i, '')
+      .replace(/\.md$/i, '');
     if (clean === '') return tree.children.get(null)?.[0]?.pageId;
     return byPath.get(clean);
   };

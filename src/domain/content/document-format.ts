@@ -42,7 +42,13 @@ function inlines(tokens: Token[] | undefined, marks: string[] = []): Inline[] {
       case 'link': {
         const link = token as Tokens.Link;
         const nodes = inlines(link.tokens, marks);
-        result.push({ object: 'inline', type: 'link', isVoid: false, data: { ref: refOf(link.href) }, nodes: nodes.length ? nodes : [{ object: 'text', leaves: [{ object: 'leaf', text: link.href, marks: [] }] }] });
+        result.push({
+          object: 'inline',
+          type: 'link',
+          isVoid: false,
+          data: { ref: refOf(link.href) },
+          nodes: nodes.length ? nodes : [{ object: 'text', leaves: [{ object: 'leaf', text: link.href, marks: [] }] }],
+        });
         break;
       }
       case 'br':

@@ -112,7 +112,15 @@ export function presentUploadedFiles(files: UploadedFile[], options: Pick<Conten
       {
         revisionId: '',
         fileId: file.fileId,
-        version: { id: file.versionId, name: file.name, contentType: file.contentType, size: file.bytes.length, width: file.width, height: file.height, sha256: file.sha256 },
+        version: {
+          id: file.versionId,
+          name: file.name,
+          contentType: file.contentType,
+          size: file.bytes.length,
+          width: file.width,
+          height: file.height,
+          sha256: file.sha256,
+        },
       },
       options,
     ),

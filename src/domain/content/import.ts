@@ -45,7 +45,11 @@ async function crawl(start: URL, allowPrivate: boolean): Promise<{ pages: Import
   const pages: ImportedPage[] = [];
   while (queue.length && pages.length < IMPORT_LIMITS.maxPages && Date.now() < deadline) {
     const { url, depth } = queue.shift()!;
-    const limits: FetchLimits = { timeoutMs: Math.min(IMPORT_LIMITS.pageTimeoutMs, deadline - Date.now()), maxBytes: IMPORT_LIMITS.maxBytesPerPage, allowPrivate };
+    const limits: FetchLimits = {
+      timeoutMs: Math.min(IMPORT_LIMITS.pageTimeoutMs, deadline - Date.now()),
+      maxBytes: IMPORT_LIMITS.maxBytesPerPage,
+      allowPrivate,
+    };
     let fetched: Awaited<ReturnType<typeof fetchBounded>>;
     try {
       fetched = await fetchBounded(url, limits);
@@ -55,7 +59,9 @@ async function crawl(start: URL, allowPrivate: boolean): Promise<{ pages: Import
     }
     if (fetched.status >= 400 || !isHtml(fetched.contentType)) {
       if (pages.length === 0) {
-        throw invalid(`url: ${url.href} answered ${fetched.status >= 400 ? `HTTP ${fetched.status}` : `${fetched.contentType || 'no content type'}, not HTML`}`);
+        throw invalid(
+          `url: ${url.href} answered ${fetched.status >= 400 ? `HTTP ${fetched.status}` : `${fetched.contentType || 'no content type'}, not HTML`}`,
+        );
       }
       continue;
     }
@@ -109,7 +115,10 @@ export async function importWebsite(
   const ids = new Map(crawled.map((page) => [canonical(page.url), newId('page')]));
   // A page nests under the imported page whose path is the closest prefix of its own.
   const parentOf = (url: URL): string | null => {
-    const segments = url.pathname.replace(/\/(index\.html?)?$/i, '').split('/').filter(Boolean);
+    const segments = url.pathname
+      .replace(/\/(index\.html?)?$/i, '')
+      .split('/')
+      .filter(Boolean);
     for (let length = segments.length - 1; length >= 0; length--) {
       const candidate = ids.get(canonical(new URL(`/${segments.slice(0, length).join('/')}`, url.origin)));
       if (candidate && candidate !== ids.get(canonical(url))) return candidate;
@@ -126,7 +135,13 @@ export async function importWebsite(
     const position = keyBetween(positions.get(parentId) ?? null, null);
     positions.set(parentId, position);
     const taken = new Set([...drafts.values()].filter((other) => other.parentId === parentId).map((other) => other.slug));
-    const base = slugOf(page.url.pathname.split('/').filter(Boolean).at(-1)?.replace(/\.html?$/i, '') || page.title);
+    const base = slugOf(
+      page.url.pathname
+        .split('/')
+        .filter(Boolean)
+        .at(-1)
+        ?.replace(/\.html?$/i, '') || page.title,
+    );
     let slug = base;
     for (let n = 2; taken.has(slug); n++) slug = `${base}-${n}`;
     // Links to other imported pages become page links.

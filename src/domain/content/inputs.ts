@@ -40,13 +40,20 @@ const pageId = z.string().min(1).max(100);
 /** Largest file an `insert_files` change takes inline. */
 export const MAX_FILE_BYTES = 1024 * 1024;
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
+const FILE_NAME = /^[^/\\\u0000-\u001f]+$/;
+
 /** One file of `insert_files`: inline bytes (base64) with their type, or a public URL to fetch them from. */
 const fileUpload = z
   .strictObject({
     ref: z.string().min(1).max(100).optional(),
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
-    name: z.string().min(1).max(256).regex(/^[^/\\\u0000-\u001f]+$/, 'must not contain slashes or control characters'),
-    contentType: z.string().min(3).max(255).regex(/^[\w.+-]+\/[\w.+-]+$/, 'must be a MIME type such as image/png').optional(),
+    name: z.string().min(1).max(256).regex(FILE_NAME, 'must not contain slashes or control characters'),
+    contentType: z
+      .string()
+      .min(3)
+      .max(255)
+      .regex(/^[\w.+-]+\/[\w.+-]+$/, 'must be a MIME type such as image/png')
+      .optional(),
     base64: z
       .string()
       .max(Math.ceil(MAX_FILE_BYTES / 3) * 4)

@@ -80,9 +80,7 @@ export const importWebsiteJob: JobKind<ImportWebsiteData> = {
     const imported = await importWebsite(spaceId, base, input, { now: ctx.clock.now(), allowPrivate });
     const revisionId = await inTransaction(ctx, async (tx) => {
       const space = await lockSpace(tx, spaceId);
-      const current = changeRequestId
-        ? (await tx.db.changeRequest.findUniqueOrThrow({ where: { id: changeRequestId } })).revisionId
-        : space.revisionId;
+      const current = changeRequestId ? (await tx.db.changeRequest.findUniqueOrThrow({ where: { id: changeRequestId } })).revisionId : space.revisionId;
       if (current !== baseRevisionId) throw conflict('the content changed while the site was imported: try again');
       await storeDocuments(tx, spaceId, imported.markdowns);
       const revisionId = await writeRevision(tx, {

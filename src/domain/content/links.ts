@@ -52,9 +52,7 @@ export function extractLinks(markdown: string): ExtractedLink[] {
 
 /** Stores the links of bodies being stored (idempotent, as storing bodies is). */
 export async function storeDocumentLinks(tx: RequestContext, documents: Map<string, string>): Promise<void> {
-  const rows = [...documents].flatMap(([documentId, markdown]) =>
-    extractLinks(markdown).map((link, position) => ({ documentId, position, ...link })),
-  );
+  const rows = [...documents].flatMap(([documentId, markdown]) => extractLinks(markdown).map((link, position) => ({ documentId, position, ...link })));
   if (!rows.length) return;
   const existing = new Set(
     (await tx.db.documentLink.findMany({ where: { documentId: { in: [...documents.keys()] } }, select: { documentId: true } })).map((row) => row.documentId),
@@ -138,7 +136,13 @@ export interface LinkScope {
 }
 
 function locationOf(scope: Omit<LinkScope, 'pageId' | 'changeRequestRevisionIds'>, pageId: string) {
-  return { kind: 'page', organization: scope.organizationId, space: scope.spaceId, versionContext: { type: 'revision', revision: scope.revisionId }, page: pageId };
+  return {
+    kind: 'page',
+    organization: scope.organizationId,
+    space: scope.spaceId,
+    versionContext: { type: 'revision', revision: scope.revisionId },
+    page: pageId,
+  };
 }
 
 /**
@@ -152,7 +156,12 @@ export async function listLinks(ctx: RequestContext, scope: LinkScope, query: z.
   const items = entries.map((entry) => ({
     status: entry.status,
     relation: entry.kind === 'url' ? 'external' : entry.kind,
-    targetReference: entry.kind === 'page' ? { kind: 'page', page: entry.target } : entry.kind === 'file' ? { kind: 'file', file: entry.target } : { kind: 'url', url: entry.target },
+    targetReference:
+      entry.kind === 'page'
+        ? { kind: 'page', page: entry.target }
+        : entry.kind === 'file'
+          ? { kind: 'file', file: entry.target }
+          : { kind: 'url', url: entry.target },
     locationReferences: entry.pageIds.map((pageId) => locationOf(scope, pageId)),
   }));
   const changeRequestTrees = await loader(ctx, pageTrees).loadMany(scope.changeRequestRevisionIds);
@@ -169,7 +178,12 @@ export async function listLinks(ctx: RequestContext, scope: LinkScope, query: z.
 }
 
 /** The pages of a revision that link to a file. */
-export async function listBacklinks(ctx: RequestContext, scope: Omit<LinkScope, 'pageId' | 'changeRequestRevisionIds'>, fileId: string, query: z.output<typeof BacklinksQuery>) {
+export async function listBacklinks(
+  ctx: RequestContext,
+  scope: Omit<LinkScope, 'pageId' | 'changeRequestRevisionIds'>,
+  fileId: string,
+  query: z.output<typeof BacklinksQuery>,
+) {
   const tree = await loadPageTree(ctx, scope.revisionId);
   const items = (await fileBacklinks(ctx, tree, fileId)).map((pageId) => locationOf(scope, pageId));
   return offsetPage(items, query.page, query.limit ?? 100, 'backlinks');

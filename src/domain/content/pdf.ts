@@ -25,7 +25,9 @@ export interface PdfPage {
 
 /** Plain text of inline tokens (marks dropped, links as their text). */
 function inlineText(tokens: Token[] | undefined): string {
-  return (tokens ?? []).map((token) => ('tokens' in token && token.tokens ? inlineText(token.tokens) : 'text' in token ? String(token.text) : token.raw)).join('');
+  return (tokens ?? [])
+    .map((token) => ('tokens' in token && token.tokens ? inlineText(token.tokens) : 'text' in token ? String(token.text) : token.raw))
+    .join('');
 }
 
 function renderBlocks(doc: PDFKit.PDFDocument, tokens: Token[], indent = 0): void {
@@ -33,28 +35,42 @@ function renderBlocks(doc: PDFKit.PDFDocument, tokens: Token[], indent = 0): voi
     switch (token.type) {
       case 'heading': {
         const heading = token as Tokens.Heading;
-        doc.moveDown(0.5).font(FONT.bold).fontSize([18, 15, 13][Math.min(heading.depth, 3) - 1] ?? 12).text(inlineText(heading.tokens), { indent });
+        doc
+          .moveDown(0.5)
+          .font(FONT.bold)
+          .fontSize([18, 15, 13][Math.min(heading.depth, 3) - 1] ?? 12)
+          .text(inlineText(heading.tokens), { indent });
         doc.moveDown(0.3);
         break;
       }
       case 'paragraph':
       case 'text':
-        doc.font(FONT.regular).fontSize(11).text(inlineText((token as Tokens.Paragraph).tokens) || (token as Tokens.Text).text, { indent });
+        doc
+          .font(FONT.regular)
+          .fontSize(11)
+          .text(inlineText((token as Tokens.Paragraph).tokens) || (token as Tokens.Text).text, { indent });
         doc.moveDown(0.4);
         break;
       case 'list': {
         const list = token as Tokens.List;
         list.items.forEach((item, index) => {
           const marker = list.ordered ? `${(typeof list.start === 'number' ? list.start : 1) + index}.` : '•';
-          doc.font(FONT.regular).fontSize(11).text(`${marker} ${inlineText(item.tokens.flatMap((inner) => ('tokens' in inner && inner.tokens ? inner.tokens : [inner])))}`, {
-            indent: indent + 12,
-          });
+          doc
+            .font(FONT.regular)
+            .fontSize(11)
+            .text(`${marker} ${inlineText(item.tokens.flatMap((inner) => ('tokens' in inner && inner.tokens ? inner.tokens : [inner])))}`, {
+              indent: indent + 12,
+            });
         });
         doc.moveDown(0.4);
         break;
       }
       case 'code':
-        doc.font(FONT.mono).fontSize(9.5).fillColor('#333333').text((token as Tokens.Code).text, { indent: indent + 12 });
+        doc
+          .font(FONT.mono)
+          .fontSize(9.5)
+          .fillColor('#333333')
+          .text((token as Tokens.Code).text, { indent: indent + 12 });
         doc.fillColor('black').moveDown(0.5);
         break;
       case 'blockquote':
@@ -63,7 +79,11 @@ function renderBlocks(doc: PDFKit.PDFDocument, tokens: Token[], indent = 0): voi
         doc.fillColor('black');
         break;
       case 'hr':
-        doc.moveTo(doc.page.margins.left, doc.y).lineTo(doc.page.width - doc.page.margins.right, doc.y).stroke().moveDown(0.5);
+        doc
+          .moveTo(doc.page.margins.left, doc.y)
+          .lineTo(doc.page.width - doc.page.margins.right, doc.y)
+          .stroke()
+          .moveDown(0.5);
         break;
       case 'space':
         break;

@@ -72,7 +72,14 @@ export function presentPage(tree: PageTree, page: PageState, options: ContentPre
         ...(page.cover ? { cover: page.cover } : {}),
         tags: [],
         ...(options.metadata
-          ? { git: { oid: createHash('sha1').update(page.documentId ?? '').digest('hex'), path: gitPath(tree, page) } }
+          ? {
+              git: {
+                oid: createHash('sha1')
+                  .update(page.documentId ?? '')
+                  .digest('hex'),
+                path: gitPath(tree, page),
+              },
+            }
           : {}),
         ...(options.bodies ? { markdown: (page.documentId && options.bodies.get(page.documentId)) || '' } : {}),
         ...body,

@@ -131,7 +131,11 @@ export async function copyRevisionToSpace(tx: RequestContext, fromRevisionId: st
   const documentIds = [...new Set([...tree.pages.values()].flatMap((page) => (page.documentId ? [page.documentId] : [])))];
   const documents = documentIds.length ? await tx.db.document.findMany({ where: { id: { in: documentIds } } }) : [];
   const copiedDocument = new Map(documents.map((document) => [document.id, documentIdOf(spaceId, document.markdown)]));
-  await storeDocuments(tx, spaceId, documents.map((document) => document.markdown));
+  await storeDocuments(
+    tx,
+    spaceId,
+    documents.map((document) => document.markdown),
+  );
   await writeEmptyRevision(tx, spaceId, revisionId);
   // Files keep their ids; their versions are the copy's own (the bytes are shared by their digest).
   const files = await tx.db.revisionFile.findMany({ where: { revisionId: fromRevisionId }, include: { version: true } });

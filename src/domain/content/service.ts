@@ -4,13 +4,7 @@ import type { ChangeRequestRecord, RevisionRecord } from '../../db/index.ts';
 import { conflict, invalid, notFound } from '../../errors.ts';
 import { atLeast, authorize } from '../access.ts';
 import { parseInput, queryBool } from '../../lib/validation.ts';
-import {
-  editableChangeRequest,
-  getChangeRequest,
-  lockSpace,
-  presentChangeRequestRecord,
-  visibleChangeRequest,
-} from '../change-requests/service.ts';
+import { editableChangeRequest, getChangeRequest, lockSpace, presentChangeRequestRecord, visibleChangeRequest } from '../change-requests/service.ts';
 import type { ChangeRequestJSON } from '../change-requests/presenter.ts';
 import { defineRecordLoader, loader } from '../loaders.ts';
 import { visibleSpace } from '../spaces/service.ts';
@@ -263,18 +257,19 @@ export async function exportChangeRequestPdf(ctx: RequestContext, spaceId: strin
  */
 export async function importContent(ctx: RequestContext, source: ContentSource, body: unknown) {
   const input = parseInput(ImportInput, body);
-  const target = source.changeRequest === undefined
-    ? await (async () => {
-        const { space, level } = await visibleSpace(ctx, source.spaceId);
-        authorize(atLeast(level, 'edit'), 'edit the content of this space');
-        if (space.deletedAt) throw conflict(`space "${space.id}" is deleted: restore it first`);
-        if (space.editMode === 'locked') throw conflict(`space "${space.id}" is locked: import into a change request`);
-        return { revisionId: space.revisionId, changeRequestId: null as string | null };
-      })()
-    : await (async () => {
-        const { changeRequest } = await editableChangeRequest(ctx, source.spaceId, source.changeRequest!, 'edit the content of this change request');
-        return { revisionId: changeRequest.revisionId, changeRequestId: changeRequest.id as string | null };
-      })();
+  const target =
+    source.changeRequest === undefined
+      ? await (async () => {
+          const { space, level } = await visibleSpace(ctx, source.spaceId);
+          authorize(atLeast(level, 'edit'), 'edit the content of this space');
+          if (space.deletedAt) throw conflict(`space "${space.id}" is deleted: restore it first`);
+          if (space.editMode === 'locked') throw conflict(`space "${space.id}" is locked: import into a change request`);
+          return { revisionId: space.revisionId, changeRequestId: null as string | null };
+        })()
+      : await (async () => {
+          const { changeRequest } = await editableChangeRequest(ctx, source.spaceId, source.changeRequest!, 'edit the content of this change request');
+          return { revisionId: changeRequest.revisionId, changeRequestId: changeRequest.id as string | null };
+        })();
   const { revisionId, importedResources, totalResources } = await callJob(
     ctx,
     importWebsiteJob,
@@ -302,7 +297,11 @@ async function fetchFiles(ctx: RequestContext, changes: ContentChange[]) {
       if (file.url === undefined || fetched.has(file.url)) continue;
       const field = `changes.${index}.files.${fileIndex}.url`;
       try {
-        const response = await fetchBounded(new URL(file.url), { timeoutMs: 10_000, maxBytes: MAX_FILE_BYTES, allowPrivate: ctx.fetchPrivateAddresses === true });
+        const response = await fetchBounded(new URL(file.url), {
+          timeoutMs: 10_000,
+          maxBytes: MAX_FILE_BYTES,
+          allowPrivate: ctx.fetchPrivateAddresses === true,
+        });
         if (response.status >= 400) throw invalid(`${field}: ${file.url} answered HTTP ${response.status}`);
         const contentType = (file.contentType ?? response.contentType.split(';')[0]?.trim()) || 'application/octet-stream';
         fetched.set(file.url, { bytes: response.body, contentType });

@@ -32,8 +32,20 @@ export interface PageState {
 
 /** The fields of a page version: what makes two versions the same page content. */
 export const VERSION_FIELDS = [
-  'type', 'title', 'slug', 'emoji', 'icon', 'description', 'documentId', 'hidden', 'noIndex', 'noRobotsIndex',
-  'condition', 'layout', 'cover', 'target',
+  'type',
+  'title',
+  'slug',
+  'emoji',
+  'icon',
+  'description',
+  'documentId',
+  'hidden',
+  'noIndex',
+  'noRobotsIndex',
+  'condition',
+  'layout',
+  'cover',
+  'target',
 ] as const satisfies ReadonlyArray<keyof PageState>;
 
 /**

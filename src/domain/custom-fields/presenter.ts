@@ -18,11 +18,7 @@ export interface CustomFieldJSON {
   permissions: { view: boolean; edit: boolean };
 }
 
-export function presentCustomField(
-  field: CustomFieldRecord,
-  permissions: CustomFieldJSON['permissions'],
-  urls: PublicUrls,
-): CustomFieldJSON {
+export function presentCustomField(field: CustomFieldRecord, permissions: CustomFieldJSON['permissions'], urls: PublicUrls): CustomFieldJSON {
   return {
     object: 'custom-field',
     id: field.id,

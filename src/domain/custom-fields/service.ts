@@ -9,18 +9,10 @@ import { defineRecordLoader, loader } from '../loaders.ts';
 import { organizationAccess, visibleOrganization } from '../organizations/service.ts';
 import { type ChildListing, countsBy, listChildren, mapPage } from '../shared/pages.ts';
 import { inTransaction } from '../transaction.ts';
-import {
-  CreateCustomFieldInput,
-  type CustomFieldType,
-  ListCustomFieldsQuery,
-  UpdateCustomFieldInput,
-  typesWithOptions,
-} from './inputs.ts';
+import { CreateCustomFieldInput, type CustomFieldType, ListCustomFieldsQuery, UpdateCustomFieldInput, typesWithOptions } from './inputs.ts';
 import { type CustomFieldJSON, presentCustomField } from './presenter.ts';
 
-export const customFieldRecords = defineRecordLoader((ctx, ids) =>
-  ctx.db.customField.findMany({ where: { id: { in: ids } } }),
-);
+export const customFieldRecords = defineRecordLoader((ctx, ids) => ctx.db.customField.findMany({ where: { id: { in: ids } } }));
 
 export function customFieldPermissions(access: OrganizationAccess) {
   return { view: access.role !== null, edit: access.role === 'admin' };
@@ -66,11 +58,7 @@ const fieldsOfOrganization: ChildListing<CustomFieldRecord, null> = {
     ),
 };
 
-export async function listCustomFields(
-  ctx: RequestContext,
-  organizationId: string,
-  query: unknown,
-): Promise<Page<CustomFieldJSON>> {
+export async function listCustomFields(ctx: RequestContext, organizationId: string, query: unknown): Promise<Page<CustomFieldJSON>> {
   const { access } = await visibleOrganization(ctx, organizationId);
   const params = parseInput(ListCustomFieldsQuery, query, 'query');
   authorize(access.role !== null, "list this organization's custom fields");

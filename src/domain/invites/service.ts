@@ -125,9 +125,7 @@ export async function createInvite(ctx: RequestContext, organizationId: string, 
   const input = parseInput(CreateInviteInput, body);
   if (!org.inviteLinks) throw linkInvitesDisabled();
   const id = newId('invite');
-  await inTransaction(ctx, (tx) =>
-    tx.db.invite.create({ data: { id, organizationId, email: null, role: input.role, createdById: requireViewer(ctx).id } }),
-  );
+  await inTransaction(ctx, (tx) => tx.db.invite.create({ data: { id, organizationId, email: null, role: input.role, createdById: requireViewer(ctx).id } }));
   return present(ctx, await reread(ctx, id));
 }
 
@@ -178,7 +176,10 @@ export async function inviteUsers(ctx: RequestContext, organizationId: string, b
     await serializeOn(tx.db, tx.provider, `invites:${organizationId}`);
     const members = await tx.db.member.findMany({ where: { organizationId, user: { email: { in: emails } } }, select: { user: { select: { email: true } } } });
     const memberEmails = new Set(members.map((member) => member.user.email.toLowerCase()));
-    const existing = await tx.db.invite.findMany({ where: { organizationId, email: { in: emails }, usedAt: null }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+    const existing = await tx.db.invite.findMany({
+      where: { organizationId, email: { in: emails }, usedAt: null },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    });
     const unused = new Map<string, InviteRecord>();
     for (const invite of existing) if (!unused.has(invite.email!)) unused.set(invite.email!, invite);
     const result: Array<{ email: string; id: string | null }> = [];
@@ -255,4 +256,3 @@ function checkJoinable(invite: InviteRecord, org: OrganizationRecord, viewerEmai
   if (invite.email.toLowerCase() !== viewerEmail.toLowerCase()) throw forbidden('This invite is for another email address');
   if (invite.usedAt !== null) throw conflict('This invite was already used');
 }
-

@@ -14,12 +14,7 @@ import { countOrganizationSpaces, presentSpaceRecord, spaceRecords } from '../sp
 import type { SpaceJSON } from '../spaces/presenter.ts';
 import { inTransaction } from '../transaction.ts';
 import { requireViewer } from '../users/service.ts';
-import {
-  type ListMembersQuery,
-  ListMemberSpacesQuery,
-  ListMembersQuery as ListMembersQuerySchema,
-  UpdateMemberInput,
-} from './inputs.ts';
+import { type ListMembersQuery, ListMemberSpacesQuery, ListMembersQuery as ListMembersQuerySchema, UpdateMemberInput } from './inputs.ts';
 import { type MemberJSON, type MemberWithUser, presentMember } from './presenter.ts';
 
 type MemberFilter = Pick<ListMembersQuery, 'order' | 'role' | 'search' | 'sort'>;
@@ -235,9 +230,7 @@ export async function setSsoMember(ctx: RequestContext, organizationId: string, 
   const { access } = await visibleOrganization(ctx, organizationId);
   authorize(access.role === 'admin', 'manage SSO members');
   await findMember(ctx, organizationId, userId);
-  await inTransaction(ctx, (tx) =>
-    tx.db.member.update({ where: { organizationId_userId: { organizationId, userId } }, data: { sso: true } }),
-  );
+  await inTransaction(ctx, (tx) => tx.db.member.update({ where: { organizationId_userId: { organizationId, userId } }, data: { sso: true } }));
   return getMember(ctx, organizationId, userId);
 }
 
@@ -253,8 +246,7 @@ const spacesByCreation: ChildListing<SpaceRecord, { order: 'asc' | 'desc' }> = {
     ],
   }),
   parentOf: (row) => row.organizationId,
-  findMany: (ctx, ids, _filter, args) =>
-    ctx.db.space.findMany({ ...args, where: { AND: [{ organizationId: { in: ids }, deletedAt: null }, args.where] } }),
+  findMany: (ctx, ids, _filter, args) => ctx.db.space.findMany({ ...args, where: { AND: [{ organizationId: { in: ids }, deletedAt: null }, args.where] } }),
   count: async (ctx, ids) =>
     countsBy(
       await ctx.db.space.groupBy({
@@ -272,12 +264,7 @@ export interface MemberSpaceJSON {
 }
 
 /** Spaces a member can access, with the member's level; readable by the member and by admins. */
-export async function listMemberSpaces(
-  ctx: RequestContext,
-  organizationId: string,
-  userId: string,
-  query: unknown,
-): Promise<Page<MemberSpaceJSON>> {
+export async function listMemberSpaces(ctx: RequestContext, organizationId: string, userId: string, query: unknown): Promise<Page<MemberSpaceJSON>> {
   const viewer = requireViewer(ctx);
   const { access } = await visibleOrganization(ctx, organizationId);
   const params = parseInput(ListMemberSpacesQuery, query, 'query');

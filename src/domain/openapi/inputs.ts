@@ -15,7 +15,10 @@ export const specSlug = z
 /** Where a spec comes from: a public http(s) URL fetched by the processing job, or the document itself as text. */
 export const specSource = z
   .strictObject({
-    url: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).max(2048).optional(),
+    url: z
+      .url({ protocol: /^https?$/, error: 'must be an http or https URL' })
+      .max(2048)
+      .optional(),
     text: z.string().min(1).max(MAX_SOURCE_TEXT_LENGTH).optional(),
   })
   .refine((source) => (source.url === undefined) !== (source.text === undefined), {

@@ -8,14 +8,7 @@ import { defineRecordLoader, loader } from '../loaders.ts';
 import { organizationAccess, visibleOrganization } from '../organizations/service.ts';
 import { type ChildListing, countsBy, listChildren, mapPage } from '../shared/pages.ts';
 import { inTransaction } from '../transaction.ts';
-import {
-  CreateOpenAPISpecInput,
-  ListOpenAPISpecVersionsQuery,
-  ListOpenAPISpecsQuery,
-  PutOpenAPISpecInput,
-  SpecSlugParam,
-  type SpecSource,
-} from './inputs.ts';
+import { CreateOpenAPISpecInput, ListOpenAPISpecVersionsQuery, ListOpenAPISpecsQuery, PutOpenAPISpecInput, SpecSlugParam, type SpecSource } from './inputs.ts';
 import {
   type OpenAPISpecContentJSON,
   type OpenAPISpecJSON,
@@ -59,7 +52,9 @@ export const versionRecords = defineRecordLoader<VersionRow>((ctx, ids) =>
   ctx.db.openApiSpecVersion.findMany({ where: { id: { in: ids } }, select: VERSION_COLUMNS }),
 );
 /** The files of versions, by version id. */
-const versionFiles = defineRecordLoader((ctx, ids) => ctx.db.openApiSpecVersion.findMany({ where: { id: { in: ids } }, select: { id: true, url: true, filesystem: true } }));
+const versionFiles = defineRecordLoader((ctx, ids) =>
+  ctx.db.openApiSpecVersion.findMany({ where: { id: { in: ids } }, select: { id: true, url: true, filesystem: true } }),
+);
 
 export function specPermissions(access: OrganizationAccess): SpecPermissions {
   const permissions = organizationPermissions(access);
@@ -110,7 +105,10 @@ const specsOfOrganization: ChildListing<SpecRow, null> = {
   findMany: (ctx, organizationIds, _filter, args) =>
     ctx.db.openApiSpec.findMany({ ...args, where: { AND: [{ organizationId: { in: organizationIds } }, args.where] }, select: SPEC_COLUMNS }),
   count: async (ctx, organizationIds) =>
-    countsBy(await ctx.db.openApiSpec.groupBy({ by: ['organizationId'], where: { organizationId: { in: organizationIds } }, _count: { _all: true } }), 'organizationId'),
+    countsBy(
+      await ctx.db.openApiSpec.groupBy({ by: ['organizationId'], where: { organizationId: { in: organizationIds } }, _count: { _all: true } }),
+      'organizationId',
+    ),
 };
 
 /** Newest first: the first item is the latest version. */
@@ -247,7 +245,12 @@ export async function getVersion(ctx: RequestContext, organizationId: string, sl
   return presentVersion(spec, version, ctx.urls);
 }
 
-export async function getVersionContent(ctx: RequestContext, organizationId: string, slug: string, versionId: string | 'latest'): Promise<OpenAPISpecContentJSON> {
+export async function getVersionContent(
+  ctx: RequestContext,
+  organizationId: string,
+  slug: string,
+  versionId: string | 'latest',
+): Promise<OpenAPISpecContentJSON> {
   const { version } = await versionOf(ctx, organizationId, slug, versionId);
   return versionContent(ctx, version);
 }

@@ -25,7 +25,10 @@ export const UpdateOrganizationInput = z.strictObject({
     .regex(/^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$/, 'must be lowercase letters, digits and dashes, not starting or ending with a dash')
     .optional(),
   defaultRole: roleOrNull.optional(),
-  defaultContent: z.strictObject({ type: z.literal('site'), site: z.string().min(1) }).nullable().optional(),
+  defaultContent: z
+    .strictObject({ type: z.literal('site'), site: z.string().min(1) })
+    .nullable()
+    .optional(),
   logo: url.nullable().optional(),
   sso: z.boolean().optional(),
   ai: z.boolean().optional(),

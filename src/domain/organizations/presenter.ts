@@ -18,12 +18,7 @@ export function organizationUrls(org: OrganizationRecord, urls: PublicUrls): Org
 /** Trials do not exist here: every organization answers the same. */
 export const ORGANIZATION_TRIAL: OrganizationJSON['trial'] = { status: 'notapplicable', count: 0 };
 
-export function presentOrganization(
-  org: OrganizationRecord,
-  emailDomains: string[],
-  access: OrganizationAccess,
-  urls: PublicUrls,
-): OrganizationJSON {
+export function presentOrganization(org: OrganizationRecord, emailDomains: string[], access: OrganizationAccess, urls: PublicUrls): OrganizationJSON {
   return {
     object: 'organization',
     id: org.id,

@@ -46,10 +46,7 @@ export async function organizationAccess(ctx: RequestContext, organizationId: st
 
 /** Loads an organization the viewer belongs to; anything else is a 404. */
 export async function visibleOrganization(ctx: RequestContext, organizationId: string) {
-  const [org, access] = await Promise.all([
-    loader(ctx, organizationRecords).load(organizationId),
-    organizationAccess(ctx, organizationId),
-  ]);
+  const [org, access] = await Promise.all([loader(ctx, organizationRecords).load(organizationId), organizationAccess(ctx, organizationId)]);
   if (!org || !access.member) throw notFound('Organization', organizationId);
   return { org, access };
 }
@@ -64,7 +61,14 @@ export function organizationRecord(ctx: RequestContext, organizationId: string):
  * organization of a thousand spaces in one answer is authorized once.
  */
 const visibleOrganizationRecords = defineLoader<string, OrganizationRecord>((ctx, ids) =>
-  Promise.all(ids.map((id) => visibleOrganization(ctx, id).then(({ org }) => org, (error: unknown) => error as OrganizationRecord))),
+  Promise.all(
+    ids.map((id) =>
+      visibleOrganization(ctx, id).then(
+        ({ org }) => org,
+        (error: unknown) => error as OrganizationRecord,
+      ),
+    ),
+  ),
 );
 
 export async function getOrganization(ctx: RequestContext, organizationId: string): Promise<OrganizationJSON> {
@@ -77,7 +81,6 @@ async function presentOrganizationRecord(ctx: RequestContext, org: OrganizationR
   const [domains, access] = await Promise.all([loader(ctx, emailDomainsOf).load(org.id), organizationAccess(ctx, org.id)]);
   return presentOrganization(org, domains, access, ctx.urls);
 }
-
 
 type OrganizationOfMember = OrganizationRecord & { members: Array<{ userId: string }> };
 

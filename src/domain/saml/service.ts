@@ -12,13 +12,7 @@ import { presentTeamRecord, teamRecords } from '../teams/service.ts';
 import { inTransaction } from '../transaction.ts';
 import { requireViewer } from '../users/service.ts';
 import { CreateSamlProviderInput, ListSamlProvidersQuery, UpdateSamlProviderInput } from './inputs.ts';
-import {
-  type SamlProviderJSON,
-  type SsoProviderLoginJSON,
-  presentSamlProvider,
-  presentSsoProviderLogin,
-  samlStatus,
-} from './presenter.ts';
+import { type SamlProviderJSON, type SsoProviderLoginJSON, presentSamlProvider, presentSsoProviderLogin, samlStatus } from './presenter.ts';
 
 /**
  * SAML providers: the identity providers members of an organization sign in

@@ -174,7 +174,12 @@ export async function searchSpace(ctx: RequestContext, spaceId: string, query: u
   const params = parseInput(SearchQuery, query, 'query');
   const hits = await searchSections(ctx, [spaceId], wordsOf(params.query), MAX_HITS);
   const pages = await pagesOf(hits, ctx, new Map([[spaceId, space.revisionId]]));
-  return offsetPage(pages.map((page) => page.result), params.page, params.limit ?? 20, `search:${params.query}`);
+  return offsetPage(
+    pages.map((page) => page.result),
+    params.page,
+    params.limit ?? 20,
+    `search:${params.query}`,
+  );
 }
 
 /** Pages of every space of an organization its member can read, grouped by space (guests are refused). */
@@ -184,7 +189,12 @@ export async function searchOrganization(ctx: RequestContext, organizationId: st
   // Guests see no content, and are refused organization-wide listings like the others.
   authorize(access.role !== null, "search this organization's content");
   const spaces = await ctx.db.space.findMany({ where: { organizationId, deletedAt: null }, select: { id: true, title: true, revisionId: true } });
-  const hits = await searchSections(ctx, spaces.map((space) => space.id), wordsOf(params.query), MAX_HITS);
+  const hits = await searchSections(
+    ctx,
+    spaces.map((space) => space.id),
+    wordsOf(params.query),
+    MAX_HITS,
+  );
   const titles = new Map(spaces.map((space) => [space.id, space.title]));
   const bySpace = new Map<string, { type: 'space'; id: string; title: string; score: number; pages: unknown[] }>();
   for (const { spaceId, result } of await pagesOf(hits, ctx, new Map(spaces.map((space) => [space.id, space.revisionId])))) {

@@ -6,12 +6,6 @@ import type * as Api from '@gitbook/api';
  * replaced by the union of its string values, so presenters are still checked
  * against the official response schemas at compile time.
  */
-export type Wire<T> = T extends string
-  ? `${T}`
-  : T extends Array<infer Item>
-    ? Array<Wire<Item>>
-    : T extends object
-      ? { [K in keyof T]: Wire<T[K]> }
-      : T;
+export type Wire<T> = T extends string ? `${T}` : T extends Array<infer Item> ? Array<Wire<Item>> : T extends object ? { [K in keyof T]: Wire<T[K]> } : T;
 
 export type { Api };

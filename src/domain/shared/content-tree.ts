@@ -14,9 +14,7 @@ import type { ContentPosition } from './schemas.ts';
  * spaces share one sibling order under each parent (null is the root).
  */
 
-export const collectionRecords = defineRecordLoader((ctx, ids) =>
-  ctx.db.collection.findMany({ where: { id: { in: ids } } }),
-);
+export const collectionRecords = defineRecordLoader((ctx, ids) => ctx.db.collection.findMany({ where: { id: { in: ids } } }));
 
 /** Collections from `collectionId` up to the root, nearest first. */
 export async function ancestry(ctx: RequestContext, collectionId: string | null): Promise<CollectionRecord[]> {
@@ -32,12 +30,7 @@ export async function ancestry(ctx: RequestContext, collectionId: string | null)
 }
 
 /** The viewer's level on a piece of content with this default level under this parent. */
-export async function levelOn(
-  ctx: RequestContext,
-  organizationId: string,
-  defaultLevel: string | null,
-  parentId: string | null,
-): Promise<Role | null> {
+export async function levelOn(ctx: RequestContext, organizationId: string, defaultLevel: string | null, parentId: string | null): Promise<Role | null> {
   const { member } = await organizationAccess(ctx, organizationId);
   return memberLevelOn(ctx, member, defaultLevel, parentId);
 }
@@ -69,8 +62,7 @@ interface Sibling {
   position: string;
 }
 
-const bySiblingOrder = (a: Sibling, b: Sibling) =>
-  a.position === b.position ? (a.id < b.id ? -1 : 1) : a.position < b.position ? -1 : 1;
+const bySiblingOrder = (a: Sibling, b: Sibling) => (a.position === b.position ? (a.id < b.id ? -1 : 1) : a.position < b.position ? -1 : 1);
 
 /**
  * The sibling next to `from` on one side (collections and spaces together),
@@ -90,10 +82,7 @@ async function neighbour(
     ...(scope.excludeId ? { id: { not: scope.excludeId } } : {}),
     ...(from
       ? {
-          OR: [
-            { position: { [operator]: from.position } },
-            { position: from.position, id: { [operator]: from.id } },
-          ],
+          OR: [{ position: { [operator]: from.position } }, { position: from.position, id: { [operator]: from.id } }],
         }
       : {}),
   };

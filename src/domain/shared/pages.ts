@@ -1,13 +1,5 @@
 import type { RequestContext } from '../../context.ts';
-import {
-  type Ordering,
-  type Page,
-  type PageRequest,
-  decodeCursor,
-  encodeCursor,
-  keysetWhere,
-  orderByOf,
-} from '../../lib/pagination.ts';
+import { type Ordering, type Page, type PageRequest, decodeCursor, encodeCursor, keysetWhere, orderByOf } from '../../lib/pagination.ts';
 import { type LoaderDefinition, defineLoader, loader } from '../loaders.ts';
 
 /** The same page with each item turned into another (its cursor is kept). */
@@ -30,12 +22,7 @@ export interface ChildListing<Row, Filter> {
   ordering(filter: Filter): Ordering<Row>;
   parentOf(row: Row): string;
   /** Rows of these parents matching `filter` and `where` (the keyset condition), in `orderBy` order. */
-  findMany(
-    ctx: RequestContext,
-    parentIds: string[],
-    filter: Filter,
-    args: { where: object; orderBy: object[]; take?: number },
-  ): Promise<Row[]>;
+  findMany(ctx: RequestContext, parentIds: string[], filter: Filter, args: { where: object; orderBy: object[]; take?: number }): Promise<Row[]>;
   /** Number of rows matching `filter` for each of these parents. */
   count(ctx: RequestContext, parentIds: string[], filter: Filter): Promise<Map<string, number>>;
   /** The loader of these rows by id, primed with the listed rows so that later lookups are free. */
@@ -69,11 +56,7 @@ export function listChildren<Row, Filter>(
   return loader(ctx, definition).load({ parentId, filter, request });
 }
 
-async function loadPages<Row, Filter>(
-  ctx: RequestContext,
-  listing: ChildListing<Row, Filter>,
-  keys: readonly PageKey<Filter>[],
-): Promise<Page<Row>[]> {
+async function loadPages<Row, Filter>(ctx: RequestContext, listing: ChildListing<Row, Filter>, keys: readonly PageKey<Filter>[]): Promise<Page<Row>[]> {
   // Keys that differ only by parent are read with one statement.
   const groups = new Map<string, PageKey<Filter>[]>();
   for (const key of keys) {
@@ -87,9 +70,7 @@ async function loadPages<Row, Filter>(
       const ordering = listing.ordering(filter);
       const backward = Boolean(request.backward || request.before);
       const token = backward ? request.before : request.after;
-      const where = token
-        ? keysetWhere(ordering, decodeCursor(ordering, token, request.tokenParam ?? 'page'), backward)
-        : {};
+      const where = token ? keysetWhere(ordering, decodeCursor(ordering, token, request.tokenParam ?? 'page'), backward) : {};
       const parentIds = [...new Set(group.map((key) => key.parentId))];
       // One row past the page tells whether another page follows (also for a limit of 0).
       const rows = await listing.findMany(ctx, parentIds, filter, {
@@ -159,12 +140,7 @@ export async function listVisibleChildren<Row, Filter>(
   };
 }
 
-function countChildren<Row, Filter>(
-  ctx: RequestContext,
-  listing: ChildListing<Row, Filter>,
-  parentId: string,
-  filter: Filter,
-): Promise<number> {
+function countChildren<Row, Filter>(ctx: RequestContext, listing: ChildListing<Row, Filter>, parentId: string, filter: Filter): Promise<number> {
   let definition = countLoaders.get(listing) as LoaderDefinition<{ parentId: string; filter: Filter }, number> | undefined;
   if (!definition) {
     definition = defineLoader<{ parentId: string; filter: Filter }, number>(

@@ -78,9 +78,7 @@ const pointer = <T extends string, K extends string>(type: T, key: K) =>
   z.strictObject({ type: z.literal(type), [key]: id } as { type: z.ZodLiteral<T> } & Record<K, typeof id>);
 
 export const MoveSectionInput = z.strictObject({
-  position: z
-    .strictObject({ before: pointer('site-section', 'siteSection').optional(), after: pointer('site-section', 'siteSection').optional() })
-    .optional(),
+  position: z.strictObject({ before: pointer('site-section', 'siteSection').optional(), after: pointer('site-section', 'siteSection').optional() }).optional(),
 });
 
 /** Section groups sit among the top-level sections: their pointers name a section or a group by `id`. */
@@ -90,9 +88,7 @@ export const MoveSectionGroupInput = z.strictObject({
 });
 
 export const MoveSiteSpaceInput = z.strictObject({
-  position: z
-    .strictObject({ before: pointer('site-space', 'siteSpace').optional(), after: pointer('site-space', 'siteSpace').optional() })
-    .optional(),
+  position: z.strictObject({ before: pointer('site-space', 'siteSpace').optional(), after: pointer('site-space', 'siteSpace').optional() }).optional(),
 });
 
 export const CreateSectionGroupInput = z.strictObject({
@@ -131,12 +127,15 @@ const claimPrimitive = z.union([
   z.strictObject({ type: z.literal('string'), description: z.string().max(512), enum: z.array(z.string()).max(100).optional() }),
   z.strictObject({ type: z.literal('number'), description: z.string().max(512) }),
 ]);
-type Claim = z.infer<typeof claimPrimitive> | { type: 'array'; description: string; items: z.infer<typeof claimPrimitive> } | {
-  type: 'object';
-  description: string;
-  properties: Record<string, Claim>;
-  additionalProperties: false;
-};
+type Claim =
+  | z.infer<typeof claimPrimitive>
+  | { type: 'array'; description: string; items: z.infer<typeof claimPrimitive> }
+  | {
+      type: 'object';
+      description: string;
+      properties: Record<string, Claim>;
+      additionalProperties: false;
+    };
 const claimName = z.string().regex(/^[A-Za-z_$][A-Za-z0-9_$]*$/, 'must be a valid attribute name');
 const claim: z.ZodType<Claim> = z.lazy(() =>
   z.union([

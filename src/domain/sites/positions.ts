@@ -12,8 +12,7 @@ export interface Ordered {
   position: string;
 }
 
-export const bySiblingOrder = (a: Ordered, b: Ordered) =>
-  a.position === b.position ? (a.id < b.id ? -1 : 1) : a.position < b.position ? -1 : 1;
+export const bySiblingOrder = (a: Ordered, b: Ordered) => (a.position === b.position ? (a.id < b.id ? -1 : 1) : a.position < b.position ? -1 : 1);
 
 export function endOf(siblings: Ordered[]): string {
   const last = [...siblings].sort(bySiblingOrder).at(-1);

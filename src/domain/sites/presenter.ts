@@ -57,10 +57,7 @@ export function siteSpacePublishedUrl(site: SiteRecord, sectionPath: string | nu
   return [publishedUrl(site, urls), sectionPath, siteSpace.path].filter(Boolean).join('/');
 }
 
-export function presentSite(
-  site: SiteRecord,
-  context: { permissions: SitePermissions; siteSpaces: number; urls: PublicUrls },
-): SiteJSON {
+export function presentSite(site: SiteRecord, context: { permissions: SitePermissions; siteSpaces: number; urls: PublicUrls }): SiteJSON {
   const { urls } = context;
   const proxy = siteProxy(site, urls);
   return {
@@ -104,10 +101,7 @@ export function presentSiteSpace(
   };
 }
 
-export function presentSection(
-  section: SectionRecord,
-  context: { site: SiteRecord; siteSpaces: SiteSpaceJSON[]; urls: PublicUrls },
-): SiteSectionJSON {
+export function presentSection(section: SectionRecord, context: { site: SiteRecord; siteSpaces: SiteSpaceJSON[]; urls: PublicUrls }): SiteSectionJSON {
   return {
     object: 'site-section',
     id: section.id,

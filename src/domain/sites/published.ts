@@ -63,10 +63,7 @@ export async function siteAudience(ctx: RequestContext, siteId: string, query: u
   const { shareKey, visitorToken } = parseInput(PublishedSiteQuery, query, 'query');
   const site = await loader(ctx, siteRecords).load(siteId);
   if (!site) throw notFound('Site', siteId);
-  const [access, organization] = await Promise.all([
-    organizationAccess(ctx, site.organizationId),
-    loader(ctx, organizationRecords).load(site.organizationId),
-  ]);
+  const [access, organization] = await Promise.all([organizationAccess(ctx, site.organizationId), loader(ctx, organizationRecords).load(site.organizationId)]);
   const claims = visitorToken ? await visitorClaims(site, organization!.visitorClaimsSecret, visitorToken, ctx.clock.now()) : null;
   if (sitePermissions(access).view) return { site, member: true, claims };
   // Opened earlier in this request (the published tree, then its nested connections).
@@ -121,8 +118,12 @@ export async function publishedContent(ctx: RequestContext, organizationId: stri
     // A group is shown when one of its sections is.
     const shownGroups = new Set(shownSections.map((section) => section.sectionGroupId));
     const topLevel = [
-      ...shownSections.filter((section) => section.sectionGroupId === null).map((section) => ({ position: section.position, id: section.id, entry: sectionView(section, shown) as PublishedEntry })),
-      ...groups.filter((group) => shownGroups.has(group.id)).map((group) => ({ position: group.position, id: group.id, entry: groupView(group, shown) as PublishedEntry })),
+      ...shownSections
+        .filter((section) => section.sectionGroupId === null)
+        .map((section) => ({ position: section.position, id: section.id, entry: sectionView(section, shown) as PublishedEntry })),
+      ...groups
+        .filter((group) => shownGroups.has(group.id))
+        .map((group) => ({ position: group.position, id: group.id, entry: groupView(group, shown) as PublishedEntry })),
     ].sort((a, b) => (a.position === b.position ? (a.id < b.id ? -1 : 1) : a.position < b.position ? -1 : 1));
     structure = { type: 'sections', entries: topLevel.map((item) => item.entry) };
   } else {

@@ -30,15 +30,9 @@ export const siteRecords = defineRecordLoader(async (ctx, ids) => {
   primeSiteSpaceCounts(ctx, rows);
   return rows;
 });
-export const sectionRecords = defineRecordLoader((ctx, ids) =>
-  ctx.db.siteSection.findMany({ where: { id: { in: ids } } }),
-);
-export const sectionGroupRecords = defineRecordLoader((ctx, ids) =>
-  ctx.db.siteSectionGroup.findMany({ where: { id: { in: ids } } }),
-);
-export const siteSpaceRecords = defineRecordLoader((ctx, ids) =>
-  ctx.db.siteSpace.findMany({ where: { id: { in: ids } } }),
-);
+export const sectionRecords = defineRecordLoader((ctx, ids) => ctx.db.siteSection.findMany({ where: { id: { in: ids } } }));
+export const sectionGroupRecords = defineRecordLoader((ctx, ids) => ctx.db.siteSectionGroup.findMany({ where: { id: { in: ids } } }));
+export const siteSpaceRecords = defineRecordLoader((ctx, ids) => ctx.db.siteSpace.findMany({ where: { id: { in: ids } } }));
 
 const inOrder = [{ position: 'asc' as const }, { id: 'asc' as const }];
 
@@ -73,10 +67,7 @@ export function primeSiteSpaceCounts(ctx: RequestContext, rows: Array<{ id: stri
 
 /** Number of site spaces of each site. */
 export const siteSpaceCounts = defineLoader<string, number>(async (ctx, siteIds) => {
-  const counts = countsBy(
-    await ctx.db.siteSpace.groupBy({ by: ['siteId'], where: { siteId: { in: [...siteIds] } }, _count: { _all: true } }),
-    'siteId',
-  );
+  const counts = countsBy(await ctx.db.siteSpace.groupBy({ by: ['siteId'], where: { siteId: { in: [...siteIds] } }, _count: { _all: true } }), 'siteId');
   return siteIds.map((id) => counts.get(id) ?? 0);
 });
 
@@ -85,12 +76,7 @@ export const siteSpaceCounts = defineLoader<string, number>(async (ctx, siteIds)
  * with `visitors`, someone who opened its published content in this request);
  * anything else is a 404.
  */
-export async function visibleSite(
-  ctx: RequestContext,
-  organizationId: string,
-  siteId: string,
-  options: { visitors?: boolean } = {},
-) {
+export async function visibleSite(ctx: RequestContext, organizationId: string, siteId: string, options: { visitors?: boolean } = {}) {
   const access = await organizationAccess(ctx, organizationId);
   const visiting = options.visitors === true && ctx.siteVisits.has(siteId);
   // The path names the organization: outside it, that is what is not found.
@@ -171,12 +157,7 @@ export async function manageableSite(ctx: RequestContext, organizationId: string
 }
 
 /** `siteSpaces` is the number of site spaces, or for a visitor the number it is shown. */
-export async function presentSiteRecord(
-  ctx: RequestContext,
-  site: SiteRecord,
-  access: OrganizationAccess,
-  shownSiteSpaces?: number,
-): Promise<SiteJSON> {
+export async function presentSiteRecord(ctx: RequestContext, site: SiteRecord, access: OrganizationAccess, shownSiteSpaces?: number): Promise<SiteJSON> {
   const siteSpaces = shownSiteSpaces ?? (await loader(ctx, siteSpaceCounts).load(site.id));
   return presentSite(site, { permissions: sitePermissions(access), siteSpaces, urls: ctx.urls });
 }
@@ -197,10 +178,7 @@ export async function presentSectionRecord(
   section: SectionRecord,
   keep: (siteSpace: SiteSpaceRecord) => boolean = () => true,
 ): Promise<SiteSectionJSON> {
-  const [site, siteSpaces] = await Promise.all([
-    loader(ctx, siteRecords).load(section.siteId),
-    loader(ctx, siteSpacesOfSection).load(section.id),
-  ]);
+  const [site, siteSpaces] = await Promise.all([loader(ctx, siteRecords).load(section.siteId), loader(ctx, siteSpacesOfSection).load(section.id)]);
   const presented = await Promise.all(siteSpaces.filter(keep).map((siteSpace) => presentSiteSpaceRecord(ctx, siteSpace)));
   return presentSection(section, { site: site!, siteSpaces: presented, urls: ctx.urls });
 }
@@ -212,10 +190,7 @@ export async function presentSectionGroupRecord(
   keepSiteSpace?: (siteSpace: SiteSpaceRecord) => boolean,
 ): Promise<SiteSectionGroupJSON> {
   const sections = (await loader(ctx, sectionsOfGroup).load(group.id)).filter(keepSection);
-  return presentSectionGroup(
-    group,
-    await Promise.all(sections.map((section) => presentSectionRecord(ctx, section, keepSiteSpace))),
-  );
+  return presentSectionGroup(group, await Promise.all(sections.map((section) => presentSectionRecord(ctx, section, keepSiteSpace))));
 }
 
 /** A path derived from a title that is not among `taken`: "getting-started", then "getting-started-2"… */

@@ -6,13 +6,7 @@ import { parseInput } from '../../lib/validation.ts';
 import { loader } from '../loaders.ts';
 import { type ChildListing, countsBy, listChildren, mapPage } from '../shared/pages.ts';
 import { inTransaction, serializeOn } from '../transaction.ts';
-import {
-  AddSectionToGroupInput,
-  CreateSectionGroupInput,
-  ListStructureQuery,
-  MoveSectionGroupInput,
-  UpdateSectionGroupInput,
-} from './inputs.ts';
+import { AddSectionToGroupInput, CreateSectionGroupInput, ListStructureQuery, MoveSectionGroupInput, UpdateSectionGroupInput } from './inputs.ts';
 import { bySiblingOrder, endOf, keysBetween, positionAmong } from './positions.ts';
 import type { SiteSectionGroupJSON } from './presenter.ts';
 import {
@@ -41,21 +35,12 @@ export const groupsOfSite: ChildListing<SectionGroupRecord, null> = {
   records: sectionGroupRecords,
   ordering: () => inOrder,
   parentOf: (row) => row.siteId,
-  findMany: (ctx, siteIds, _filter, args) =>
-    ctx.db.siteSectionGroup.findMany({ ...args, where: { AND: [{ siteId: { in: siteIds } }, args.where] } }),
+  findMany: (ctx, siteIds, _filter, args) => ctx.db.siteSectionGroup.findMany({ ...args, where: { AND: [{ siteId: { in: siteIds } }, args.where] } }),
   count: async (ctx, siteIds) =>
-    countsBy(
-      await ctx.db.siteSectionGroup.groupBy({ by: ['siteId'], where: { siteId: { in: siteIds } }, _count: { _all: true } }),
-      'siteId',
-    ),
+    countsBy(await ctx.db.siteSectionGroup.groupBy({ by: ['siteId'], where: { siteId: { in: siteIds } }, _count: { _all: true } }), 'siteId'),
 };
 
-export async function listSectionGroupViews(
-  ctx: RequestContext,
-  organizationId: string,
-  siteId: string,
-  query: unknown,
-): Promise<Page<SectionGroupView>> {
+export async function listSectionGroupViews(ctx: RequestContext, organizationId: string, siteId: string, query: unknown): Promise<Page<SectionGroupView>> {
   const params = parseInput(ListStructureQuery, query, 'query');
   const audience = await siteAudience(ctx, siteId, { shareKey: params.shareKey });
   if (audience.site.organizationId !== organizationId) throw notFound('Site', siteId);
@@ -64,12 +49,7 @@ export async function listSectionGroupViews(
   return mapPage(page, (group) => groupView(group, shown));
 }
 
-export async function listSectionGroups(
-  ctx: RequestContext,
-  organizationId: string,
-  siteId: string,
-  query: unknown,
-): Promise<Page<SiteSectionGroupJSON>> {
+export async function listSectionGroups(ctx: RequestContext, organizationId: string, siteId: string, query: unknown): Promise<Page<SiteSectionGroupJSON>> {
   const page = await listSectionGroupViews(ctx, organizationId, siteId, query);
   return mapPage(page, (view) => presentSectionGroupRecord(ctx, view.group, view.shown, view.shown));
 }
@@ -132,9 +112,7 @@ export async function updateSectionGroup(ctx: RequestContext, organizationId: st
   await groupOfSite(ctx, siteId, groupId);
   const input = parseInput(UpdateSectionGroupInput, body);
   await manageableSite(ctx, organizationId, siteId, "change this site's sections");
-  await inTransaction(ctx, (tx) =>
-    tx.db.siteSectionGroup.update({ where: { id: groupId }, data: { title: input.title, icon: input.icon } }),
-  );
+  await inTransaction(ctx, (tx) => tx.db.siteSectionGroup.update({ where: { id: groupId }, data: { title: input.title, icon: input.icon } }));
   return getSectionGroup(ctx, groupId);
 }
 
@@ -174,13 +152,7 @@ export async function addSectionToGroup(ctx: RequestContext, organizationId: str
 }
 
 /** Takes a section out of its group: it goes to the top level right after the group. */
-export async function removeSectionFromGroup(
-  ctx: RequestContext,
-  organizationId: string,
-  siteId: string,
-  groupId: string,
-  sectionId: string,
-) {
+export async function removeSectionFromGroup(ctx: RequestContext, organizationId: string, siteId: string, groupId: string, sectionId: string) {
   await visibleSite(ctx, organizationId, siteId);
   await groupOfSite(ctx, siteId, groupId);
   await manageableSite(ctx, organizationId, siteId, "change this site's sections");

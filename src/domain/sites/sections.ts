@@ -39,25 +39,16 @@ export const sectionsOfSite: ChildListing<SectionRecord, null> = {
   records: sectionRecords,
   ordering: () => inSiteOrder,
   parentOf: (row) => row.siteId,
-  findMany: (ctx, siteIds, _filter, args) =>
-    ctx.db.siteSection.findMany({ ...args, where: { AND: [{ siteId: { in: siteIds } }, args.where] } }),
+  findMany: (ctx, siteIds, _filter, args) => ctx.db.siteSection.findMany({ ...args, where: { AND: [{ siteId: { in: siteIds } }, args.where] } }),
   count: async (ctx, siteIds) =>
-    countsBy(
-      await ctx.db.siteSection.groupBy({ by: ['siteId'], where: { siteId: { in: siteIds } }, _count: { _all: true } }),
-      'siteId',
-    ),
+    countsBy(await ctx.db.siteSection.groupBy({ by: ['siteId'], where: { siteId: { in: siteIds } }, _count: { _all: true } }), 'siteId'),
 };
 
 /**
  * Sections of a site, in site order. Members see them all; visitors (with the
  * share key of a share-link site, say) see those whose condition holds for them.
  */
-export async function listSectionViews(
-  ctx: RequestContext,
-  organizationId: string,
-  siteId: string,
-  query: unknown,
-): Promise<Page<SectionView>> {
+export async function listSectionViews(ctx: RequestContext, organizationId: string, siteId: string, query: unknown): Promise<Page<SectionView>> {
   const params = parseInput(ListStructureQuery, query, 'query');
   const audience = await siteAudience(ctx, siteId, { shareKey: params.shareKey });
   if (audience.site.organizationId !== organizationId) throw notFound('Site', siteId);
@@ -122,7 +113,11 @@ export async function createSection(ctx: RequestContext, organizationId: string,
         id,
         siteId,
         title,
-        path: uniquePath(title, existing.map((section) => section.path), 'section'),
+        path: uniquePath(
+          title,
+          existing.map((section) => section.path),
+          'section',
+        ),
         position,
         topPosition: position,
         isDefault: first,
@@ -137,7 +132,11 @@ export async function createSection(ctx: RequestContext, organizationId: string,
           siteId,
           sectionId: id,
           spaceId: space.id,
-          path: uniquePath(space.title, inSection.map((siteSpace) => siteSpace.path), 'space'),
+          path: uniquePath(
+            space.title,
+            inSection.map((siteSpace) => siteSpace.path),
+            'space',
+          ),
           position: endOf(inSection),
           isDefault: !inSection.some((siteSpace) => siteSpace.isDefault),
         },
@@ -147,13 +146,7 @@ export async function createSection(ctx: RequestContext, organizationId: string,
   return getSection(ctx, id);
 }
 
-export async function updateSection(
-  ctx: RequestContext,
-  organizationId: string,
-  siteId: string,
-  sectionId: string,
-  body: unknown,
-) {
+export async function updateSection(ctx: RequestContext, organizationId: string, siteId: string, sectionId: string, body: unknown) {
   await visibleSite(ctx, organizationId, siteId);
   await sectionOfSite(ctx, siteId, sectionId);
   const input = parseInput(UpdateSectionInput, body);

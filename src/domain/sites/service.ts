@@ -14,13 +14,7 @@ import { visibleOrganization } from '../organizations/service.ts';
 import { type ChildListing, countsBy, emptyPage, listChildren, mapPage } from '../shared/pages.ts';
 import { createSpaceIn, spaceRecords } from '../spaces/service.ts';
 import { inTransaction, serializeOn } from '../transaction.ts';
-import {
-  CreateSiteInput,
-  ListSitesQuery,
-  UpdateAdaptiveSchemaInput,
-  UpdateSiteInput,
-  adaptiveJsonSchema,
-} from './inputs.ts';
+import { CreateSiteInput, ListSitesQuery, UpdateAdaptiveSchemaInput, UpdateSiteInput, adaptiveJsonSchema } from './inputs.ts';
 import { type SiteJSON, presentAdaptiveSchema } from './presenter.ts';
 import {
   type SiteRecord,
@@ -108,9 +102,7 @@ const sitesOfSpace: ChildListing<SiteRecord & { siteSpaces: Array<{ spaceId: str
       include: { siteSpaces: { where: { spaceId: { in: spaceIds } }, select: { spaceId: true } } },
     });
     // A site showing several of these spaces is listed under each of them.
-    return rows.flatMap((row) =>
-      [...new Set(row.siteSpaces.map((entry) => entry.spaceId))].map((spaceId) => ({ ...row, siteSpaces: [{ spaceId }] })),
-    );
+    return rows.flatMap((row) => [...new Set(row.siteSpaces.map((entry) => entry.spaceId))].map((spaceId) => ({ ...row, siteSpaces: [{ spaceId }] })));
   },
   count: async (ctx, spaceIds) => {
     const rows = await ctx.db.siteSpace.findMany({
@@ -126,11 +118,7 @@ const sitesOfSpace: ChildListing<SiteRecord & { siteSpaces: Array<{ spaceId: str
 
 /** Sites that show a space (GraphQL `Space.sites`). */
 /** The sites showing a space (GraphQL `Space.sites`). */
-export async function listSpaceSiteRecords(
-  ctx: RequestContext,
-  space: { id: string; organizationId: string },
-  query: unknown,
-): Promise<Page<SiteRecord>> {
+export async function listSpaceSiteRecords(ctx: RequestContext, space: { id: string; organizationId: string }, query: unknown): Promise<Page<SiteRecord>> {
   const { access } = await visibleOrganization(ctx, space.organizationId);
   const params = parseInput(ListSitesQuery.pick({ page: true, limit: true, first: true, after: true, last: true, before: true }), query, 'query');
   if (!sitePermissions(access).view) return emptyPage();
@@ -185,10 +173,7 @@ export async function createSite(ctx: RequestContext, organizationId: string, bo
       spaceIds.push(space.id);
     }
     const titles = new Map(
-      (await tx.db.space.findMany({ where: { id: { in: spaceIds } }, select: { id: true, title: true } })).map((space) => [
-        space.id,
-        space.title,
-      ]),
+      (await tx.db.space.findMany({ where: { id: { in: spaceIds } }, select: { id: true, title: true } })).map((space) => [space.id, space.title]),
     );
     const paths: string[] = [];
     let position: string | null = null;

@@ -27,13 +27,9 @@ const linksOfSite: ChildListing<ShareLinkRecord, null> = {
   name: 'site-share-links',
   ordering: () => byCreation,
   parentOf: (row) => row.siteId,
-  findMany: (ctx, siteIds, _filter, args) =>
-    ctx.db.shareLink.findMany({ ...args, where: { AND: [{ siteId: { in: siteIds } }, args.where] } }),
+  findMany: (ctx, siteIds, _filter, args) => ctx.db.shareLink.findMany({ ...args, where: { AND: [{ siteId: { in: siteIds } }, args.where] } }),
   count: async (ctx, siteIds) =>
-    countsBy(
-      await ctx.db.shareLink.groupBy({ by: ['siteId'], where: { siteId: { in: siteIds } }, _count: { _all: true } }),
-      'siteId',
-    ),
+    countsBy(await ctx.db.shareLink.groupBy({ by: ['siteId'], where: { siteId: { in: siteIds } }, _count: { _all: true } }), 'siteId'),
 };
 
 export async function listShareLinks(ctx: RequestContext, organizationId: string, siteId: string, query: unknown): Promise<Page<ShareLinkJSON>> {

@@ -12,15 +12,7 @@ import { CreateSiteSpaceInput, ListSiteSpacesQuery, MoveSiteSpaceInput, UpdateSi
 import { endOf, positionAmong } from './positions.ts';
 import type { SiteSpaceJSON } from './presenter.ts';
 import { shownTo, siteAudience } from './published.ts';
-import {
-  type SiteSpaceRecord,
-  entryOfVisibleSite,
-  manageableSite,
-  presentSiteSpaceRecord,
-  siteSpaceRecords,
-  uniquePath,
-  visibleSite,
-} from './records.ts';
+import { type SiteSpaceRecord, entryOfVisibleSite, manageableSite, presentSiteSpaceRecord, siteSpaceRecords, uniquePath, visibleSite } from './records.ts';
 
 /**
  * Across sections, positions do not compare: the site-wide listing goes by creation.
@@ -64,12 +56,7 @@ export const siteSpacesOfSite: ChildListing<SiteSpaceRecord, SiteSpaceFilter> = 
 };
 
 /** Site spaces of a site; `default` keeps only (or leaves out) the default ones. Visitors see those shown to them. */
-export async function listSiteSpaceRecords(
-  ctx: RequestContext,
-  organizationId: string,
-  siteId: string,
-  query: unknown,
-): Promise<Page<SiteSpaceRecord>> {
+export async function listSiteSpaceRecords(ctx: RequestContext, organizationId: string, siteId: string, query: unknown): Promise<Page<SiteSpaceRecord>> {
   const params = parseInput(ListSiteSpacesQuery, query, 'query');
   const audience = await siteAudience(ctx, siteId, { shareKey: params.shareKey });
   if (audience.site.organizationId !== organizationId) throw notFound('Site', siteId);
@@ -82,8 +69,7 @@ export async function listSiteSpaceRecords(
       .filter((section) => !shown(section))
       .map((section) => section.id),
   );
-  const keep = (siteSpace: SiteSpaceRecord) =>
-    shown(siteSpace) && !(siteSpace.sectionId && hiddenSections.has(siteSpace.sectionId));
+  const keep = (siteSpace: SiteSpaceRecord) => shown(siteSpace) && !(siteSpace.sectionId && hiddenSections.has(siteSpace.sectionId));
   return listVisibleChildren(ctx, siteSpacesOfSite, siteId, filter, pageRequestOf(params), keep);
 }
 
@@ -142,7 +128,11 @@ export async function addSiteSpace(ctx: RequestContext, organizationId: string, 
         siteId,
         sectionId,
         spaceId: space.id,
-        path: uniquePath(space.title, siblings.map((siteSpace) => siteSpace.path), 'space'),
+        path: uniquePath(
+          space.title,
+          siblings.map((siteSpace) => siteSpace.path),
+          'space',
+        ),
         position: endOf(siblings),
         isDefault: !siblings.some((siteSpace) => siteSpace.isDefault),
       },
@@ -151,13 +141,7 @@ export async function addSiteSpace(ctx: RequestContext, organizationId: string, 
   return getSiteSpace(ctx, id);
 }
 
-export async function updateSiteSpace(
-  ctx: RequestContext,
-  organizationId: string,
-  siteId: string,
-  siteSpaceId: string,
-  body: unknown,
-) {
+export async function updateSiteSpace(ctx: RequestContext, organizationId: string, siteId: string, siteSpaceId: string, body: unknown) {
   await visibleSite(ctx, organizationId, siteId);
   const siteSpace = await siteSpaceOfSite(ctx, siteId, siteSpaceId);
   const input = parseInput(UpdateSiteSpaceInput, body);

@@ -16,13 +16,7 @@ import { moveContentInput, transferInput } from '../shared/schemas.ts';
 import { copyRevisionToSpace, writeEmptyRevision } from '../content/revisions.ts';
 import { reindexSpace } from '../search/service.ts';
 import { inTransaction } from '../transaction.ts';
-import {
-  CreateSpaceInput,
-  GetSpaceQuery,
-  ListSpacesQuery,
-  UpdateSpaceCustomFieldsInput,
-  UpdateSpaceInput,
-} from './inputs.ts';
+import { CreateSpaceInput, GetSpaceQuery, ListSpacesQuery, UpdateSpaceCustomFieldsInput, UpdateSpaceInput } from './inputs.ts';
 import { type SpaceJSON, presentSpace } from './presenter.ts';
 import { OPEN_SPACE_COMMENTS, spaceOpenComments } from '../comments/counts.ts';
 
@@ -40,8 +34,7 @@ export const spaceRecords = defineRecordLoader((ctx, ids) =>
 /** Spaces read with the columns a request asks for (src/domain/columns.ts): the organization is always read. */
 export const spaceColumns: ColumnSource<SpaceRecord> = {
   always: ['id', 'organizationId'],
-  findMany: (ctx, ids, select) =>
-    ctx.db.space.findMany({ where: { id: { in: ids } }, ...(select ? { select } : {}) }) as Promise<SpaceRecord[]>,
+  findMany: (ctx, ids, select) => ctx.db.space.findMany({ where: { id: { in: ids } }, ...(select ? { select } : {}) }) as Promise<SpaceRecord[]>,
 };
 
 export function spaceLevel(ctx: RequestContext, space: SpaceRecord): Promise<Role | null> {
@@ -79,7 +72,6 @@ export async function spaceRecord(ctx: RequestContext, spaceId: string, query: u
 export async function getSpace(ctx: RequestContext, spaceId: string, query: unknown = {}): Promise<SpaceJSON> {
   return presentSpaceRecord(ctx, await spaceRecord(ctx, spaceId, query));
 }
-
 
 const inSiblingOrder: Ordering<SpaceRecord> = {
   name: 'spaces',
@@ -334,10 +326,7 @@ const customFieldValuesOf = defineLoader<string, Array<{ customField: CustomFiel
 
 export async function getSpaceCustomFields(ctx: RequestContext, spaceId: string) {
   const { space } = await visibleSpace(ctx, spaceId);
-  const [access, values] = await Promise.all([
-    organizationAccess(ctx, space.organizationId),
-    loader(ctx, customFieldValuesOf).load(spaceId),
-  ]);
+  const [access, values] = await Promise.all([organizationAccess(ctx, space.organizationId), loader(ctx, customFieldValuesOf).load(spaceId)]);
   return values.map((entry) => ({ customField: presentField(ctx, entry.customField, access), value: entry.value }));
 }
 

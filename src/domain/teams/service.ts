@@ -35,10 +35,7 @@ export const TEAM_SPACES = 0;
 export const teamRecords = defineRecordLoader((ctx, ids) => ctx.db.team.findMany({ where: { id: { in: ids } } }));
 
 const teamMemberCounts = defineLoader<string, number>(async (ctx, teamIds) => {
-  const counts = countsBy(
-    await ctx.db.teamMember.groupBy({ by: ['teamId'], where: { teamId: { in: [...teamIds] } }, _count: { _all: true } }),
-    'teamId',
-  );
+  const counts = countsBy(await ctx.db.teamMember.groupBy({ by: ['teamId'], where: { teamId: { in: [...teamIds] } }, _count: { _all: true } }), 'teamId');
   return teamIds.map((id) => counts.get(id) ?? 0);
 });
 
@@ -289,7 +286,12 @@ export async function updateTeamMembers(ctx: RequestContext, organizationId: str
   const [add, remove, roleUsers] = await Promise.all([
     resolveUsers(ctx, organizationId, input.add ?? [], 'add'),
     resolveUsers(ctx, organizationId, input.remove ?? [], 'remove'),
-    resolveUsers(ctx, organizationId, memberships.map(([key]) => key), 'memberships'),
+    resolveUsers(
+      ctx,
+      organizationId,
+      memberships.map(([key]) => key),
+      'memberships',
+    ),
   ]);
   const roles = new Map(roleUsers.map((userId, index) => [userId, memberships[index]![1].role]));
   await writeTeamMembers(ctx, team, { add, roles, remove });

@@ -93,9 +93,7 @@ export async function createTranslationSettings(ctx: RequestContext, organizatio
   const input = parseInput(CreateTranslationSettingsInput, body);
   await manageableOrganization(ctx, organizationId, 'create translation settings in this organization');
   const id = newId('translationSettings');
-  await inTransaction(ctx, (tx) =>
-    tx.db.translationSettings.create({ data: { id, organizationId, title: input.title, languages: input.languages ?? [] } }),
-  );
+  await inTransaction(ctx, (tx) => tx.db.translationSettings.create({ data: { id, organizationId, title: input.title, languages: input.languages ?? [] } }));
   return getTranslationSettings(ctx, organizationId, id);
 }
 

@@ -18,8 +18,15 @@ import { serializeOn } from '../transaction.ts';
 /** Provisioning may wait for another process holding the write lock. */
 const PROVISIONING_TRANSACTION = { maxWait: 10_000, timeout: 20_000 };
 
-const email = z.email({ error: 'must be an email address' }).max(254).transform((value) => value.toLowerCase());
-const organizationTitle = z.string().min(2).max(255).regex(/^\S.*\S$/s, 'must not start or end with whitespace');
+const email = z
+  .email({ error: 'must be an email address' })
+  .max(254)
+  .transform((value) => value.toLowerCase());
+const organizationTitle = z
+  .string()
+  .min(2)
+  .max(255)
+  .regex(/^\S.*\S$/s, 'must not start or end with whitespace');
 
 export async function ensureUser(db: Db, rawEmail: string, displayName?: string) {
   const address = parseInput(email, rawEmail, 'email');
@@ -66,21 +73,17 @@ export async function ensureMembership(db: Db, organizationId: string, userId: s
  */
 export async function bootstrap({ db, provider }: Pick<Database, 'db' | 'provider'>, input: { org: string; email: string }) {
   const title = parseInput(organizationTitle, input.org, 'org');
-  return db.$transaction(
-    async (tx) => {
-      const txDb = tx as unknown as Db;
-      // Concurrent bootstraps of one organization must not create it (or its admin) twice.
-      await serializeOn(txDb, provider, `bootstrap:${title}`);
-      const user = await ensureUser(txDb, input.email);
-      const organization =
-        (await txDb.organization.findFirst({ where: { title }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] })) ??
-        (await createOrganization(txDb, { title }));
-      await ensureMembership(txDb, organization.id, user.id, 'admin');
-      const token = await issueApiToken(txDb, user.id, 'bootstrap');
-      return { organizationId: organization.id, userId: user.id, token };
-    },
-    PROVISIONING_TRANSACTION,
-  );
+  return db.$transaction(async (tx) => {
+    const txDb = tx as unknown as Db;
+    // Concurrent bootstraps of one organization must not create it (or its admin) twice.
+    await serializeOn(txDb, provider, `bootstrap:${title}`);
+    const user = await ensureUser(txDb, input.email);
+    const organization =
+      (await txDb.organization.findFirst({ where: { title }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] })) ?? (await createOrganization(txDb, { title }));
+    await ensureMembership(txDb, organization.id, user.id, 'admin');
+    const token = await issueApiToken(txDb, user.id, 'bootstrap');
+    return { organizationId: organization.id, userId: user.id, token };
+  }, PROVISIONING_TRANSACTION);
 }
 
 /** `docs-gateway users create`: a user (reused if the email exists) with a role in an organization, and a token. */

@@ -55,7 +55,10 @@ ChangeRequest.implement({
       description: 'Its current revision, with the page tree',
       resolve: (changeRequest) => ({ spaceId: changeRequest.spaceId, revisionId: changeRequest.revisionId }),
     }),
-    comments: t.int({ description: 'Open comments (the list: commentsConnection)', resolve: (changeRequest, _args, ctx) => changeRequestOpenComments(ctx, changeRequest.id) }),
+    comments: t.int({
+      description: 'Open comments (the list: commentsConnection)',
+      resolve: (changeRequest, _args, ctx) => changeRequestOpenComments(ctx, changeRequest.id),
+    }),
     outdated: t.boolean({
       description: 'True when the space has moved since it was last merged with it',
       resolve: async (changeRequest, _args, ctx) => isOutdated(changeRequest, (await spaceRecord(ctx, changeRequest.spaceId)).revisionId),
@@ -169,21 +172,20 @@ builder.relayMutationField(
   },
 );
 
-const ContentChangeOutcome = builder
-  .objectRef<{ kind: string; pageId: string; ref: string | null }>('ContentChangeOutcome')
-  .implement({
-    description: 'A page a content batch created, updated or deleted',
-    fields: (t) => ({
-      kind: t.exposeString('kind', { description: 'created_page, updated_page or deleted_page' }),
-      pageId: t.exposeID('pageId'),
-      ref: t.exposeString('ref', { nullable: true, description: 'The ref given to an inserted page' }),
-    }),
-  });
+const ContentChangeOutcome = builder.objectRef<{ kind: string; pageId: string; ref: string | null }>('ContentChangeOutcome').implement({
+  description: 'A page a content batch created, updated or deleted',
+  fields: (t) => ({
+    kind: t.exposeString('kind', { description: 'created_page, updated_page or deleted_page' }),
+    pageId: t.exposeID('pageId'),
+    ref: t.exposeString('ref', { nullable: true, description: 'The ref given to an inserted page' }),
+  }),
+});
 
 builder.relayMutationField(
   'importWebsite',
   {
-    description: 'Imports a website (same origin, under the URL path, up to 50 pages) into a change request, or into the space content when no change request is given',
+    description:
+      'Imports a website (same origin, under the URL path, up to 50 pages) into a change request, or into the space content when no change request is given',
     inputFields: (t) => ({
       spaceId: t.id({ required: true }),
       changeRequestId: t.id({ description: 'Import into this change request; the space live content when absent' }),

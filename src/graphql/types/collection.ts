@@ -47,8 +47,7 @@ Collection.implement({
     collections: t.connection({
       type: Collection,
       description: 'Collections directly inside this one',
-      resolve: async (collection, args, ctx) =>
-        toConnection(await listSubCollectionRecords(ctx, collection.id, connectionQuery(args))),
+      resolve: async (collection, args, ctx) => toConnection(await listSubCollectionRecords(ctx, collection.id, connectionQuery(args))),
     }),
   }),
 });

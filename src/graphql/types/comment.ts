@@ -1,7 +1,14 @@
 import type { CommentRecord, CommentReplyRecord } from '../../db/index.ts';
 import { changeRequestUser } from '../../domain/change-requests/service.ts';
 import { COMMENT_STATUSES, COMMENT_STATUS_FILTERS } from '../../domain/comments/inputs.ts';
-import { type CommentTargetFacts, type EmojiReactionView, commentBodyOf, commentLocation, commentTarget, replyLocation } from '../../domain/comments/presenter.ts';
+import {
+  type CommentTargetFacts,
+  type EmojiReactionView,
+  commentBodyOf,
+  commentLocation,
+  commentTarget,
+  replyLocation,
+} from '../../domain/comments/presenter.ts';
 import {
   commentById,
   commentPermissionsOf,
@@ -48,16 +55,14 @@ const EmojiReaction = builder.objectRef<EmojiReactionView>('EmojiReaction').impl
   }),
 });
 
-const CommentReplier = builder
-  .objectRef<{ userId: string; count: number; updatedAt: Date }>('CommentReplier')
-  .implement({
-    description: 'A user who replied to a comment: how many replies, and when last',
-    fields: (t) => ({
-      user: t.field({ type: User, resolve: (replier, _args, ctx) => changeRequestUser(ctx, replier.userId) }),
-      count: t.exposeInt('count'),
-      updatedAt: t.field({ type: 'DateTime', resolve: (replier) => replier.updatedAt.toISOString() }),
-    }),
-  });
+const CommentReplier = builder.objectRef<{ userId: string; count: number; updatedAt: Date }>('CommentReplier').implement({
+  description: 'A user who replied to a comment: how many replies, and when last',
+  fields: (t) => ({
+    user: t.field({ type: User, resolve: (replier, _args, ctx) => changeRequestUser(ctx, replier.userId) }),
+    count: t.exposeInt('count'),
+    updatedAt: t.field({ type: 'DateTime', resolve: (replier) => replier.updatedAt.toISOString() }),
+  }),
+});
 
 const CommentTargetPage = builder.objectRef<{ comment: CommentRecord; facts: CommentTargetFacts }>('CommentTargetPage').implement({
   description: 'The page a comment is attached to, as the content it is read in has it',
@@ -199,8 +204,7 @@ builder.objectField(ChangeRequest, 'commentsConnection', (t) =>
       status: t.arg({ type: CommentStatusFilter, description: commentListArgs.status.description }),
       targetPage: t.arg.string({ description: commentListArgs.targetPage.description }),
     },
-    resolve: async (changeRequest, args, ctx) =>
-      toConnection(await listCommentRecords(ctx, changeRequest.spaceId, changeRequest.id, connectionQuery(args))),
+    resolve: async (changeRequest, args, ctx) => toConnection(await listCommentRecords(ctx, changeRequest.spaceId, changeRequest.id, connectionQuery(args))),
   }),
 );
 
@@ -246,7 +250,7 @@ builder.relayMutationField(
 builder.relayMutationField(
   'updateComment',
   {
-    description: 'Resolves or reopens a comment, edits its body (its author), adds or removes the viewer\'s reactions (removal wins)',
+    description: "Resolves or reopens a comment, edits its body (its author), adds or removes the viewer's reactions (removal wins)",
     inputFields: (t) => ({
       commentId: t.id({ required: true }),
       resolved: t.boolean(),

@@ -19,11 +19,7 @@ export function booleanObject<Keys extends string>(name: string, keys: readonly 
 }
 
 /** An object type of optional strings, such as `urls`. */
-export function urlsObject<Required extends string, Optional extends string>(
-  name: string,
-  required: readonly Required[],
-  optional: readonly Optional[] = [],
-) {
+export function urlsObject<Required extends string, Optional extends string>(name: string, required: readonly Required[], optional: readonly Optional[] = []) {
   return builder.objectRef<Record<Required, string> & Partial<Record<Optional, string>>>(name).implement({
     fields: (t) =>
       Object.fromEntries([

@@ -25,7 +25,11 @@ const LinkStatus = builder.enumType('LinkStatus', {
 const ContentLink = builder.objectRef<LinkEntry>('ContentLink').implement({
   description: 'A link target of the content and the pages linking to it',
   fields: (t) => ({
-    status: t.field({ type: LinkStatus, description: 'broken when the page or file is not in the revision; in_app when it points into this application', resolve: (link) => link.status }),
+    status: t.field({
+      type: LinkStatus,
+      description: 'broken when the page or file is not in the revision; in_app when it points into this application',
+      resolve: (link) => link.status,
+    }),
     relation: t.string({ description: 'page, file or external', resolve: (link) => (link.kind === 'url' ? 'external' : link.kind) }),
     target: t.field({
       type: 'JSON',
@@ -76,7 +80,10 @@ Page.implement({
     createdAt: t.field({ type: 'DateTime', resolve: ({ page }) => page.createdAt.toISOString() }),
     updatedAt: t.field({ type: 'DateTime', resolve: ({ page }) => page.updatedAt.toISOString() }),
     pages: t.field({ type: [Page], resolve: ({ page, tree }) => (tree.children.get(page.pageId) ?? []).map((child) => ({ page: child, tree })) }),
-    markdown: t.string({ description: 'The body as markdown', resolve: ({ page }, _args, ctx) => pageBody(ctx, page.documentId, 'markdown') as Promise<string> }),
+    markdown: t.string({
+      description: 'The body as markdown',
+      resolve: ({ page }, _args, ctx) => pageBody(ctx, page.documentId, 'markdown') as Promise<string>,
+    }),
     document: t.field({
       type: 'JSON',
       description: 'The body in a format: the structured document (default) or markdown',

@@ -33,7 +33,12 @@ Invite.implement({
     }),
     email: t.exposeString('email', { nullable: true, description: 'The invited address; null for a link invite' }),
     createdAt: t.field({ type: 'DateTime', resolve: (invite) => invite.createdAt.toISOString() }),
-    usedAt: t.field({ type: 'DateTime', nullable: true, description: 'When an email invite was used', resolve: (invite) => invite.usedAt?.toISOString() ?? null }),
+    usedAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'When an email invite was used',
+      resolve: (invite) => invite.usedAt?.toISOString() ?? null,
+    }),
     organization: t.id({ description: "The organization's id (its object needs membership)", resolve: (invite) => invite.organizationId }),
   }),
 });

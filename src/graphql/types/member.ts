@@ -61,8 +61,7 @@ Member.implement({
       type: MemberSpacePermission,
       description: 'Spaces the member can access (readable by the member and by admins)',
       args: { order: t.arg({ type: OrderDirection }) },
-      resolve: async (member, args, ctx) =>
-        toConnection(await listMemberSpaces(ctx, member.organizationId, member.userId, connectionQuery(args))),
+      resolve: async (member, args, ctx) => toConnection(await listMemberSpaces(ctx, member.organizationId, member.userId, connectionQuery(args))),
     }),
   }),
 });

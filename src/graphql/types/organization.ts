@@ -34,16 +34,14 @@ const OrganizationDefaultContent = builder
   .objectRef<{ type: string; site: string }>('OrganizationDefaultContent')
   .implement({ fields: (t) => ({ type: t.exposeString('type'), site: t.exposeString('site') }) });
 
-const OrganizationTrial = builder
-  .objectRef<OrganizationJSON['trial']>('OrganizationTrial')
-  .implement({
-    fields: (t) => ({
-      status: t.exposeString('status'),
-      count: t.exposeInt('count'),
-      endDate: t.field({ type: 'DateTime', nullable: true, resolve: (trial) => trial.endDate ?? null }),
-      decision: t.exposeString('decision', { nullable: true }),
-    }),
-  });
+const OrganizationTrial = builder.objectRef<OrganizationJSON['trial']>('OrganizationTrial').implement({
+  fields: (t) => ({
+    status: t.exposeString('status'),
+    count: t.exposeInt('count'),
+    endDate: t.field({ type: 'DateTime', nullable: true, resolve: (trial) => trial.endDate ?? null }),
+    decision: t.exposeString('decision', { nullable: true }),
+  }),
+});
 
 /**
  * Backed by the organization's row, read by an authorized loader: each field is

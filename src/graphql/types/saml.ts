@@ -43,9 +43,9 @@ SamlProvider.implement({
   fields: (t) => ({
     object: t.string({ resolve: () => 'saml-provider' }),
     label: t.exposeString('label'),
-    ssoURL: t.exposeString('ssoURL', { nullable: true, description: "The identity provider's sign-in URL (REST: \"\" while unset)" }),
-    entityID: t.exposeString('entityID', { nullable: true, description: "The identity provider's entity ID (REST: \"\" while unset)" }),
-    certificate: t.exposeString('certificate', { nullable: true, description: "The identity provider's X.509 certificate, PEM (REST: \"\" while unset)" }),
+    ssoURL: t.exposeString('ssoURL', { nullable: true, description: 'The identity provider\'s sign-in URL (REST: "" while unset)' }),
+    entityID: t.exposeString('entityID', { nullable: true, description: 'The identity provider\'s entity ID (REST: "" while unset)' }),
+    certificate: t.exposeString('certificate', { nullable: true, description: 'The identity provider\'s X.509 certificate, PEM (REST: "" while unset)' }),
     defaultTeam: t.field({ type: Team, nullable: true, resolve: (provider, _args, ctx) => samlDefaultTeam(ctx, provider) }),
     defaultRole: t.field({ type: MemberRole, nullable: true, description: 'null: guest', resolve: (provider) => asRole(provider.defaultRole) }),
     createdAt: t.field({ type: 'DateTime', resolve: (provider) => provider.createdAt.toISOString() }),

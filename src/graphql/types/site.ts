@@ -50,14 +50,7 @@ import {
   updateSite,
 } from '../../domain/sites/service.ts';
 import { createShareLink, deleteShareLink, listShareLinks, updateShareLink } from '../../domain/sites/share-links.ts';
-import {
-  addSiteSpace,
-  deleteSiteSpace,
-  listSiteSpaceRecords,
-  moveSiteSpace,
-  siteSpaceById,
-  updateSiteSpace,
-} from '../../domain/sites/site-spaces.ts';
+import { addSiteSpace, deleteSiteSpace, listSiteSpaceRecords, moveSiteSpace, siteSpaceById, updateSiteSpace } from '../../domain/sites/site-spaces.ts';
 import { loadColumns } from '../../domain/columns.ts';
 import { spaceColumns } from '../../domain/spaces/service.ts';
 import { columnsOf } from '../columns.ts';
@@ -89,16 +82,14 @@ const SiteProxy = builder.objectRef<{ origin: string; target: string }>('SitePro
 const SiteAdaptiveContent = builder.objectRef<{ enabled: boolean }>('SiteAdaptiveContent').implement({
   fields: (t) => ({ enabled: t.exposeBoolean('enabled') }),
 });
-const SiteAdaptiveSchema = builder
-  .objectRef<{ object: string; jsonSchema: unknown; updatedAt: string }>('SiteAdaptiveSchema')
-  .implement({
-    description: 'The JSON Schema (draft-07) of the visitor attributes that conditions read',
-    fields: (t) => ({
-      object: t.exposeString('object'),
-      jsonSchema: t.field({ type: 'JSON', resolve: (schema) => schema.jsonSchema }),
-      updatedAt: t.field({ type: 'DateTime', resolve: (schema) => schema.updatedAt }),
-    }),
-  });
+const SiteAdaptiveSchema = builder.objectRef<{ object: string; jsonSchema: unknown; updatedAt: string }>('SiteAdaptiveSchema').implement({
+  description: 'The JSON Schema (draft-07) of the visitor attributes that conditions read',
+  fields: (t) => ({
+    object: t.exposeString('object'),
+    jsonSchema: t.field({ type: 'JSON', resolve: (schema) => schema.jsonSchema }),
+    updatedAt: t.field({ type: 'DateTime', resolve: (schema) => schema.updatedAt }),
+  }),
+});
 
 // Each type is backed by rows (sections and groups with the filter of their
 // audience): fields are computed when a query asks for them, by the functions
@@ -175,8 +166,7 @@ Site.implement({
     }),
     sectionGroups: t.connection({
       type: SiteSectionGroup,
-      resolve: async (site, args, ctx) =>
-        toConnection(await listSectionGroupViews(ctx, ...orgAndSite(site), connectionQuery(args))),
+      resolve: async (site, args, ctx) => toConnection(await listSectionGroupViews(ctx, ...orgAndSite(site), connectionQuery(args))),
     }),
     siteSpaces: t.connection({
       type: SiteSpace,
@@ -246,8 +236,7 @@ SiteSpace.implement({
     space: t.field({
       type: Space,
       // The site space's own visibility decides: visitors of a published site see its spaces.
-      resolve: async (siteSpace, _args, ctx, info) =>
-        (await loadColumns(ctx, spaceColumns, siteSpace.spaceId, columnsOf(info, SPACE_FIELD_COLUMNS)))!,
+      resolve: async (siteSpace, _args, ctx, info) => (await loadColumns(ctx, spaceColumns, siteSpace.spaceId, columnsOf(info, SPACE_FIELD_COLUMNS)))!,
     }),
     urls: t.field({
       type: PublishedUrls,
@@ -284,8 +273,7 @@ builder.objectField(Space, 'sites', (t) =>
 
 const PublishedSiteEntry = builder.unionType('PublishedSiteEntry', {
   types: [SiteSection, SiteSectionGroup, SiteSpace],
-  resolveType: (entry: PublishedEntry) =>
-    'kind' in entry ? (entry.kind === 'section' ? 'SiteSection' : 'SiteSectionGroup') : 'SiteSpace',
+  resolveType: (entry: PublishedEntry) => ('kind' in entry ? (entry.kind === 'section' ? 'SiteSection' : 'SiteSectionGroup') : 'SiteSpace'),
 });
 
 const PublishedSiteStructure = builder.objectRef<PublishedContent['structure']>('PublishedSiteStructure').implement({
@@ -350,9 +338,7 @@ const pointer = (type: string, key: string, position?: { before?: string | null;
   position
     ? {
         position: Object.fromEntries(
-          (['before', 'after'] as const)
-            .filter((side) => position[side] != null)
-            .map((side) => [side, { type, [key]: position[side] }]),
+          (['before', 'after'] as const).filter((side) => position[side] != null).map((side) => [side, { type, [key]: position[side] }]),
         ),
       }
     : {};
@@ -447,7 +433,10 @@ builder.relayMutationField(
   payload.deleted,
 );
 
-for (const [name, published] of [['publishSite', true], ['unpublishSite', false]] as const) {
+for (const [name, published] of [
+  ['publishSite', true],
+  ['unpublishSite', false],
+] as const) {
   builder.relayMutationField(
     name,
     { inputFields: ids },

@@ -150,8 +150,7 @@ builder.objectField(Collection, 'spaces', (t) =>
   t.connection({
     type: Space,
     description: 'Spaces directly inside the collection',
-    resolve: async (collection, args, ctx) =>
-      toConnection(await listCollectionSpaceRecords(ctx, collection.id, connectionQuery(args))),
+    resolve: async (collection, args, ctx) => toConnection(await listCollectionSpaceRecords(ctx, collection.id, connectionQuery(args))),
   }),
 );
 

@@ -193,7 +193,10 @@ builder.relayMutationField(
 
 builder.relayMutationField(
   'removeTeamMember',
-  { description: 'Removes a member from the team (or leaves it)', inputFields: (t) => ({ teamId: t.id({ required: true }), userId: t.id({ required: true }) }) },
+  {
+    description: 'Removes a member from the team (or leaves it)',
+    inputFields: (t) => ({ teamId: t.id({ required: true }), userId: t.id({ required: true }) }),
+  },
   {
     resolve: async (_root, { input: { teamId, userId } }, ctx) => {
       const team = await teamById(ctx, teamId);

@@ -1,9 +1,4 @@
-import {
-  CreateCollectionInput,
-  ListCollectionSpacesQuery,
-  ListCollectionsQuery,
-  UpdateCollectionInput,
-} from '../../domain/collections/inputs.ts';
+import { CreateCollectionInput, ListCollectionSpacesQuery, ListCollectionsQuery, UpdateCollectionInput } from '../../domain/collections/inputs.ts';
 import {
   createCollection,
   deleteCollection,
@@ -31,8 +26,7 @@ export const collectionRoutes = [
     status: 200,
     response: 'Collection',
     list: true,
-    handler: async (ctx, { params, query }) =>
-      restList(await listOrganizationCollections(ctx, params.organizationId!, query)),
+    handler: async (ctx, { params, query }) => restList(await listOrganizationCollections(ctx, params.organizationId!, query)),
   }),
   route({
     method: 'POST',

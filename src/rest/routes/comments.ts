@@ -98,8 +98,7 @@ function commentRoutes(scope: 'space' | 'changeRequest'): Route[] {
       status: 200,
       response: 'CommentReply',
       list: true,
-      handler: async (ctx, { params, query }) =>
-        restList(await listCommentReplies(ctx, params.spaceId!, changeRequestOf(params), params.commentId!, query)),
+      handler: async (ctx, { params, query }) => restList(await listCommentReplies(ctx, params.spaceId!, changeRequestOf(params), params.commentId!, query)),
     }),
     route({
       method: 'POST',
@@ -122,8 +121,7 @@ function commentRoutes(scope: 'space' | 'changeRequest'): Route[] {
       query: CommentFormatQuery,
       status: 200,
       response: 'CommentReply',
-      handler: (ctx, { params, query }) =>
-        getCommentReply(ctx, params.spaceId!, changeRequestOf(params), params.commentId!, params.commentReplyId!, query),
+      handler: (ctx, { params, query }) => getCommentReply(ctx, params.spaceId!, changeRequestOf(params), params.commentId!, params.commentReplyId!, query),
     }),
     route({
       method: 'PUT',
@@ -134,8 +132,7 @@ function commentRoutes(scope: 'space' | 'changeRequest'): Route[] {
       body: UpdateCommentReplyInput,
       status: 200,
       response: 'CommentReply',
-      handler: (ctx, { params, body }) =>
-        updateCommentReply(ctx, params.spaceId!, changeRequestOf(params), params.commentId!, params.commentReplyId!, body),
+      handler: (ctx, { params, body }) => updateCommentReply(ctx, params.spaceId!, changeRequestOf(params), params.commentId!, params.commentReplyId!, body),
     }),
   ];
 }

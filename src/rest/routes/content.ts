@@ -142,7 +142,17 @@ function contentRoutes(base: string, names: OperationNames, tag: string): Route[
 
 export const spaceContentRoutes = contentRoutes(
   '/v1/spaces/{spaceId}/content',
-  { revision: 'getCurrentRevision', pages: 'listPages', page: 'getPageById', path: 'getPageByPath', files: 'listFiles', file: 'getFileById', backlinks: 'listFileBacklinks', pageLinks: 'listPageLinks', import: 'importContent' },
+  {
+    revision: 'getCurrentRevision',
+    pages: 'listPages',
+    page: 'getPageById',
+    path: 'getPageByPath',
+    files: 'listFiles',
+    file: 'getFileById',
+    backlinks: 'listFileBacklinks',
+    pageLinks: 'listPageLinks',
+    import: 'importContent',
+  },
   'Space content',
 );
 

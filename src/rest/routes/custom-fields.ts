@@ -1,11 +1,5 @@
 import { CreateCustomFieldInput, ListCustomFieldsQuery, UpdateCustomFieldInput } from '../../domain/custom-fields/inputs.ts';
-import {
-  createCustomField,
-  deleteCustomField,
-  getCustomField,
-  listCustomFields,
-  updateCustomField,
-} from '../../domain/custom-fields/service.ts';
+import { createCustomField, deleteCustomField, getCustomField, listCustomFields, updateCustomField } from '../../domain/custom-fields/service.ts';
 import { restList } from '../../lib/pagination.ts';
 import { route } from '../route.ts';
 

@@ -1,13 +1,5 @@
 import { CreateInviteInput, InviteUsersInput, ListInvitesQuery, UpdateInviteInput } from '../../domain/invites/inputs.ts';
-import {
-  createInvite,
-  deleteInvite,
-  getInvite,
-  inviteUsers,
-  joinWithInvite,
-  listInvites,
-  updateInvite,
-} from '../../domain/invites/service.ts';
+import { createInvite, deleteInvite, getInvite, inviteUsers, joinWithInvite, listInvites, updateInvite } from '../../domain/invites/service.ts';
 import { restList } from '../../lib/pagination.ts';
 import { route } from '../route.ts';
 

@@ -1,13 +1,5 @@
 import { ListMemberSpacesQuery, ListMemberTeamsQuery, ListMembersQuery, UpdateMemberInput } from '../../domain/members/inputs.ts';
-import {
-  getMember,
-  listMemberSpaces,
-  listMembers,
-  ping,
-  removeMember,
-  setSsoMember,
-  updateMember,
-} from '../../domain/members/service.ts';
+import { getMember, listMemberSpaces, listMembers, ping, removeMember, setSsoMember, updateMember } from '../../domain/members/service.ts';
 import { listMemberTeams } from '../../domain/teams/service.ts';
 import { restList } from '../../lib/pagination.ts';
 import { route } from '../route.ts';
@@ -87,8 +79,7 @@ export const memberRoutes = [
     status: 200,
     response: 'MemberContentPermission',
     list: true,
-    handler: async (ctx, { params, query }) =>
-      restList(await listMemberSpaces(ctx, params.organizationId!, params.userId!, query)),
+    handler: async (ctx, { params, query }) => restList(await listMemberSpaces(ctx, params.organizationId!, params.userId!, query)),
   }),
   route({
     method: 'GET',
@@ -100,7 +91,6 @@ export const memberRoutes = [
     status: 200,
     response: 'MemberTeam',
     list: true,
-    handler: async (ctx, { params, query }) =>
-      restList(await listMemberTeams(ctx, params.organizationId!, params.userId!, query)),
+    handler: async (ctx, { params, query }) => restList(await listMemberTeams(ctx, params.organizationId!, params.userId!, query)),
   }),
 ];

@@ -1,11 +1,6 @@
 import { SearchQuery, searchOrganization } from '../../domain/search/service.ts';
 import { ListOrganizationsQuery, UpdateOrganizationInput } from '../../domain/organizations/inputs.ts';
-import {
-  getOrganization,
-  listOrganizationsForEmailDomain,
-  listViewerOrganizations,
-  updateOrganization,
-} from '../../domain/organizations/service.ts';
+import { getOrganization, listOrganizationsForEmailDomain, listViewerOrganizations, updateOrganization } from '../../domain/organizations/service.ts';
 import { getAuthenticatedUser, getUser } from '../../domain/users/service.ts';
 import { restList } from '../../lib/pagination.ts';
 import { route } from '../route.ts';

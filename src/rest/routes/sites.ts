@@ -159,8 +159,7 @@ export const siteRoutes = [
     method: 'GET',
     path: `${SITE}/published`,
     operationId: 'getPublishedContentSite',
-    summary:
-      'The published site as its audience sees it: shareKey for share-link sites, a visitor token (X-Visitor-Token header) for visitor-auth sites',
+    summary: 'The published site as its audience sees it: shareKey for share-link sites, a visitor token (X-Visitor-Token header) for visitor-auth sites',
     tag: 'Sites',
     query: PublishedSiteQuery,
     status: 200,
@@ -200,8 +199,7 @@ export const siteRoutes = [
     body: UpdateShareLinkInput,
     status: 200,
     response: 'ShareLink',
-    handler: (ctx, { params, body }) =>
-      updateShareLink(ctx, params.organizationId!, params.siteId!, params.shareLinkId!, body),
+    handler: (ctx, { params, body }) => updateShareLink(ctx, params.organizationId!, params.siteId!, params.shareLinkId!, body),
   }),
   route({
     method: 'DELETE',
@@ -244,8 +242,7 @@ export const siteRoutes = [
     body: UpdateSectionInput,
     status: 200,
     response: 'SiteSection',
-    handler: (ctx, { params, body }) =>
-      updateSection(ctx, params.organizationId!, params.siteId!, params.siteSectionId!, body),
+    handler: (ctx, { params, body }) => updateSection(ctx, params.organizationId!, params.siteId!, params.siteSectionId!, body),
   }),
   route({
     method: 'DELETE',
@@ -277,8 +274,7 @@ export const siteRoutes = [
     status: 200,
     response: 'SiteSectionGroup',
     list: true,
-    handler: async (ctx, { params, query }) =>
-      restList(await listSectionGroups(ctx, params.organizationId!, params.siteId!, query)),
+    handler: async (ctx, { params, query }) => restList(await listSectionGroups(ctx, params.organizationId!, params.siteId!, query)),
   }),
   route({
     method: 'POST',
@@ -300,8 +296,7 @@ export const siteRoutes = [
     body: UpdateSectionGroupInput,
     status: 200,
     response: 'SiteSectionGroup',
-    handler: (ctx, { params, body }) =>
-      updateSectionGroup(ctx, params.organizationId!, params.siteId!, params.siteSectionGroupId!, body),
+    handler: (ctx, { params, body }) => updateSectionGroup(ctx, params.organizationId!, params.siteId!, params.siteSectionGroupId!, body),
   }),
   route({
     method: 'DELETE',
@@ -310,8 +305,7 @@ export const siteRoutes = [
     summary: 'Delete a section group; its sections stay where it was',
     tag: 'Site section groups',
     status: 205,
-    handler: (ctx, { params }) =>
-      deleteSectionGroup(ctx, params.organizationId!, params.siteId!, params.siteSectionGroupId!),
+    handler: (ctx, { params }) => deleteSectionGroup(ctx, params.organizationId!, params.siteId!, params.siteSectionGroupId!),
   }),
   route({
     method: 'POST',
@@ -322,8 +316,7 @@ export const siteRoutes = [
     body: AddSectionToGroupInput,
     status: 201,
     response: 'SiteSectionGroup',
-    handler: (ctx, { params, body }) =>
-      addSectionToGroup(ctx, params.organizationId!, params.siteId!, params.siteSectionGroupId!, body),
+    handler: (ctx, { params, body }) => addSectionToGroup(ctx, params.organizationId!, params.siteId!, params.siteSectionGroupId!, body),
   }),
   route({
     method: 'DELETE',
@@ -332,8 +325,7 @@ export const siteRoutes = [
     summary: 'Take a section out of its group (it stays on the site, after the group)',
     tag: 'Site section groups',
     status: 205,
-    handler: (ctx, { params }) =>
-      removeSectionFromGroup(ctx, params.organizationId!, params.siteId!, params.siteSectionGroupId!, params.siteSectionId!),
+    handler: (ctx, { params }) => removeSectionFromGroup(ctx, params.organizationId!, params.siteId!, params.siteSectionGroupId!, params.siteSectionId!),
   }),
   route({
     method: 'POST',
@@ -344,8 +336,7 @@ export const siteRoutes = [
     body: MoveSectionGroupInput,
     status: 200,
     response: 'SiteSectionGroup',
-    handler: (ctx, { params, body }) =>
-      moveSectionGroup(ctx, params.organizationId!, params.siteId!, params.siteSectionGroupId!, body),
+    handler: (ctx, { params, body }) => moveSectionGroup(ctx, params.organizationId!, params.siteId!, params.siteSectionGroupId!, body),
   }),
   route({
     method: 'GET',
@@ -379,8 +370,7 @@ export const siteRoutes = [
     body: UpdateSiteSpaceInput,
     status: 200,
     response: 'SiteSpace',
-    handler: (ctx, { params, body }) =>
-      updateSiteSpace(ctx, params.organizationId!, params.siteId!, params.siteSpaceId!, body),
+    handler: (ctx, { params, body }) => updateSiteSpace(ctx, params.organizationId!, params.siteId!, params.siteSpaceId!, body),
   }),
   route({
     method: 'DELETE',

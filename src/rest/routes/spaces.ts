@@ -1,11 +1,5 @@
 import { moveContentInput, transferInput } from '../../domain/shared/schemas.ts';
-import {
-  CreateSpaceInput,
-  GetSpaceQuery,
-  ListSpacesQuery,
-  UpdateSpaceCustomFieldsInput,
-  UpdateSpaceInput,
-} from '../../domain/spaces/inputs.ts';
+import { CreateSpaceInput, GetSpaceQuery, ListSpacesQuery, UpdateSpaceCustomFieldsInput, UpdateSpaceInput } from '../../domain/spaces/inputs.ts';
 import {
   createSpace,
   deleteSpace,

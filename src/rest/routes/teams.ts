@@ -103,7 +103,7 @@ export const teamRoutes = [
     method: 'PUT',
     path: `${team}/members/{userId}`,
     operationId: 'addMemberToOrganizationTeamById',
-    summary: "Add a member to a team, or change its role (owner or member)",
+    summary: 'Add a member to a team, or change its role (owner or member)',
     tag,
     body: PutTeamMemberInput,
     status: 204,
