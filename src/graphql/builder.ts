@@ -52,13 +52,17 @@ export const builder = new SchemaBuilder<{
       const kind = idKind(globalID);
       return { typename: (kind && typeOfKind[kind]) || UNKNOWN_TYPE, id: globalID };
     },
+    idFieldOptions: { description: 'Its id: the same in REST and GraphQL' },
+    nodeTypeOptions: { description: 'An object with an id: every organization, space, site, comment… (its id is the REST id)' },
     nodeQueryOptions: {
+      description: 'Any object by its id, as REST names it (`spc_…`, `org_…`, `site_…`…); 404 when the caller cannot see it',
       resolve: (_root, { id }, _ctx, _info, resolveNode) => {
         if (id.typename === UNKNOWN_TYPE) throw notFound('Object', id.id);
         return resolveNode(id);
       },
     },
     nodesQueryOptions: {
+      description: 'Objects by their ids, in the same order; one the caller cannot see is null, with its error',
       resolve: async (_root, args, _ctx, _info, resolveNodes) => {
         const requested = [...args.ids];
         // Pothos resolves `args.ids` itself: unknown entries become nulls there.
@@ -85,8 +89,8 @@ builder.scalarType('JSON', {
   parseValue: (value) => value,
 });
 
-builder.queryType({});
-builder.mutationType({});
+builder.queryType({ description: 'What can be read: the caller (`viewer`), any object by id (`node`, `nodes`), and lookups by id' });
+builder.mutationType({ description: 'Every write; each takes one `input` and answers what it changed, with the same rules as REST' });
 
 builder.globalConnectionField('totalCount', (t) =>
   t.int({

@@ -1,4 +1,5 @@
 import { builder } from './builder.ts';
+import { describeGenerated } from './descriptions.ts';
 import './types/common.ts';
 import './types/user.ts';
 import './types/organization.ts';
@@ -18,4 +19,5 @@ import './types/site.ts';
 import './types/openapi-spec.ts';
 import './types/viewer.ts';
 
-export const schema = builder.toSchema();
+/** The graph, with the Relay plugin's generated connections, edges, inputs and payloads described (./descriptions.ts). */
+export const schema = describeGenerated(builder.toSchema());
