@@ -6,8 +6,12 @@
  * connections on demand).
  */
 
-/** Prisma's codes for an unreachable or timed-out database (P1xxx) and an exhausted pool (P2024). */
-const PRISMA_CODES = new Set(['P1001', 'P1002', 'P1003', 'P1008', 'P1011', 'P1017', 'P2024']);
+/**
+ * Prisma's codes for an unreachable or timed-out database (P1xxx), an exhausted
+ * pool (P2024), and a transaction that could not start in time (P2028: the
+ * database stalled, or every connection is busy).
+ */
+const PRISMA_CODES = new Set(['P1001', 'P1002', 'P1003', 'P1008', 'P1011', 'P1017', 'P2024', 'P2028']);
 
 /** Prisma driver adapter error kinds of the same. */
 const ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'DatabaseDoesNotExist', 'SocketTimeout', 'ConnectionClosed', 'TooManyConnections']);

@@ -1,79 +1,28 @@
-import net from 'node:net';
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { providerOf } from '../../src/db/client.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
+import { type DatabaseProxy, databaseProxy } from '../support/database-proxy.ts';
 import { emptyDatabase } from '../support/databases.ts';
-import { buildTeam } from '../support/factories.ts';
+import { buildTeam, unique } from '../support/factories.ts';
 
-/**
- * A TCP proxy in front of the run's PostgreSQL that a test can cut (every
- * connection refused or dropped) or freeze (connections open, nothing answered),
- * as a network partition or a stalled server would.
- */
-async function databaseProxy(target: URL) {
-  let mode: 'open' | 'refuse' | 'freeze' = 'open';
-  const pairs = new Set<[net.Socket, net.Socket]>();
-  const server = net.createServer((client) => {
-    if (mode === 'refuse') return client.destroy();
-    const upstream = net.connect(Number(target.port || 5432), target.hostname);
-    const pair: [net.Socket, net.Socket] = [client, upstream];
-    pairs.add(pair);
-    const close = () => {
-      pairs.delete(pair);
-      client.destroy();
-      upstream.destroy();
-    };
-    client.on('error', close).on('close', close);
-    upstream.on('error', close).on('close', close);
-    client.pipe(upstream);
-    upstream.pipe(client);
-    if (mode === 'freeze') upstream.pause();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = new URL(target);
-  url.hostname = '127.0.0.1';
-  url.port = String((server.address() as net.AddressInfo).port);
-  return {
-    url: url.toString(),
-    /** Answers nothing from the database: what the server sends is held back. */
-    freeze() {
-      mode = 'freeze';
-      for (const [, upstream] of pairs) upstream.pause();
-    },
-    /** Every open connection dropped, every new one refused. */
-    cut() {
-      mode = 'refuse';
-      for (const [client, upstream] of [...pairs]) {
-        client.destroy();
-        upstream.destroy();
-      }
-    },
-    restore() {
-      mode = 'open';
-      for (const [, upstream] of pairs) upstream.resume();
-    },
-    close: () => {
-      for (const [client, upstream] of [...pairs]) {
-        client.destroy();
-        upstream.destroy();
-      }
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
+const DATABASE_UNAVAILABLE = 'The database is unavailable or too slow to answer; try again shortly';
 const onPostgres = providerOf(inject('databaseUrl')) === 'postgresql';
 
+/** The database waits of the app under test; every request's time under a fault is bounded by them. */
+const TIMEOUTS = { connectTimeoutMs: 1_000, statementTimeoutMs: 1_000 };
+
 describe.skipIf(!onPostgres)('a PostgreSQL that stops answering', () => {
-  let proxy: Awaited<ReturnType<typeof databaseProxy>>;
+  let proxy: DatabaseProxy;
   let t: TestApp;
   let team: Awaited<ReturnType<typeof buildTeam>>;
   beforeAll(async () => {
     proxy = await databaseProxy(new URL(inject('databaseUrl')));
     t = await createTestApp({
       databaseUrl: proxy.url,
-      databaseOptions: { connectTimeoutMs: 1_000, statementTimeoutMs: 1_000 },
+      databaseOptions: TIMEOUTS,
       responseCacheBytes: 0,
     });
     team = await buildTeam(t.database);
@@ -95,7 +44,7 @@ describe.skipIf(!onPostgres)('a PostgreSQL that stops answering', () => {
   function expectUnavailable(response: { statusCode: number; headers: Record<string, unknown>; json(): any }) {
     expect(response.statusCode).toBe(503);
     expect(response.headers['retry-after']).toBe('5');
-    expect(response.json()).toEqual({ error: { code: 503, message: 'The database is unavailable or too slow to answer; try again shortly' } });
+    expect(response.json()).toEqual({ error: { code: 503, message: DATABASE_UNAVAILABLE } });
   }
 
   it('answers 503 while the database is frozen, instead of hanging, and recovers when it answers again', async () => {
@@ -105,7 +54,10 @@ describe.skipIf(!onPostgres)('a PostgreSQL that stops answering', () => {
       expectUnavailable(await readOrganization());
       const ready = await t.call('GET', '/readyz');
       expect(ready.statusCode).toBe(503);
-      expect(ready.json()).toEqual({ status: 'unavailable', reason: expect.stringMatching(/^the database did not answer within|^the database does not answer$/) });
+      expect(ready.json()).toEqual({
+        status: 'unavailable',
+        reason: expect.stringMatching(/^the database did not answer within|^the database does not answer$/),
+      });
       expect((await t.call('GET', '/healthz')).statusCode).toBe(200);
       const graphql = await t.call('POST', '/graphql', { token: team.admin.token, body: { query: '{ viewer { user { id } } }' } });
       expect(graphql.statusCode).toBe(503);
@@ -132,6 +84,138 @@ describe.skipIf(!onPostgres)('a PostgreSQL that stops answering', () => {
     const after = await t.call('GET', `/v1/orgs/${team.organization.id}/spaces`, { token: team.admin.token });
     expect(after.json().count).toBe(before.json().count);
   }, 30_000);
+
+  it('faults under load with a timing bound', async () => {
+    // A request waits for a connection (connect timeout), then for each statement's
+    // answer (statement timeout, and the client's own read timeout a second later),
+    // and a transaction's rollback may wait as long again: twice that, and 2 s of
+    // slack for a loaded machine. A request that hung until the database came back
+    // would break it; a slow one would not.
+    const boundMs = 2 * (TIMEOUTS.connectTimeoutMs + TIMEOUTS.statementTimeoutMs) + 2_000;
+    const orgId = team.organization.id;
+    type Kind = 'read' | 'write' | 'graphql';
+    type Outcome = { kind: Kind; title?: string; ms: number; response: Awaited<ReturnType<TestApp['call']>> };
+    /** ~20 concurrent requests, a third each of GET org, POST spaces and a GraphQL viewer query, each timed. */
+    const load = (label: string, onFirstAnswer?: () => void) =>
+      Promise.all(
+        Array.from({ length: 21 }, async (_, i): Promise<Outcome> => {
+          const kind = (['read', 'write', 'graphql'] as const)[i % 3]!;
+          const title = kind === 'write' ? `Load ${label} ${i} ${unique()}` : undefined;
+          const started = performance.now();
+          const response =
+            kind === 'read'
+              ? await t.call('GET', `/v1/orgs/${orgId}`, { token: team.admin.token })
+              : kind === 'write'
+                ? await t.call('POST', `/v1/orgs/${orgId}/spaces`, { token: team.admin.token, body: { title } })
+                : await t.call('POST', '/graphql', { token: team.admin.token, body: { query: '{ viewer { user { id } } }' } });
+          const ms = performance.now() - started;
+          onFirstAnswer?.();
+          onFirstAnswer = undefined;
+          return { kind, title, ms, response };
+        }),
+      );
+    /** 200/201 with the right answer, or 503 in the error shape; never a 500, never past the bound. */
+    const expectAnsweredInTime = (outcome: Outcome) => {
+      const { kind, title, ms, response } = outcome;
+      const what = `${kind} ${title ?? ''} answered ${response.statusCode} after ${Math.round(ms)} ms: ${response.body.slice(0, 300)}`;
+      expect(ms, what).toBeLessThan(boundMs);
+      expect([kind === 'write' ? 201 : 200, 503], what).toContain(response.statusCode);
+      if (response.statusCode === 503) {
+        expect(response.headers['retry-after'], what).toBe('5');
+        if (kind === 'graphql') {
+          expect(response.json().errors[0], what).toMatchObject({ message: DATABASE_UNAVAILABLE, extensions: { code: 503 } });
+        } else expectUnavailable(response);
+      } else if (kind === 'read') expect(response.json().id, what).toBe(orgId);
+      else if (kind === 'write') expect(response.json().title, what).toBe(title);
+      else expect(response.json(), what).toEqual({ data: { viewer: { user: { id: team.admin.id } } } });
+    };
+    /** Spaces of these titles in the database, counted on a connection of its own (not through the proxy). */
+    const countByTitle = async (titles: string[]) => {
+      const client = new pg.Client({ connectionString: inject('databaseUrl') });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ title: string; count: string }>(
+          'SELECT "title", count(*) AS "count" FROM "spaces" WHERE "title" = ANY($1) GROUP BY "title"',
+          [titles],
+        );
+        return new Map(rows.map((row) => [row.title, Number(row.count)]));
+      } finally {
+        await client.end();
+      }
+    };
+
+    // Before: the fault starts before the requests, so none of them can have sent
+    // a COMMIT whose answer was lost, and a write answered 503 must have left
+    // nothing. During: the connections are cut when the first answer is out,
+    // with the other requests in flight (some in their transactions); a write
+    // answered 503 then may have committed (its COMMIT reached the server, the
+    // answer did not come back), but never twice.
+    const scenarios = [
+      { fault: 'freeze', when: 'before' },
+      { fault: 'cut', when: 'before' },
+      { fault: 'cut', when: 'during' },
+      { fault: 'freeze', when: 'during' },
+    ] as const;
+    for (const { fault, when } of scenarios) {
+      const label = `${fault} ${when} the load`;
+      await untilRecovered();
+      let outcomes: Outcome[];
+      try {
+        if (when === 'before') proxy[fault]();
+        outcomes = await load(label, when === 'during' ? () => proxy[fault]() : undefined);
+      } finally {
+        proxy.restore();
+      }
+      for (const outcome of outcomes) expectAnsweredInTime(outcome);
+      expect(outcomes.filter((outcome) => outcome.response.statusCode === 503).length, label).toBeGreaterThan(0);
+
+      await untilRecovered();
+      expect((await t.call('GET', '/readyz')).statusCode).toBe(200);
+      const writes = outcomes.filter((outcome) => outcome.kind === 'write');
+      const counts = await countByTitle(writes.map((outcome) => outcome.title!));
+      for (const { title, response } of writes) {
+        const count = counts.get(title!) ?? 0;
+        const what = `${label}: ${title} answered ${response.statusCode}`;
+        if (response.statusCode === 201) expect(count, what).toBe(1);
+        else if (when === 'before') expect(count, what).toBe(0);
+        else expect(count, what).toBeLessThanOrEqual(1);
+      }
+
+      // Recovered: the same load again, every request served.
+      const after = await load(`after ${label}`);
+      for (const outcome of after) {
+        expectAnsweredInTime(outcome);
+        expect(outcome.response.statusCode, `${outcome.kind} after the ${label}: ${outcome.response.body.slice(0, 300)}`).not.toBe(503);
+      }
+      const afterCounts = await countByTitle(after.filter((outcome) => outcome.kind === 'write').map((outcome) => outcome.title!));
+      expect([...afterCounts.values()], `writes after the ${label}`).toEqual(Array(7).fill(1));
+    }
+  }, 60_000);
+});
+
+describe.skipIf(!onPostgres)('a PostgreSQL that stops answering as a transaction begins', () => {
+  // Prisma gives up starting an interactive transaction after its `maxWait` (2 s
+  // by default) with P2028: the database is unavailable, a 503 (it was a 500
+  // until test/db/long-fault-run.ts found it).
+  it('answers 503, not 500, when the transaction cannot start in time, and writes nothing', async () => {
+    const proxy = await databaseProxy(new URL(inject('databaseUrl')));
+    // The server's default waits (DATABASE_CONNECT_TIMEOUT_MS, DATABASE_STATEMENT_TIMEOUT_MS).
+    const t = await createTestApp({ databaseUrl: proxy.url, responseCacheBytes: 0 });
+    try {
+      const team = await buildTeam(t.database);
+      const title = `Begun ${unique()}`;
+      // Authentication and the reads before the transaction are answered; its BEGIN is not.
+      proxy.freezeOnceSent('BEGIN');
+      const response = await t.call('POST', `/v1/orgs/${team.organization.id}/spaces`, { token: team.admin.token, body: { title } });
+      proxy.restore();
+      expect(response.json()).toEqual({ error: { code: 503, message: DATABASE_UNAVAILABLE } });
+      expect(response.headers['retry-after']).toBe('5');
+      expect(await t.database.db.space.count({ where: { title } })).toBe(0);
+    } finally {
+      proxy.restore();
+      await proxy.close();
+    }
+  }, 60_000);
 });
 
 describe.skipIf(!onPostgres)('a PostgreSQL database that was dropped', () => {
