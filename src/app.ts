@@ -13,7 +13,7 @@ import { createPageTreeCache } from './domain/content/tree.ts';
 import { DATABASE_UNAVAILABLE_MESSAGE, RETRY_AFTER_SECONDS, isDatabaseUnavailable } from './db/unavailable.ts';
 import { assertCleanInput } from './lib/text-input.ts';
 import { registerHealth } from './health.ts';
-import { requestIdOf, serializeRequest } from './logging.ts';
+import { LOGGER_OPTIONS, requestIdOf } from './logging.ts';
 import { registerAppLinks } from './app-links.ts';
 import { registerPages } from './pages.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
@@ -72,8 +72,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const pageTreeCache = createPageTreeCache(options.pageTreeCacheBytes ?? 0);
   const app = Fastify({
     logger: {
+      ...LOGGER_OPTIONS,
       level: options.logLevel ?? 'info',
-      serializers: { req: serializeRequest },
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
     // Each request's id: the caller's x-request-id when it is a sane token, else a new UUID;

@@ -19,6 +19,7 @@ const Environment = z.object({
   PUBLIC_URL: z.url().optional(),
   APP_URL: z.url().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['json', 'pretty'], { error: 'must be json or pretty' }).optional(),
   PURGE_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(3600),
   RESPONSE_CACHE_MB: z.coerce.number().min(0).max(65536).default(64),
   CONTENT_CACHE_MB: z.coerce.number().min(0).max(65536).default(64),
@@ -70,6 +71,8 @@ export interface Config {
   port: number;
   host: string;
   logLevel: string;
+  /** pino JSON lines, or the same made readable (pretty); unset: pretty in a terminal, JSON otherwise. */
+  logFormat: 'json' | 'pretty' | undefined;
   purgeIntervalMs: number;
   /** Memory for cached read responses, in bytes; 0 turns the cache off. */
   responseCacheBytes: number;
@@ -116,6 +119,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: { po
     port,
     host: values.HOST,
     logLevel: values.LOG_LEVEL,
+    logFormat: values.LOG_FORMAT,
     purgeIntervalMs: values.PURGE_INTERVAL_SECONDS * 1000,
     responseCacheBytes: Math.round(values.RESPONSE_CACHE_MB * 1024 * 1024),
     pageTreeCacheBytes: Math.round(values.CONTENT_CACHE_MB * 1024 * 1024),

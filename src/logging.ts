@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import pino from 'pino';
+import pretty from 'pino-pretty';
 import { isDatabaseUnavailable } from './db/unavailable.ts';
 import { DomainError } from './errors.ts';
 
@@ -88,4 +90,24 @@ export function yogaLogger(log: FastifyBaseLogger) {
       else log.error(first as object, 'graphql error');
     },
   };
+}
+
+export type LogFormat = 'json' | 'pretty';
+
+/** Where log lines go: stdout as JSON, or stdout made readable for a person at a terminal. */
+export function logDestination(format: LogFormat): { write(line: string): void } {
+  return format === 'pretty'
+    ? pretty({ sync: true, colorize: process.stdout.isTTY === true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' })
+    : pino.destination({ dest: 1, sync: true });
+}
+
+/** The format of a process's logs when none is configured: pretty in a terminal, JSON for machines. */
+export const defaultLogFormat = (): LogFormat => (process.stdout.isTTY ? 'pretty' : 'json');
+
+/** pino's options for every logger of docs-gateway: one format, ISO times, requests with secrets redacted. */
+export const LOGGER_OPTIONS = { timestamp: pino.stdTimeFunctions.isoTime, serializers: { req: serializeRequest } };
+
+/** A logger outside requests (the command line's start-up), in the same format as the server's. */
+export function createLogger(level: string, destination: { write(line: string): void }) {
+  return pino({ ...LOGGER_OPTIONS, level }, destination);
 }

@@ -450,7 +450,11 @@ describe('docs-gateway serve', () => {
         docs: `http://localhost:${port}/docs`,
       });
       expect(output.stdout).toMatch(/applied migration /);
-      expect(output.stdout).toContain(`[docs-gateway] REST     http://127.0.0.1:${port}/v1`);
+      // Not a terminal: every line is pino JSON with an ISO time, the start-up lines too.
+      const lines = output.stdout.split('\n').filter((line) => line.trim() !== '');
+      for (const line of lines)
+        expect(JSON.parse(line), line).toMatchObject({ level: expect.any(Number), time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), msg: expect.any(String) });
+      expect(lines.map((line) => JSON.parse(line).msg)).toContain(`REST     http://127.0.0.1:${port}/v1`);
 
       // The API is up, on the migrated database.
       const openapi = await fetch(`${base}/v1/openapi.json`);

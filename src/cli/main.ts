@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { seedDemo, sourceDemoSpecFromServer } from '../../prisma/seed/demo.ts';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
+import { createLogger, defaultLogFormat, logDestination } from '../logging.ts';
 import { openDatabase, runMigrations } from '../db/index.ts';
 import { bootstrap, createUserWithToken, issueApiToken } from '../domain/users/provisioning.ts';
 import { translateConstraintError } from '../domain/transaction.ts';
@@ -47,7 +48,11 @@ program
   .option('--demo', 'load the demo data into an empty database and print a token for it')
   .action(async (options: { port?: number; demo?: boolean }) => {
     const config = loadConfig(process.env, options.port === undefined ? {} : { port: options.port });
-    const log = (message: string) => console.log(`[docs-gateway] ${message}`);
+    // One format for every line the server prints, its own start-up included.
+    const logs = logDestination(config.logFormat ?? defaultLogFormat());
+    // Where it listens and the demo token are printed whatever LOG_LEVEL hides, unless it is silent.
+    const startup = createLogger(config.logLevel === 'silent' ? 'silent' : 'info', logs);
+    const log = (message: string) => startup.info(message);
     await runMigrations(config.databaseUrl, { log });
     const database = openDatabase(config.databaseUrl, config.database);
     let app: FastifyInstance | undefined;
@@ -81,6 +86,7 @@ program
         database,
         urls: config.urls,
         logLevel: config.logLevel,
+        logStream: logs,
         responseCacheBytes: config.responseCacheBytes,
         pageTreeCacheBytes: config.pageTreeCacheBytes,
         corsOrigins: config.corsOrigins,
