@@ -15,6 +15,7 @@ import { assertCleanInput } from './lib/text-input.ts';
 import { registerHealth } from './health.ts';
 import { LOGGER_OPTIONS, requestIdOf } from './logging.ts';
 import { registerAppLinks } from './app-links.ts';
+import type { PersistedOperations } from './graphql/persisted-operations.ts';
 import { registerPages } from './pages.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
 import { bearerToken } from './lib/tokens.ts';
@@ -62,6 +63,8 @@ export interface AppOptions {
   fetchPrivateAddresses?: boolean;
   /** Bounds of fetching OpenAPI spec sources (OPENAPI_FETCH_TIMEOUT_MS, OPENAPI_FETCH_MAX_MB); 20 s and 10 MB when absent. */
   openApiFetch?: { timeoutMs: number; maxBytes: number };
+  /** GraphQL documents registered by hash (src/graphql/persisted-operations.ts); none when absent. */
+  persistedOperations?: PersistedOperations;
   /** The job queue; by default one on the app's database (src/jobs/), stopped with the app. */
   jobs?: JobQueue;
 }
@@ -192,7 +195,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerAppLinks(app, { database, urls });
   await app.register(restPlugin, { publicUrl: urls.api });
   registerFileDownloads(app, { database, storage: options.fileStorage });
-  await app.register(graphqlPlugin, { graphiqlToken: options.graphiqlToken, limits: options.graphqlLimits, metrics });
+  await app.register(graphqlPlugin, {
+    graphiqlToken: options.graphiqlToken,
+    limits: options.graphqlLimits,
+    metrics,
+    persistedOperations: options.persistedOperations,
+  });
   return app;
 }
 

@@ -19,6 +19,11 @@ const Environment = z.object({
   PUBLIC_URL: z.url().optional(),
   APP_URL: z.url().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  PERSISTED_OPERATIONS_FILE: z.string().min(1).optional(),
+  PERSISTED_OPERATIONS_ONLY: z
+    .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+    .default('false')
+    .transform((value) => value === 'true' || value === '1'),
   LOG_FORMAT: z.enum(['json', 'pretty'], { error: 'must be json or pretty' }).optional(),
   PURGE_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(3600),
   RESPONSE_CACHE_MB: z.coerce.number().min(0).max(65536).default(64),
@@ -73,6 +78,8 @@ export interface Config {
   logLevel: string;
   /** pino JSON lines, or the same made readable (pretty); unset: pretty in a terminal, JSON otherwise. */
   logFormat: 'json' | 'pretty' | undefined;
+  /** A manifest of GraphQL documents by hash, and whether only those run. */
+  persistedOperations: { file: string; only: boolean } | undefined;
   purgeIntervalMs: number;
   /** Memory for cached read responses, in bytes; 0 turns the cache off. */
   responseCacheBytes: number;
@@ -106,6 +113,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: { po
     throw new Error(`Invalid configuration:\n${problems}`);
   }
   const values = parsed.data;
+  if (values.PERSISTED_OPERATIONS_ONLY && !values.PERSISTED_OPERATIONS_FILE) {
+    throw new Error('Invalid configuration:\nPERSISTED_OPERATIONS_ONLY: needs PERSISTED_OPERATIONS_FILE, the documents it allows');
+  }
   const port = overrides.port ?? values.PORT;
   const api = (values.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, '');
   return {
@@ -120,6 +130,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: { po
     host: values.HOST,
     logLevel: values.LOG_LEVEL,
     logFormat: values.LOG_FORMAT,
+    persistedOperations: values.PERSISTED_OPERATIONS_FILE ? { file: values.PERSISTED_OPERATIONS_FILE, only: values.PERSISTED_OPERATIONS_ONLY } : undefined,
     purgeIntervalMs: values.PURGE_INTERVAL_SECONDS * 1000,
     responseCacheBytes: Math.round(values.RESPONSE_CACHE_MB * 1024 * 1024),
     pageTreeCacheBytes: Math.round(values.CONTENT_CACHE_MB * 1024 * 1024),

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { seedDemo, sourceDemoSpecFromServer } from '../../prisma/seed/demo.ts';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
+import { loadPersistedOperations } from '../graphql/persisted-operations.ts';
 import { createLogger, defaultLogFormat, logDestination } from '../logging.ts';
 import { openDatabase, runMigrations } from '../db/index.ts';
 import { bootstrap, createUserWithToken, issueApiToken } from '../domain/users/provisioning.ts';
@@ -87,6 +88,9 @@ program
         urls: config.urls,
         logLevel: config.logLevel,
         logStream: logs,
+        ...(config.persistedOperations
+          ? { persistedOperations: loadPersistedOperations(config.persistedOperations.file, config.persistedOperations.only) }
+          : {}),
         responseCacheBytes: config.responseCacheBytes,
         pageTreeCacheBytes: config.pageTreeCacheBytes,
         corsOrigins: config.corsOrigins,

@@ -4,6 +4,7 @@ import type { RequestContext } from '../context.ts';
 import { DomainError } from '../errors.ts';
 import { type GraphQLLimits, DEFAULT_GRAPHQL_LIMITS, REQUEST_ERROR, graphqlLimitPlugins, responseTooLarge } from './limits.ts';
 import { GRAPHIQL_EXAMPLE_QUERY, registerGraphiQLAssets, renderGraphiQLPage } from './graphiql.ts';
+import { DOCUMENT_ID_PARAMETER, type PersistedOperations, persistedOperationsPlugin } from './persisted-operations.ts';
 import { schema } from './schema.ts';
 import { useGraphQlJit } from '@envelop/graphql-jit';
 import { GraphQLError, getOperationAST, getVariableValues, visit } from 'graphql';
@@ -93,12 +94,20 @@ function countOperations(metrics: GraphQLMetrics): Plugin {
 /** Yoga on Fastify at /graphql, with the request context built by the app's authentication hook. */
 export async function graphqlPlugin(
   app: FastifyInstance,
-  options: { graphiqlToken?: string | undefined; limits?: GraphQLLimits | undefined; metrics?: GraphQLMetrics | undefined },
+  options: {
+    graphiqlToken?: string | undefined;
+    limits?: GraphQLLimits | undefined;
+    metrics?: GraphQLMetrics | undefined;
+    persistedOperations?: PersistedOperations | undefined;
+  },
 ) {
   const limits = options.limits ?? DEFAULT_GRAPHQL_LIMITS;
   const yoga = createYoga<ServerContext, RequestContext>({
     schema,
+    // Clients of persisted operations send the hash of a registered document instead of its text.
+    extraParamNames: [DOCUMENT_ID_PARAMETER],
     plugins: [
+      ...(options.persistedOperations ? [persistedOperationsPlugin(options.persistedOperations)] : []),
       validationErrorsAre400,
       ...graphqlLimitPlugins(limits),
       cleanTextOnly,
