@@ -212,32 +212,73 @@ function inputSchema(schema: z.ZodType): JsonSchema {
 /** GraphQL's connection arguments are accepted by REST listings too, but documented with GraphQL. */
 const graphqlOnly = new Set(['first', 'after', 'last', 'before']);
 
+/** `spaceId` → "The id of the space"; the path names say what they identify. */
+function describePathParameter(name: string): string {
+  const known: Record<string, string> = {
+    pagePath: 'The path of the page in the content, its slugs joined by "/"',
+    specSlug: 'The slug of the OpenAPI spec in its organization',
+    changeRequestId: 'The id or the number of the change request',
+    versionId: 'The id of the OpenAPI spec version',
+  };
+  if (known[name]) return known[name];
+  const words = name
+    .replace(/Id$/, '')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase();
+  return `The id of the ${words}`;
+}
+
 function parameters(route: Route) {
   const path = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
     name,
     in: 'path',
     required: true,
-    schema: { type: 'string' },
+    description: describePathParameter(name!),
+    schema: { type: 'string', maxLength: 200 },
   }));
   const properties = route.query ? ((inputSchema(route.query).properties ?? {}) as Record<string, JsonSchema>) : {};
   const query = Object.entries(properties)
     .filter(([name]) => !graphqlOnly.has(name))
-    .map(([name, schema]) => ({ name, in: 'query', required: false, schema }));
+    .map(([name, schema]) => ({ name, in: 'query', required: false, ...(QUERY_DESCRIPTIONS[name] ? { description: QUERY_DESCRIPTIONS[name] } : {}), schema }));
   return [...path, ...query];
 }
 
+/** What the query parameters many listings share mean. */
+const QUERY_DESCRIPTIONS: Record<string, string> = {
+  page: 'A page token: the `next.page` of the previous answer',
+  limit: 'How many items per page (0 to 1000; 100 by default; 0 answers only the count)',
+  format: 'The format of bodies: markdown (default) or document',
+  order: 'asc or desc',
+  metadata: 'Whether to include the metadata of pages',
+};
+
+const REQUEST_ID_HEADER = {
+  'x-request-id': {
+    description: "The request's id: the caller's `X-Request-Id` when it is a sane token, else a new UUID; on every log line of the request",
+    schema: { type: 'string' },
+  },
+};
+const RETRY_AFTER_HEADER = { 'retry-after': { description: 'Seconds to wait before trying again', schema: { type: 'integer' } } };
+
 function responses(route: Route) {
-  const errors = Object.fromEntries(
-    [
-      [400, 'Invalid input: the message names the field and the rule'],
-      [401, 'Missing or unknown API token'],
-      [403, 'The caller may see the resource but not do this'],
-      [404, 'No such resource, or one the caller cannot see'],
-      [409, 'The request conflicts with the current state'],
-    ].map(([status, description]) => [status, { description, content: { 'application/json': { schema: ref('Error') } } }]),
-  );
+  const error = (description: string, headers: Record<string, unknown> = {}) => ({
+    description,
+    headers: { ...REQUEST_ID_HEADER, ...headers },
+    content: { 'application/json': { schema: ref('Error') } },
+  });
+  const errors = {
+    400: error('Invalid input: the message names the field and the rule'),
+    401: error('Missing or unknown API token'),
+    403: error('The caller may see the resource but not do this'),
+    404: error('No such resource, or one the caller cannot see'),
+    409: error('The request conflicts with the current state'),
+    ...(route.body ? { 413: error(`The body is larger than ${route.bodyLimit ? `${Math.round(route.bodyLimit / 1024 / 1024)} MiB` : '1 MiB'}`) } : {}),
+    414: error('A path parameter is longer than 200 characters'),
+    429: error('Too many requests from this token or address (or failed authentications): wait as Retry-After says', RETRY_AFTER_HEADER),
+    503: error('The database is unavailable or too slow to answer, or the server is busy: try again shortly', RETRY_AFTER_HEADER),
+  };
   if (route.status === 204 || route.status === 205 || !route.response) {
-    return { [route.status]: { description: 'Done (no content)' }, ...errors };
+    return { [route.status]: { description: 'Done (no content)', headers: REQUEST_ID_HEADER }, ...errors };
   }
   const item = ref(route.response);
   const schema = route.list
@@ -245,13 +286,13 @@ function responses(route: Route) {
         type: 'object',
         required: ['count', 'items'],
         properties: {
-          next: { type: 'object', required: ['page'], properties: { page: { type: 'string' } } },
-          count: { type: 'number' },
+          next: { type: 'object', required: ['page'], properties: { page: { type: 'string', description: 'The token of the next page: send it as `page`' } } },
+          count: { type: 'number', description: 'How many items the whole listing has' },
           items: { type: 'array', items: item },
         },
       }
     : item;
-  return { [route.status]: { description: 'OK', content: { 'application/json': { schema } } }, ...errors };
+  return { [route.status]: { description: 'OK', headers: REQUEST_ID_HEADER, content: { 'application/json': { schema } } }, ...errors };
 }
 
 export function buildOpenApiDocument(routes: Route[], serverUrl: string) {
