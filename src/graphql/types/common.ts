@@ -99,7 +99,7 @@ export const ContentPointerInput = builder.inputType('ContentPointerInput', {
 });
 
 export const ContentPositionInput = builder.inputType('ContentPositionInput', {
-  description: 'Where among its siblings to place a collection or space: before one, or after one (not both)',
+  description: 'Where among its siblings to place a collection or space: just before one, just after one, or between the two given',
   fields: (t) => ({
     before: t.field({ type: ContentPointerInput, description: 'Place it just before this sibling' }),
     after: t.field({ type: ContentPointerInput, description: 'Place it just after this sibling' }),

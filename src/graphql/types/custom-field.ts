@@ -23,23 +23,31 @@ export const CustomField = builder.loadableNodeRef<CustomFieldJSON, string>('Cus
 CustomField.implement({
   description: 'Typed metadata defined by an organization and set on its spaces',
   fields: (t) => ({
-    object: t.exposeString('object'),
+    object: t.exposeString('object', { description: 'Always "custom-field" (the REST `object`)' }),
     name: t.exposeString('name', { description: 'Immutable key of the field' }),
-    type: t.exposeString('type', { description: 'text, number, boolean, select or multi-select' }),
-    title: t.exposeString('title', { nullable: true }),
-    description: t.exposeString('description', { nullable: true }),
-    placeholder: t.exposeString('placeholder', { nullable: true }),
-    options: t.exposeStringList('options', { nullable: true }),
-    createdAt: t.field({ type: 'DateTime', resolve: (field) => field.createdAt }),
-    updatedAt: t.field({ type: 'DateTime', resolve: (field) => field.updatedAt }),
-    urls: t.field({ type: CustomFieldUrls, resolve: (field) => field.urls }),
-    permissions: t.field({ type: CustomFieldPermissions, resolve: (field) => field.permissions }),
+    type: t.exposeString('type', {
+      description:
+        'text, number, boolean, select or multi-select (set at creation only): a space takes a string, a number, a boolean, one of `options` or a list of them',
+    }),
+    title: t.exposeString('title', { nullable: true, description: 'Label shown for the field; null when none' }),
+    description: t.exposeString('description', { nullable: true, description: 'Help text of the field; null when none' }),
+    placeholder: t.exposeString('placeholder', { nullable: true, description: 'Text shown while a space has no value for it; null when none' }),
+    options: t.exposeStringList('options', { nullable: true, description: 'The values a select or multi-select field allows; null for other types' }),
+    createdAt: t.field({ type: 'DateTime', description: 'When the field was created', resolve: (field) => field.createdAt }),
+    updatedAt: t.field({ type: 'DateTime', description: 'When the field was last changed', resolve: (field) => field.updatedAt }),
+    urls: t.field({ type: CustomFieldUrls, description: 'Its address in this REST API', resolve: (field) => field.urls }),
+    permissions: t.field({
+      type: CustomFieldPermissions,
+      description: 'What the caller may do with it: members with a role view it, admins edit it',
+      resolve: (field) => field.permissions,
+    }),
   }),
 });
 
 builder.objectField(Organization, 'customFields', (t) =>
   t.connection({
     type: CustomField,
+    description: 'Custom fields of the organization, by name (callers with a role; a guest gets 403)',
     resolve: async (org, args, ctx) => toConnection(await listCustomFields(ctx, org.id, connectionQuery(args))),
   }),
 );
@@ -48,7 +56,11 @@ builder.queryField('customField', (t) =>
   t.field({
     type: CustomField,
     nullable: true,
-    args: { organizationId: t.arg.id({ required: true }), name: t.arg.string({ required: true }) },
+    description: 'A custom field of an organization by its name (callers with a role); 404 when there is none',
+    args: {
+      organizationId: t.arg.id({ required: true, description: 'Id of the organization' }),
+      name: t.arg.string({ required: true, description: 'Name (key) of the field' }),
+    },
     resolve: (_root, { organizationId, name }, ctx) => getCustomField(ctx, organizationId, name),
   }),
 );
@@ -63,16 +75,22 @@ builder.relayMutationField(
   'createCustomField',
   {
     inputFields: (t) => ({
-      organizationId: t.id({ required: true }),
-      name: t.string({ required: true }),
-      type: t.string({ required: true }),
-      title: t.string(),
-      description: t.string(),
-      placeholder: t.string(),
-      options: t.stringList(),
+      organizationId: t.id({ required: true, description: 'The organization' }),
+      name: t.string({
+        required: true,
+        description: 'Key of the field, unique in the organization and immutable: up to 50 lowercase letters, digits, "_" and "-"',
+      }),
+      type: t.string({ required: true, description: 'text, number, boolean, select or multi-select (immutable)' }),
+      title: t.string({ description: 'Label (up to 100 characters)' }),
+      description: t.string({ description: 'Help text (up to 200 characters)' }),
+      placeholder: t.string({ description: 'Text shown while a space has no value (up to 100 characters)' }),
+      options: t.stringList({
+        description: 'Allowed values, 1 to 50 distinct ones of up to 100 characters: required for select and multi-select, refused for other types',
+      }),
     }),
   },
   {
+    description: 'Creates a custom field in an organization (admins)',
     resolve: async (_root, { input: { organizationId, ...body } }, ctx) => ({
       customField: await createCustomField(ctx, organizationId, body),
     }),
@@ -84,15 +102,16 @@ builder.relayMutationField(
   'updateCustomField',
   {
     inputFields: (t) => ({
-      organizationId: t.id({ required: true }),
+      organizationId: t.id({ required: true, description: 'The organization' }),
       name: t.string({ required: true, description: 'Name of the field to update (immutable)' }),
-      title: t.string(),
-      description: t.string(),
-      placeholder: t.string(),
-      options: t.stringList(),
+      title: t.string({ description: 'New label (up to 100 characters)' }),
+      description: t.string({ description: 'New help text (up to 200 characters)' }),
+      placeholder: t.string({ description: 'New placeholder (up to 100 characters)' }),
+      options: t.stringList({ description: 'Replaces the allowed values of a select or multi-select field (1 to 50 distinct ones)' }),
     }),
   },
   {
+    description: 'Changes a custom field (admins); its name and type never change, fields left out stay as they are',
     resolve: async (_root, { input: { organizationId, name, ...body } }, ctx) => ({
       customField: await updateCustomField(ctx, organizationId, name, body),
     }),
@@ -102,12 +121,18 @@ builder.relayMutationField(
 
 builder.relayMutationField(
   'deleteCustomField',
-  { inputFields: (t) => ({ organizationId: t.id({ required: true }), name: t.string({ required: true }) }) },
   {
+    inputFields: (t) => ({
+      organizationId: t.id({ required: true, description: 'The organization' }),
+      name: t.string({ required: true, description: 'Name of the field to delete' }),
+    }),
+  },
+  {
+    description: 'Deletes a custom field (admins), with its values on every space',
     resolve: async (_root, { input: { organizationId, name } }, ctx) => {
       await deleteCustomField(ctx, organizationId, name);
       return { deletedName: name };
     },
   },
-  { outputFields: (t) => ({ deletedName: t.exposeString('deletedName') }) },
+  { outputFields: (t) => ({ deletedName: t.exposeString('deletedName', { description: 'Name of the field deleted' }) }) },
 );

@@ -23,12 +23,25 @@ import { Space } from './space.ts';
 import { User } from './user.ts';
 
 const MemberSort = builder.enumType('MemberSort', {
-  description: '`lastSeenAt` lists only members who have been active',
-  values: ['joinedAt', 'lastSeenAt', 'name'] as const,
+  description: 'What members are listed by; `lastSeenAt` lists only members who have been active',
+  values: {
+    joinedAt: { description: 'When they joined the organization (the default)' },
+    lastSeenAt: { description: 'When they were last active in the organization' },
+    name: { description: "The user's display name" },
+  },
 });
 
 const MemberRoleFilter = builder.enumType('MemberRoleFilter', {
-  values: ['admin', 'create', 'review', 'edit', 'comment', 'read', 'guest'] as const,
+  description: 'Which members to list: those with one role, or the guests',
+  values: {
+    admin: { description: 'Members with the admin role' },
+    create: { description: 'Members with the create role' },
+    review: { description: 'Members with the review role' },
+    edit: { description: 'Members with the edit role' },
+    comment: { description: 'Members with the comment role' },
+    read: { description: 'Members with the read role' },
+    guest: { description: 'Guests: members without a role (role null)' },
+  },
 });
 
 /** Backed by the membership row with its user: each field computed when asked (the space count only then). */
@@ -37,30 +50,44 @@ export const Member = builder.objectRef<MemberWithUser>('Member');
 const MemberSpacePermission = builder.objectRef<MemberSpaceJSON>('MemberSpacePermission').implement({
   description: "A space a member can access, with the member's level on it",
   fields: (t) => ({
-    permission: t.field({ type: MemberRole, resolve: (entry) => entry.permission }),
-    space: t.field({ type: Space, resolve: (entry, _args, ctx) => spaceRecord(ctx, entry.space.id) }),
+    permission: t.field({
+      type: MemberRole,
+      description: "The member's level on the space: the nearest default level on it or above it, else the member's role (admin for organization admins)",
+      resolve: (entry) => entry.permission,
+    }),
+    space: t.field({ type: Space, description: 'The space', resolve: (entry, _args, ctx) => spaceRecord(ctx, entry.space.id) }),
   }),
 });
 
 Member.implement({
   description: 'A user in an organization; `id` is the user id',
   fields: (t) => ({
-    object: t.string({ resolve: () => 'member' }),
-    id: t.id({ resolve: (member) => member.userId }),
+    object: t.string({ description: 'Always "member" (the REST `object`)', resolve: () => 'member' }),
+    id: t.id({ description: 'Id of the user (`usr_…`): a membership has no id of its own', resolve: (member) => member.userId }),
     role: t.field({ type: MemberRole, nullable: true, description: 'null for a guest', resolve: (member) => asRole(member.role) }),
-    user: t.field({ type: User, resolve: (member, _args, ctx) => presentUser(member.user, ctx.urls) }),
-    disabled: t.exposeBoolean('disabled'),
-    joinedAt: t.field({ type: 'DateTime', resolve: (member) => member.joinedAt.toISOString() }),
-    lastSeenAt: t.field({ type: 'DateTime', nullable: true, resolve: (member) => member.lastSeenAt?.toISOString() ?? null }),
-    sso: t.exposeBoolean('sso'),
+    user: t.field({ type: User, description: 'The user who is a member', resolve: (member, _args, ctx) => presentUser(member.user, ctx.urls) }),
+    disabled: t.exposeBoolean('disabled', {
+      description: 'Whether the membership is disabled: the user then has no access to the organization and cannot rejoin with an invite',
+    }),
+    joinedAt: t.field({ type: 'DateTime', description: 'When the user joined the organization', resolve: (member) => member.joinedAt.toISOString() }),
+    lastSeenAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the member was last active in the organization (as pingOrganization records it); null if never',
+      resolve: (member) => member.lastSeenAt?.toISOString() ?? null,
+    }),
+    sso: t.exposeBoolean('sso', { description: "Whether the member signs in through the organization's SSO (set by setMemberSso)" }),
     spaces: t.int({ description: 'Number of spaces the member can access', resolve: (member, _args, ctx) => memberSpaceCount(ctx, member) }),
     teams: t.int({ description: 'Number of teams the member is in', resolve: (member, _args, ctx) => memberTeamCount(ctx, member) }),
-    sites: t.int({ resolve: () => MEMBER_SITES }),
-    organization: t.field({ type: Organization, resolve: (member) => member.organizationId }),
+    sites: t.int({
+      description: 'Number of sites the member was given access to of its own: always 0 (no operation does that here)',
+      resolve: () => MEMBER_SITES,
+    }),
+    organization: t.field({ type: Organization, description: 'The organization the member belongs to', resolve: (member) => member.organizationId }),
     spacePermissions: t.connection({
       type: MemberSpacePermission,
-      description: 'Spaces the member can access (readable by the member and by admins)',
-      args: { order: t.arg({ type: OrderDirection }) },
+      description: 'Spaces the member can access (readable by the member and by admins); none for a guest or a disabled member',
+      args: { order: t.arg({ type: OrderDirection, description: 'By creation of the spaces: desc, newest first (the default), or asc' }) },
       resolve: async (member, args, ctx) => toConnection(await listMemberSpaces(ctx, member.organizationId, member.userId, connectionQuery(args))),
     }),
   }),
@@ -69,11 +96,12 @@ Member.implement({
 builder.objectField(Organization, 'members', (t) =>
   t.connection({
     type: Member,
+    description: 'Members of the organization, guests included (callers with a role; a guest gets 403)',
     args: {
-      order: t.arg({ type: OrderDirection }),
-      role: t.arg({ type: MemberRoleFilter }),
+      order: t.arg({ type: OrderDirection, description: 'Direction of `sort`: desc (the default) or asc' }),
+      role: t.arg({ type: MemberRoleFilter, description: 'Only members with this role, or only guests' }),
       search: t.arg.string({ description: 'Matches display names and emails' }),
-      sort: t.arg({ type: MemberSort }),
+      sort: t.arg({ type: MemberSort, description: 'What to order by: joinedAt when absent' }),
     },
     resolve: async (org, args, ctx) => toConnection(await listMemberRecords(ctx, org.id, connectionQuery(args))),
   }),
@@ -83,7 +111,11 @@ builder.queryField('member', (t) =>
   t.field({
     type: Member,
     nullable: true,
-    args: { organizationId: t.arg.id({ required: true }), userId: t.arg.id({ required: true }) },
+    description: "A member of an organization: the caller's own membership, or anyone's for a caller with a role (a guest gets 403)",
+    args: {
+      organizationId: t.arg.id({ required: true, description: 'Id of the organization' }),
+      userId: t.arg.id({ required: true, description: 'Id of the user' }),
+    },
     resolve: (_root, { organizationId, userId }, ctx) => memberRecord(ctx, organizationId, userId),
   }),
 );
@@ -99,12 +131,13 @@ builder.relayMutationField(
   'updateMember',
   {
     inputFields: (t) => ({
-      organizationId: t.id({ required: true }),
-      userId: t.id({ required: true }),
+      organizationId: t.id({ required: true, description: 'The organization' }),
+      userId: t.id({ required: true, description: 'The member, by user id' }),
       role: t.field({ type: MemberRole, description: 'null makes the member a guest' }),
     }),
   },
   {
+    description: "Changes a member's role (admins); the organization keeps at least one admin",
     resolve: async (_root, { input: { organizationId, userId, ...body } }, ctx) => {
       await updateMember(ctx, organizationId, userId, body);
       return { organizationId, userId };
@@ -115,8 +148,14 @@ builder.relayMutationField(
 
 builder.relayMutationField(
   'setMemberSso',
-  { inputFields: (t) => ({ organizationId: t.id({ required: true }), userId: t.id({ required: true }) }) },
   {
+    inputFields: (t) => ({
+      organizationId: t.id({ required: true, description: 'The organization' }),
+      userId: t.id({ required: true, description: 'The member, by user id' }),
+    }),
+  },
+  {
+    description: "Marks a member as signing in through the organization's SSO (admins); its `sso` becomes true",
     resolve: async (_root, { input: { organizationId, userId } }, ctx) => {
       await setSsoMember(ctx, organizationId, userId);
       return { organizationId, userId };
@@ -127,26 +166,37 @@ builder.relayMutationField(
 
 builder.relayMutationField(
   'removeMember',
-  { inputFields: (t) => ({ organizationId: t.id({ required: true }), userId: t.id({ required: true }) }) },
   {
+    inputFields: (t) => ({
+      organizationId: t.id({ required: true, description: 'The organization' }),
+      userId: t.id({ required: true, description: "The member to remove, by user id (the caller's own to leave)" }),
+    }),
+  },
+  {
+    description: 'Removes a member from the organization (admins), or the caller leaves it; the last admin cannot go',
     resolve: async (_root, { input: { organizationId, userId } }, ctx) => {
       await removeMember(ctx, organizationId, userId);
       return { removedUserId: userId };
     },
   },
-  { outputFields: (t) => ({ removedUserId: t.exposeID('removedUserId') }) },
+  { outputFields: (t) => ({ removedUserId: t.exposeID('removedUserId', { description: 'User id of the member removed' }) }) },
 );
 
 builder.relayMutationField(
   'pingOrganization',
+  { inputFields: (t) => ({ organizationId: t.id({ required: true, description: 'An organization the caller is a member of' }) }) },
   {
-    description: "Updates the viewer's last-seen time in the organization",
-    inputFields: (t) => ({ organizationId: t.id({ required: true }) }),
+    description: "Updates the caller's last-seen time in the organization and, for a member with a role, returns its visitor claims",
+    resolve: (_root, { input }, ctx) => ping(ctx, input.organizationId),
   },
-  { resolve: (_root, { input }, ctx) => ping(ctx, input.organizationId) },
   {
     outputFields: (t) => ({
-      docsVisitorClaims: t.string({ nullable: true, resolve: (payload) => payload.docsVisitorClaims ?? null }),
+      docsVisitorClaims: t.string({
+        nullable: true,
+        description:
+          "A visitor token (JWT, valid one hour) that opens the organization's visitor-auth sites as this member, e.g. as `publishedSite(visitorToken:)`; null for a guest",
+        resolve: (payload) => payload.docsVisitorClaims ?? null,
+      }),
     }),
   },
 );

@@ -30,16 +30,31 @@ const OrganizationPermissions = booleanObject('OrganizationPermissions', [
   'installIntegration',
 ] as const);
 
-const OrganizationDefaultContent = builder
-  .objectRef<{ type: string; site: string }>('OrganizationDefaultContent')
-  .implement({ fields: (t) => ({ type: t.exposeString('type'), site: t.exposeString('site') }) });
+const OrganizationDefaultContent = builder.objectRef<{ type: string; site: string }>('OrganizationDefaultContent').implement({
+  description: 'What the organization shows by default, as REST `defaultContent`: one of its sites',
+  fields: (t) => ({
+    type: t.exposeString('type', { description: 'Always "site": the only kind of default content' }),
+    site: t.exposeString('site', { description: 'Id of the site (`site_…`)' }),
+  }),
+});
 
 const OrganizationTrial = builder.objectRef<OrganizationJSON['trial']>('OrganizationTrial').implement({
+  description: 'Trial of a paid plan, as REST `trial`: this server has no trials, so every organization answers `notapplicable`',
   fields: (t) => ({
-    status: t.exposeString('status'),
-    count: t.exposeInt('count'),
-    endDate: t.field({ type: 'DateTime', nullable: true, resolve: (trial) => trial.endDate ?? null }),
-    decision: t.exposeString('decision', { nullable: true }),
+    status: t.exposeString('status', {
+      description: 'notapplicable (no trial can be started), none, active, ended or expired; always notapplicable here',
+    }),
+    count: t.exposeInt('count', { description: 'Number of trials the organization has used (always 0 here)' }),
+    endDate: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the trial ends or ended; null without a trial (always null here)',
+      resolve: (trial) => trial.endDate ?? null,
+    }),
+    decision: t.exposeString('decision', {
+      nullable: true,
+      description: '"downgrade" when the organization chose the free plan at the end of its trial; null otherwise (always null here)',
+    }),
   }),
 });
 
@@ -54,15 +69,29 @@ export const Organization = builder.loadableNodeRef<OrganizationRecord, string>(
 });
 
 Organization.implement({
+  description: 'A company or community: it holds members, teams, collections, spaces and sites (REST `/v1/orgs/{organizationId}`); only its members see it',
   fields: (t) => ({
-    object: t.string({ resolve: () => 'organization' }),
-    title: t.exposeString('title'),
-    createdAt: t.field({ type: 'DateTime', resolve: (org) => org.createdAt.toISOString() }),
-    emailDomains: t.stringList({ resolve: (org, _args, ctx) => loader(ctx, emailDomainsOf).load(org.id) }),
-    hostname: t.exposeString('hostname', { nullable: true }),
-    type: t.exposeString('type'),
-    useCase: t.exposeString('useCase', { nullable: true }),
-    communityType: t.exposeString('communityType', { nullable: true }),
+    object: t.string({ description: 'Always "organization" (the REST `object`)', resolve: () => 'organization' }),
+    title: t.exposeString('title', { description: 'Name of the organization' }),
+    createdAt: t.field({ type: 'DateTime', description: 'When the organization was created', resolve: (org) => org.createdAt.toISOString() }),
+    emailDomains: t.stringList({
+      description: 'Email domains of the organization, sorted: users with an address there find it with `organizationsForEmailDomain`',
+      resolve: (org, _args, ctx) => loader(ctx, emailDomainsOf).load(org.id),
+    }),
+    hostname: t.exposeString('hostname', {
+      nullable: true,
+      description: "Short hostname for the organization's public content (lowercase letters, digits and dashes; unique); null when unset",
+    }),
+    type: t.exposeString('type', { description: '"business" or "community"' }),
+    useCase: t.exposeString('useCase', {
+      nullable: true,
+      description:
+        'What the organization documents: internalDocs, docsSite, audienceControlledSite, productDocs, teamKnowledgeBase, designSystem, openSourceDocs, notes or other; null when unset',
+    }),
+    communityType: t.exposeString('communityType', {
+      nullable: true,
+      description: 'Kind of community organization: nonProfit, openSource or education; null when unset',
+    }),
     defaultRole: t.field({
       type: MemberRole,
       nullable: true,
@@ -72,18 +101,36 @@ Organization.implement({
     defaultContent: t.field({
       type: OrganizationDefaultContent,
       nullable: true,
+      description: 'The site the organization shows by default; null when none is set',
       resolve: (org) => (org.defaultContentSiteId ? { type: 'site', site: org.defaultContentSiteId } : null),
     }),
-    sso: t.exposeBoolean('sso', { nullable: true }),
-    ai: t.exposeBoolean('ai', { nullable: true }),
-    inviteLinks: t.exposeBoolean('inviteLinks'),
-    plan: t.exposeString('plan'),
-    mergeRules: t.field({ type: 'JSON', resolve: (org) => org.mergeRules }),
-    urls: t.field({ type: OrganizationUrls, resolve: (org, _args, ctx) => organizationUrls(org, ctx.urls) }),
-    trial: t.field({ type: OrganizationTrial, resolve: () => ORGANIZATION_TRIAL }),
-    internal_isOnNewTrial: t.boolean({ deprecationReason: 'Always true', resolve: () => true }),
+    sso: t.exposeBoolean('sso', {
+      nullable: true,
+      description: 'Whether members must sign in with SSO, as REST `sso`: a setting admins keep, stored but not applied by this server',
+    }),
+    ai: t.exposeBoolean('ai', { nullable: true, description: 'Whether the organization turns on AI features (a setting admins keep)' }),
+    inviteLinks: t.exposeBoolean('inviteLinks', {
+      description: 'Whether link invites work: while false, none can be created or joined with, and only admins can read them',
+    }),
+    plan: t.exposeString('plan', {
+      description: 'Name of the billing plan, e.g. free, plus, pro (this server keeps no billing: set when the organization is created)',
+    }),
+    mergeRules: t.field({
+      type: 'JSON',
+      description:
+        'Rules change requests must pass to be merged, as REST `mergeRules`: `{"type": "none"}` or `{"type": "rules", "rules": [...]}` (kept for clients; merging does not check them here)',
+      resolve: (org) => org.mergeRules,
+    }),
+    urls: t.field({
+      type: OrganizationUrls,
+      description: 'Addresses of the organization in this API and in the web application, and its logo',
+      resolve: (org, _args, ctx) => organizationUrls(org, ctx.urls),
+    }),
+    trial: t.field({ type: OrganizationTrial, description: 'Trial state (always notapplicable: no trials here)', resolve: () => ORGANIZATION_TRIAL }),
+    internal_isOnNewTrial: t.boolean({ description: 'Always true, as in REST', deprecationReason: 'Always true', resolve: () => true }),
     permissions: t.field({
       type: OrganizationPermissions,
+      description: 'What the caller may do in the organization, from its role there',
       resolve: async (org, _args, ctx) => organizationPermissions(await organizationAccess(ctx, org.id)),
     }),
   }),
@@ -93,39 +140,48 @@ builder.queryFields((t) => ({
   organization: t.field({
     type: Organization,
     nullable: true,
-    args: { id: t.arg.id({ required: true }) },
+    description: 'An organization by id; 404 when the caller is not one of its members',
+    args: { id: t.arg.id({ required: true, description: 'Id of the organization (`org_…`)' }) },
     resolve: (_root, { id }, ctx) => organizationRecord(ctx, id),
   }),
   organizationsForEmailDomain: t.field({
     type: [Organization],
     description: "Organizations of an email domain: all of them for the viewer's own domain, else the viewer's",
-    args: { emailDomain: t.arg.string({ required: true }) },
+    args: { emailDomain: t.arg.string({ required: true, description: 'A domain name, e.g. example.com (case-insensitive)' }) },
     resolve: (_root, { emailDomain }, ctx) => listOrganizationRecordsForEmailDomain(ctx, emailDomain),
   }),
 }));
 
 const DefaultContentInput = builder.inputType('OrganizationDefaultContentInput', {
-  fields: (t) => ({ type: t.string({ required: true }), site: t.id({ required: true }) }),
+  description: 'The default content to set: `{type: "site", site}`',
+  fields: (t) => ({
+    type: t.string({ required: true, description: 'Must be "site"' }),
+    site: t.id({ required: true, description: 'A site of the organization' }),
+  }),
 });
 
 builder.relayMutationField(
   'updateOrganization',
   {
     inputFields: (t) => ({
-      organizationId: t.id({ required: true }),
-      title: t.string(),
-      emailDomains: t.stringList(),
-      hostname: t.string(),
+      organizationId: t.id({ required: true, description: 'The organization to change' }),
+      title: t.string({ description: 'New name (2 to 255 characters, not starting or ending with a space)' }),
+      emailDomains: t.stringList({ description: 'Replaces all its email domains (up to 100 domain names)' }),
+      hostname: t.string({ description: 'New hostname: 3 to 32 lowercase letters, digits and dashes, not starting or ending with a dash' }),
       defaultRole: t.field({ type: MemberRole, description: 'null makes new members guests' }),
-      defaultContent: t.field({ type: DefaultContentInput }),
-      logo: t.string(),
-      sso: t.boolean(),
-      ai: t.boolean(),
-      inviteLinks: t.boolean(),
-      mergeRules: t.field({ type: 'JSON' }),
+      defaultContent: t.field({ type: DefaultContentInput, description: 'A site of the organization to show by default; null removes it' }),
+      logo: t.string({ description: 'Absolute URL of the logo image; null removes it' }),
+      sso: t.boolean({ description: 'Whether members must sign in with SSO' }),
+      ai: t.boolean({ description: 'Whether AI features are on' }),
+      inviteLinks: t.boolean({ description: 'Whether link invites work' }),
+      mergeRules: t.field({
+        type: 'JSON',
+        description: 'Merge rules of change requests: `{"type": "none"}` or `{"type": "rules", "rules": [...]}` (up to 50 rules)',
+      }),
     }),
   },
   {
+    description: 'Changes settings of an organization (admins); fields left out stay as they are',
     resolve: async (_root, { input: { organizationId, ...body } }, ctx) => {
       await updateOrganization(ctx, organizationId, body);
       return { organization: await organizationRecord(ctx, organizationId) };

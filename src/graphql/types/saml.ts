@@ -18,15 +18,19 @@ import { Team } from './team.ts';
 
 const SamlProviderStatus = builder.enumType('SamlProviderStatus', {
   description: 'active: sign-in URL, entity ID and certificate are all set; pending: not fully configured yet',
-  values: ['active', 'pending'] as const,
+  values: {
+    active: { description: 'Ready to use: listed by ssoProviders for sign-in pages' },
+    pending: { description: 'Not fully configured yet: the sign-in URL, entity ID or certificate is missing' },
+  },
 });
 
 const SamlServiceProvider = builder.objectRef<ReturnType<typeof samlService>>('SamlServiceProvider').implement({
-  description: "This server's side of the SAML exchange, to configure in the identity provider",
+  description:
+    "This server's side of the SAML exchange, to configure in the identity provider (the server does not run the exchange yet: these addresses answer 404)",
   fields: (t) => ({
     acsURL: t.exposeString('acsURL', { description: 'Assertion Consumer Service URL' }),
     startURL: t.exposeString('startURL', { description: 'Where a sign-in through this provider starts' }),
-    entityID: t.exposeString('entityID'),
+    entityID: t.exposeString('entityID', { description: "This server's entity ID for the provider (the provider's REST address)" }),
   }),
 });
 
@@ -41,27 +45,48 @@ export const SamlProvider = builder.loadableNodeRef<SamlProviderRecord, string>(
 SamlProvider.implement({
   description: 'A SAML identity provider members of an organization sign in with',
   fields: (t) => ({
-    object: t.string({ resolve: () => 'saml-provider' }),
-    label: t.exposeString('label'),
+    object: t.string({ description: 'Always "saml-provider" (the REST `object`)', resolve: () => 'saml-provider' }),
+    label: t.exposeString('label', { description: 'Name of the provider, shown on sign-in pages' }),
     ssoURL: t.exposeString('ssoURL', { nullable: true, description: 'The identity provider\'s sign-in URL (REST: "" while unset)' }),
     entityID: t.exposeString('entityID', { nullable: true, description: 'The identity provider\'s entity ID (REST: "" while unset)' }),
     certificate: t.exposeString('certificate', { nullable: true, description: 'The identity provider\'s X.509 certificate, PEM (REST: "" while unset)' }),
-    defaultTeam: t.field({ type: Team, nullable: true, resolve: (provider, _args, ctx) => samlDefaultTeam(ctx, provider) }),
-    defaultRole: t.field({ type: MemberRole, nullable: true, description: 'null: guest', resolve: (provider) => asRole(provider.defaultRole) }),
-    createdAt: t.field({ type: 'DateTime', resolve: (provider) => provider.createdAt.toISOString() }),
-    status: t.field({ type: SamlProviderStatus, resolve: (provider) => samlStatus(provider) }),
-    service: t.field({ type: SamlServiceProvider, resolve: (provider, _args, ctx) => samlService(provider, ctx.urls) }),
-    urls: t.field({ type: SamlProviderUrls, resolve: (provider, _args, ctx) => samlUrls(provider, ctx.urls) }),
-    organization: t.field({ type: Organization, resolve: (provider) => provider.organizationId }),
+    defaultTeam: t.field({
+      type: Team,
+      nullable: true,
+      description: 'Team that members who first sign in through the provider join; null when none',
+      resolve: (provider, _args, ctx) => samlDefaultTeam(ctx, provider),
+    }),
+    defaultRole: t.field({
+      type: MemberRole,
+      nullable: true,
+      description: 'Role of members who first sign in through the provider; null: guest',
+      resolve: (provider) => asRole(provider.defaultRole),
+    }),
+    createdAt: t.field({ type: 'DateTime', description: 'When the provider was added', resolve: (provider) => provider.createdAt.toISOString() }),
+    status: t.field({ type: SamlProviderStatus, description: 'Whether the provider is ready to use', resolve: (provider) => samlStatus(provider) }),
+    service: t.field({
+      type: SamlServiceProvider,
+      description: 'The addresses to enter on the identity provider side',
+      resolve: (provider, _args, ctx) => samlService(provider, ctx.urls),
+    }),
+    urls: t.field({ type: SamlProviderUrls, description: 'Its address in this REST API', resolve: (provider, _args, ctx) => samlUrls(provider, ctx.urls) }),
+    organization: t.field({
+      type: Organization,
+      description: 'The organization whose members sign in through it',
+      resolve: (provider) => provider.organizationId,
+    }),
   }),
 });
 
 const SsoProviderLogin = builder.objectRef<SamlProviderRecord>('SsoProviderLogin').implement({
   description: 'What a sign-in page shows of a SAML provider ready to use',
   fields: (t) => ({
-    id: t.exposeID('id'),
-    label: t.exposeString('label'),
-    startURL: t.string({ resolve: (provider, _args, ctx) => samlService(provider, ctx.urls).startURL }),
+    id: t.exposeID('id', { description: 'Id of the SAML provider' }),
+    label: t.exposeString('label', { description: 'Name of the provider, to show on the sign-in page' }),
+    startURL: t.string({
+      description: 'Where to send the user to sign in through the provider (answers 404 until the server runs the SAML exchange)',
+      resolve: (provider, _args, ctx) => samlService(provider, ctx.urls).startURL,
+    }),
   }),
 });
 
@@ -85,7 +110,7 @@ builder.queryField('ssoProviders', (t) =>
   t.field({
     type: [SsoProviderLogin],
     description: "Sign-in information of an organization's SAML providers ready to use: any authenticated caller, member or not",
-    args: { organizationId: t.arg.id({ required: true }) },
+    args: { organizationId: t.arg.id({ required: true, description: 'Id of the organization; 404 when there is none' }) },
     resolve: (_root, { organizationId }, ctx) => listSsoProviderRecords(ctx, organizationId),
   }),
 );
@@ -108,16 +133,17 @@ builder.relayMutationField(
   'createSamlProvider',
   {
     inputFields: (t) => ({
-      organizationId: t.id({ required: true }),
-      label: t.string({ required: true }),
-      ssoURL: t.string(),
-      entityID: t.string(),
+      organizationId: t.id({ required: true, description: 'The organization' }),
+      label: t.string({ required: true, description: 'Name of the provider, shown on sign-in pages (1 to 30 characters)' }),
+      ssoURL: t.string({ description: "The identity provider's sign-in URL (http or https)" }),
+      entityID: t.string({ description: "The identity provider's entity ID" }),
       certificate: t.string({ description: 'X.509 certificate, PEM' }),
       defaultTeamId: t.id({ description: 'A team of the organization' }),
       defaultRole: t.field({ type: MemberRole, description: 'null: guest' }),
     }),
   },
   {
+    description: 'Adds a SAML provider to an organization (admins); it stays pending until ssoURL, entityID and certificate are all set',
     resolve: async (_root, { input: { organizationId, ...fields } }, ctx) => ({
       samlProviderId: (await createSamlProvider(ctx, organizationId, samlBody(fields))).id,
     }),
@@ -129,16 +155,17 @@ builder.relayMutationField(
   'updateSamlProvider',
   {
     inputFields: (t) => ({
-      samlProviderId: t.id({ required: true }),
-      label: t.string(),
-      ssoURL: t.string(),
-      entityID: t.string(),
+      samlProviderId: t.id({ required: true, description: 'The SAML provider' }),
+      label: t.string({ description: 'Name of the provider, shown on sign-in pages (1 to 30 characters)' }),
+      ssoURL: t.string({ description: "The identity provider's sign-in URL (http or https)" }),
+      entityID: t.string({ description: "The identity provider's entity ID" }),
       certificate: t.string({ description: 'X.509 certificate, PEM' }),
       defaultTeamId: t.id({ description: 'A team of the organization; null: none' }),
       defaultRole: t.field({ type: MemberRole, description: 'null: guest' }),
     }),
   },
   {
+    description: 'Changes a SAML provider (admins); fields left out stay as they are',
     resolve: async (_root, { input: { samlProviderId, ...fields } }, ctx) => {
       const provider = await samlProviderById(ctx, samlProviderId);
       await updateSamlProvider(ctx, provider.organizationId, samlProviderId, samlBody(fields));
@@ -150,13 +177,14 @@ builder.relayMutationField(
 
 builder.relayMutationField(
   'deleteSamlProvider',
-  { inputFields: (t) => ({ samlProviderId: t.id({ required: true }) }) },
+  { inputFields: (t) => ({ samlProviderId: t.id({ required: true, description: 'The SAML provider' }) }) },
   {
+    description: 'Deletes a SAML provider (admins)',
     resolve: async (_root, { input: { samlProviderId } }, ctx) => {
       const provider = await samlProviderById(ctx, samlProviderId);
       await deleteSamlProvider(ctx, provider.organizationId, samlProviderId);
       return { deletedSamlProviderId: samlProviderId };
     },
   },
-  { outputFields: (t) => ({ deletedSamlProviderId: t.exposeID('deletedSamlProviderId') }) },
+  { outputFields: (t) => ({ deletedSamlProviderId: t.exposeID('deletedSamlProviderId', { description: 'Id of the SAML provider deleted' }) }) },
 );

@@ -10,36 +10,36 @@ type SpaceResult = Awaited<ReturnType<typeof searchOrganization>>['items'][numbe
 const SearchSectionResult = builder.objectRef<PageResult['sections'][number]>('SearchSectionResult').implement({
   description: 'A section of a page that matched, with an excerpt',
   fields: (t) => ({
-    id: t.exposeString('id'),
-    title: t.exposeString('title'),
+    id: t.exposeString('id', { description: "The section's anchor (a slug of its heading); the page id for the text before the first heading" }),
+    title: t.exposeString('title', { description: 'Its heading; the page title for the text before the first heading' }),
     path: t.exposeString('path', { description: 'The page path and the section anchor' }),
-    score: t.exposeFloat('score'),
+    score: t.exposeFloat('score', { description: "Relevance, higher is better: the database engine's rank, comparable only within one search" }),
     body: t.exposeString('body', { description: 'An excerpt around the words found' }),
-    url: t.string({ resolve: (section) => section.urls.app }),
+    url: t.string({ description: "Its address in the web application: the page's, with the section anchor", resolve: (section) => section.urls.app }),
   }),
 });
 
 const SearchPageResult = builder.objectRef<PageResult>('SearchPageResult').implement({
   description: 'A page that matched a search, ranked',
   fields: (t) => ({
-    id: t.exposeString('id'),
-    title: t.exposeString('title'),
-    description: t.exposeString('description'),
-    path: t.exposeString('path'),
-    score: t.exposeFloat('score'),
-    rank: t.exposeInt('rank'),
+    id: t.exposeString('id', { description: 'The page id' }),
+    title: t.exposeString('title', { description: 'The page title' }),
+    description: t.exposeString('description', { description: 'The page description; empty when it has none' }),
+    path: t.exposeString('path', { description: 'The page path in its space' }),
+    score: t.exposeFloat('score', { description: 'The score of its best section: higher is better, comparable only within one search' }),
+    rank: t.exposeInt('rank', { description: 'Its place among all the pages found, from 1 for the best' }),
     ancestors: t.stringList({ description: 'Titles of its ancestors, from the top', resolve: (page) => page.ancestors.map((ancestor) => ancestor.title) }),
-    sections: t.field({ type: [SearchSectionResult], resolve: (page) => page.sections }),
-    url: t.string({ resolve: (page) => page.urls.app }),
+    sections: t.field({ type: [SearchSectionResult], description: 'Its sections that matched, best first', resolve: (page) => page.sections }),
+    url: t.string({ description: 'Its address in the web application', resolve: (page) => page.urls.app }),
   }),
 });
 
 const SearchSpaceResult = builder.objectRef<SpaceResult>('SearchSpaceResult').implement({
   description: 'A space with the pages of it that matched',
   fields: (t) => ({
-    space: t.field({ type: Space, resolve: (result, _args, ctx) => spaceRecord(ctx, result.id) }),
-    score: t.exposeFloat('score'),
-    pages: t.field({ type: [SearchPageResult], resolve: (result) => result.pages as PageResult[] }),
+    space: t.field({ type: Space, description: 'The space', resolve: (result, _args, ctx) => spaceRecord(ctx, result.id) }),
+    score: t.exposeFloat('score', { description: 'The score of its best page' }),
+    pages: t.field({ type: [SearchPageResult], description: 'Its pages that matched, best first', resolve: (result) => result.pages as PageResult[] }),
   }),
 });
 

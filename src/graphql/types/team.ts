@@ -1,7 +1,7 @@
 import type { TeamMemberRecord, TeamRecord } from '../../db/index.ts';
 import type { MemberWithUser } from '../../domain/members/presenter.ts';
 import { organizationAccess } from '../../domain/organizations/service.ts';
-import { TEAM_MEMBER_ROLES } from '../../domain/teams/inputs.ts';
+import type { TEAM_MEMBER_ROLES } from '../../domain/teams/inputs.ts';
 import {
   TEAM_SPACES,
   createTeam,
@@ -25,7 +25,10 @@ import { Organization } from './organization.ts';
 
 const TeamMemberRole = builder.enumType('TeamMemberRole', {
   description: 'owner: manages the team and its members; member: belongs to it',
-  values: TEAM_MEMBER_ROLES,
+  values: {
+    owner: { description: 'Manages the team: renames and deletes it, and changes its members' },
+    member: { description: 'Belongs to the team' },
+  } satisfies Record<(typeof TEAM_MEMBER_ROLES)[number], { description: string }>,
 });
 const TeamPermissions = booleanObject('TeamPermissions', ['admin', 'view'] as const);
 
@@ -39,29 +42,30 @@ const TeamMembership = builder.objectRef<TeamMemberRecord & { member: MemberWith
   description: 'A member of a team, with its role in it',
   fields: (t) => ({
     member: t.field({ type: Member, description: 'The organization member', resolve: (row) => row.member }),
-    role: t.field({ type: TeamMemberRole, resolve: (row) => row.role as (typeof TEAM_MEMBER_ROLES)[number] }),
+    role: t.field({ type: TeamMemberRole, description: "The member's role in the team", resolve: (row) => row.role as (typeof TEAM_MEMBER_ROLES)[number] }),
   }),
 });
 
 const MemberTeamMembership = builder.objectRef<{ team: TeamRecord; role: string }>('MemberTeamMembership').implement({
   description: 'A team a member belongs to, with its role in it',
   fields: (t) => ({
-    team: t.field({ type: Team, resolve: (row) => row.team }),
-    role: t.field({ type: TeamMemberRole, resolve: (row) => row.role as (typeof TEAM_MEMBER_ROLES)[number] }),
+    team: t.field({ type: Team, description: 'The team', resolve: (row) => row.team }),
+    role: t.field({ type: TeamMemberRole, description: "The member's role in the team", resolve: (row) => row.role as (typeof TEAM_MEMBER_ROLES)[number] }),
   }),
 });
 
 Team.implement({
   description: 'A group of members of an organization',
   fields: (t) => ({
-    object: t.string({ resolve: () => 'team' }),
-    title: t.exposeString('title'),
-    createdAt: t.field({ type: 'DateTime', resolve: (team) => team.createdAt.toISOString() }),
-    organization: t.field({ type: Organization, resolve: (team) => team.organizationId }),
+    object: t.string({ description: 'Always "team" (the REST `object`)', resolve: () => 'team' }),
+    title: t.exposeString('title', { description: 'Name of the team' }),
+    createdAt: t.field({ type: 'DateTime', description: 'When the team was created', resolve: (team) => team.createdAt.toISOString() }),
+    organization: t.field({ type: Organization, description: 'The organization the team belongs to', resolve: (team) => team.organizationId }),
     members: t.int({ description: 'Number of members (the list: membersConnection)', resolve: (team, _args, ctx) => teamMemberCount(ctx, team) }),
     spaces: t.int({ description: 'Number of spaces the team has access to of its own', resolve: () => TEAM_SPACES }),
     permissions: t.field({
       type: TeamPermissions,
+      description: "What the caller may do with the team: organization admins and the team's owners administer it",
       resolve: async (team, _args, ctx) => teamPermissions(ctx, team, await organizationAccess(ctx, team.organizationId)),
     }),
     membersConnection: t.connection({
@@ -101,9 +105,10 @@ const teamPayload = {
 };
 
 const TeamMembershipInput = builder.inputType('TeamMembershipInput', {
+  description: 'A role to give a member of the organization in the team',
   fields: (t) => ({
     user: t.string({ required: true, description: 'User id or email' }),
-    role: t.field({ type: TeamMemberRole, required: true }),
+    role: t.field({ type: TeamMemberRole, required: true, description: 'Its role in the team' }),
   }),
 });
 
@@ -111,12 +116,13 @@ builder.relayMutationField(
   'createTeam',
   {
     inputFields: (t) => ({
-      organizationId: t.id({ required: true }),
-      title: t.string({ required: true }),
-      members: t.idList({ description: 'User ids of members of the organization' }),
+      organizationId: t.id({ required: true, description: 'The organization' }),
+      title: t.string({ required: true, description: 'Name of the team (1 to 64 characters)' }),
+      members: t.idList({ description: 'User ids of members of the organization, who join with the member role' }),
     }),
   },
   {
+    description: 'Creates a team in an organization, with members if given (admins)',
     resolve: async (_root, { input: { organizationId, title, members } }, ctx) => ({
       teamId: (await createTeam(ctx, organizationId, { title, ...(members ? { members } : {}) })).id,
     }),
@@ -126,8 +132,14 @@ builder.relayMutationField(
 
 builder.relayMutationField(
   'updateTeam',
-  { inputFields: (t) => ({ teamId: t.id({ required: true }), title: t.string({ required: true }) }) },
   {
+    inputFields: (t) => ({
+      teamId: t.id({ required: true, description: 'The team' }),
+      title: t.string({ required: true, description: 'New name (1 to 64 characters)' }),
+    }),
+  },
+  {
+    description: "Renames a team (admins and the team's owners)",
     resolve: async (_root, { input: { teamId, title } }, ctx) => {
       const team = await teamById(ctx, teamId);
       await updateTeam(ctx, team.organizationId, teamId, { title });
@@ -139,29 +151,30 @@ builder.relayMutationField(
 
 builder.relayMutationField(
   'deleteTeam',
-  { inputFields: (t) => ({ teamId: t.id({ required: true }) }) },
+  { inputFields: (t) => ({ teamId: t.id({ required: true, description: 'The team' }) }) },
   {
+    description: "Deletes a team (admins and the team's owners); its members stay in the organization",
     resolve: async (_root, { input: { teamId } }, ctx) => {
       const team = await teamById(ctx, teamId);
       await deleteTeam(ctx, team.organizationId, teamId);
       return { deletedTeamId: teamId };
     },
   },
-  { outputFields: (t) => ({ deletedTeamId: t.exposeID('deletedTeamId') }) },
+  { outputFields: (t) => ({ deletedTeamId: t.exposeID('deletedTeamId', { description: 'Id of the team deleted' }) }) },
 );
 
 builder.relayMutationField(
   'updateTeamMembers',
   {
-    description: 'Adds, sets roles of and removes members by user id or email; a user both added and removed is removed',
     inputFields: (t) => ({
-      teamId: t.id({ required: true }),
-      add: t.stringList(),
-      remove: t.stringList(),
-      memberships: t.field({ type: [TeamMembershipInput] }),
+      teamId: t.id({ required: true, description: 'The team' }),
+      add: t.stringList({ description: 'Members of the organization to add with the member role, by user id or email' }),
+      remove: t.stringList({ description: 'Members to remove from the team, by user id or email' }),
+      memberships: t.field({ type: [TeamMembershipInput], description: 'Roles to set; a user not in the team yet is added with it' }),
     }),
   },
   {
+    description: "Adds, sets roles of and removes members by user id or email (admins and the team's owners); a user both added and removed is removed",
     resolve: async (_root, { input: { teamId, add, remove, memberships } }, ctx) => {
       const team = await teamById(ctx, teamId);
       await updateTeamMembers(ctx, team.organizationId, teamId, {
@@ -178,10 +191,14 @@ builder.relayMutationField(
 builder.relayMutationField(
   'setTeamMember',
   {
-    description: 'Adds a member of the organization to the team, or changes its role',
-    inputFields: (t) => ({ teamId: t.id({ required: true }), userId: t.id({ required: true }), role: t.field({ type: TeamMemberRole }) }),
+    inputFields: (t) => ({
+      teamId: t.id({ required: true, description: 'The team' }),
+      userId: t.id({ required: true, description: 'A member of the organization, by user id' }),
+      role: t.field({ type: TeamMemberRole, description: 'Its role in the team; absent: member when it joins, else unchanged' }),
+    }),
   },
   {
+    description: "Adds a member of the organization to the team, or changes its role (admins and the team's owners)",
     resolve: async (_root, { input: { teamId, userId, role } }, ctx) => {
       const team = await teamById(ctx, teamId);
       await putTeamMember(ctx, team.organizationId, teamId, userId, role ? { role } : {});
@@ -194,10 +211,13 @@ builder.relayMutationField(
 builder.relayMutationField(
   'removeTeamMember',
   {
-    description: 'Removes a member from the team (or leaves it)',
-    inputFields: (t) => ({ teamId: t.id({ required: true }), userId: t.id({ required: true }) }),
+    inputFields: (t) => ({
+      teamId: t.id({ required: true, description: 'The team' }),
+      userId: t.id({ required: true, description: "The member to remove, by user id (the caller's own to leave)" }),
+    }),
   },
   {
+    description: "Removes a member from the team (admins and the team's owners), or the caller leaves it",
     resolve: async (_root, { input: { teamId, userId } }, ctx) => {
       const team = await teamById(ctx, teamId);
       await removeTeamMember(ctx, team.organizationId, teamId, userId);

@@ -26,15 +26,28 @@ export const TranslationSettings = builder.loadableNodeRef<TranslationSettingsRe
 TranslationSettings.implement({
   description: 'Languages an organization translates its content into',
   fields: (t) => ({
-    object: t.string({ resolve: () => 'translation-settings' }),
-    title: t.exposeString('title'),
+    object: t.string({ description: 'Always "translation-settings" (the REST `object`)', resolve: () => 'translation-settings' }),
+    title: t.exposeString('title', { description: 'Name of the translation settings' }),
     languages: t.stringList({ description: 'Language codes, e.g. fr, pt-br', resolve: (settings) => settings.languages as string[] }),
-    createdAt: t.field({ type: 'DateTime', resolve: (settings) => settings.createdAt.toISOString() }),
-    updatedAt: t.field({ type: 'DateTime', resolve: (settings) => settings.updatedAt.toISOString() }),
-    organization: t.field({ type: Organization, resolve: (settings) => settings.organizationId }),
-    urls: t.field({ type: TranslationSettingsUrls, resolve: (settings, _args, ctx) => ({ location: translationSettingsUrl(settings, ctx.urls) }) }),
+    createdAt: t.field({
+      type: 'DateTime',
+      description: 'When the translation settings were created',
+      resolve: (settings) => settings.createdAt.toISOString(),
+    }),
+    updatedAt: t.field({
+      type: 'DateTime',
+      description: 'When the translation settings were last changed',
+      resolve: (settings) => settings.updatedAt.toISOString(),
+    }),
+    organization: t.field({ type: Organization, description: 'The organization they belong to', resolve: (settings) => settings.organizationId }),
+    urls: t.field({
+      type: TranslationSettingsUrls,
+      description: 'Their address in this REST API',
+      resolve: (settings, _args, ctx) => ({ location: translationSettingsUrl(settings, ctx.urls) }),
+    }),
     permissions: t.field({
       type: TranslationSettingsPermissions,
+      description: 'What the caller may do with them: members with a role view them, admins edit them',
       resolve: async (settings, _args, ctx) => translationSettingsPermissions(await organizationAccess(ctx, settings.organizationId)),
     }),
   }),
@@ -58,12 +71,13 @@ builder.relayMutationField(
   'createTranslationSettings',
   {
     inputFields: (t) => ({
-      organizationId: t.id({ required: true }),
-      title: t.string({ required: true }),
-      languages: t.stringList({ description: 'Language codes, e.g. fr, pt-br' }),
+      organizationId: t.id({ required: true, description: 'The organization' }),
+      title: t.string({ required: true, description: 'Name of the translation settings (1 to 100 characters)' }),
+      languages: t.stringList({ description: 'Language codes, e.g. fr, pt-br, each at most once; none when absent' }),
     }),
   },
   {
+    description: 'Creates translation settings in an organization (admins)',
     resolve: async (_root, { input: { organizationId, title, languages } }, ctx) => ({
       id: (await createTranslationSettings(ctx, organizationId, { title, ...(languages ? { languages } : {}) })).id,
     }),
@@ -75,12 +89,13 @@ builder.relayMutationField(
   'updateTranslationSettings',
   {
     inputFields: (t) => ({
-      translationSettingsId: t.id({ required: true }),
-      title: t.string({ required: true }),
-      languages: t.stringList(),
+      translationSettingsId: t.id({ required: true, description: 'The translation settings' }),
+      title: t.string({ required: true, description: 'Name of the translation settings (1 to 100 characters)' }),
+      languages: t.stringList({ description: 'Replaces the language codes, e.g. fr, pt-br, each at most once; absent keeps them' }),
     }),
   },
   {
+    description: 'Changes translation settings (admins): their title, and their languages when given',
     resolve: async (_root, { input: { translationSettingsId, title, languages } }, ctx) => {
       const settings = await translationSettingsById(ctx, translationSettingsId);
       await updateTranslationSettings(ctx, settings.organizationId, settings.id, { title, ...(languages ? { languages } : {}) });
@@ -92,13 +107,14 @@ builder.relayMutationField(
 
 builder.relayMutationField(
   'deleteTranslationSettings',
-  { inputFields: (t) => ({ translationSettingsId: t.id({ required: true }) }) },
+  { inputFields: (t) => ({ translationSettingsId: t.id({ required: true, description: 'The translation settings' }) }) },
   {
+    description: 'Deletes translation settings (admins)',
     resolve: async (_root, { input: { translationSettingsId } }, ctx) => {
       const settings = await translationSettingsById(ctx, translationSettingsId);
       await deleteTranslationSettings(ctx, settings.organizationId, settings.id);
       return { deletedId: settings.id };
     },
   },
-  { outputFields: (t) => ({ deletedId: t.exposeID('deletedId') }) },
+  { outputFields: (t) => ({ deletedId: t.exposeID('deletedId', { description: 'Id of the translation settings deleted' }) }) },
 );

@@ -12,12 +12,13 @@ export const User = builder.loadableNodeRef<UserJSON, string>('User', {
 });
 
 User.implement({
+  description: 'A user account (REST `User`)',
   fields: (t) => ({
-    object: t.exposeString('object'),
-    displayName: t.exposeString('displayName'),
-    email: t.exposeString('email', { nullable: true }),
-    photoURL: t.exposeString('photoURL', { nullable: true }),
-    urls: t.field({ type: UserUrls, resolve: (user) => user.urls }),
+    object: t.exposeString('object', { description: 'Always "user"' }),
+    displayName: t.exposeString('displayName', { description: 'The name shown for the user' }),
+    email: t.exposeString('email', { nullable: true, description: 'Its email address (never null here)' }),
+    photoURL: t.exposeString('photoURL', { nullable: true, description: 'Address of its profile picture; null when it has none' }),
+    urls: t.field({ type: UserUrls, description: 'Its address in this REST API', resolve: (user) => user.urls }),
   }),
 });
 
