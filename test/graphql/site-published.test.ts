@@ -110,6 +110,12 @@ describe('publishedSite for visitors', () => {
       await t.graphql(visitor.token, 'query($id: ID!) { publishedSite(siteId: $id) { site { permissions { view admin } } } }', { id: siteId }),
     );
     expect(permissions.publishedSite.site.permissions).toEqual({ view: false, admin: false });
+    // What a visitor may not read is left out with its error; the site around it is still answered.
+    const withSchema = await t.graphql(visitor.token, 'query($id: ID!) { publishedSite(siteId: $id) { site { title adaptiveSchema { object } } } }', {
+      id: siteId,
+    });
+    expect(withSchema.data).toEqual({ publishedSite: { site: { title: 'Docs', adaptiveSchema: null } } });
+    expect(withSchema.errors?.map((error) => [error.path, error.extensions?.code])).toEqual([[['publishedSite', 'site', 'adaptiveSchema'], 404]]);
     await world.rest('PATCH', world.url(siteId), { visibility: 'unlisted' });
     expect(treeOf(await published(visitor.token, siteId))).toEqual(WHOLE_TREE);
     await world.rest('POST', world.url(siteId, '/unpublish'));

@@ -205,7 +205,10 @@ Site.implement({
     }),
     adaptiveSchema: t.field({
       type: SiteAdaptiveSchema,
-      description: 'The JSON Schema of its visitor claims, which conditions read (members who are not guests; an error for others, visitors included)',
+      // Nullable: a visitor asking for it loses this field (with its error), not the published site around it.
+      nullable: true,
+      description:
+        'The JSON Schema of its visitor claims, which conditions read (members who are not guests; null with an error for others, visitors included)',
       resolve: (site, _args, ctx) => getAdaptiveSchema(ctx, ...orgAndSite(site)),
     }),
     sections: t.connection({
