@@ -436,17 +436,15 @@ describe('ids of another organization in GraphQL arguments', () => {
       code: 404,
     },
     {
-      name: 'a section on a site of B through organization A',
-      query:
-        'mutation($org: ID!, $site: ID!, $space: ID!) { createSiteSection(input: { organizationId: $org, siteId: $site, spaceId: $space }) { section { id } } }',
-      variables: (w) => ({ org: w.a.organizationId, site: w.b.siteId, space: w.a.spaceId }),
-      code: 404,
+      name: 'a section showing a space of A on a site of B',
+      query: 'mutation($site: ID!, $space: ID!) { createSiteSection(input: { siteId: $site, spaceId: $space }) { section { id } } }',
+      variables: (w) => ({ site: w.b.siteId, space: w.a.spaceId }),
+      code: 400,
     },
     {
       name: 'a site space of a space of B on a site of A',
-      query:
-        'mutation($org: ID!, $site: ID!, $space: ID!) { addSiteSpace(input: { organizationId: $org, siteId: $site, spaceId: $space }) { siteSpace { id } } }',
-      variables: (w) => ({ org: w.a.organizationId, site: w.a.siteId, space: w.b.spaceId }),
+      query: 'mutation($site: ID!, $space: ID!) { addSiteSpace(input: { siteId: $site, spaceId: $space }) { siteSpace { id } } }',
+      variables: (w) => ({ site: w.a.siteId, space: w.b.spaceId }),
       code: 400,
     },
     {

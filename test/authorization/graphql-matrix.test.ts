@@ -140,7 +140,7 @@ const m = (rule: Rule, selection: string, input: MutationCase['input'], fresh?: 
 });
 
 const orgInput = (w: MatrixWorld) => ({ organizationId: w.a.organizationId });
-const siteInput = (w: MatrixWorld) => ({ organizationId: w.a.organizationId, siteId: w.a.siteId });
+const siteInput = (w: MatrixWorld) => ({ siteId: w.a.siteId });
 
 const MUTATIONS: Record<string, MutationCase> = {
   updateOrganization: m(organization('admin'), 'organization { id }', (w) => ({ ...orgInput(w), title: 'Organization A' })),
@@ -237,25 +237,25 @@ const MUTATIONS: Record<string, MutationCase> = {
 
   createSite: m(organization('create'), 'site { id }', (w) => ({ ...orgInput(w), title: 'Matrix site' })),
   updateSite: m(content('admin'), 'site { id }', (w) => ({ ...siteInput(w), title: 'Matrix site' })),
-  deleteSite: m(content('admin'), 'deletedId', async (w) => ({ ...orgInput(w), siteId: await w.a.make.site() }), true),
-  publishSite: m(content('admin'), 'site { id }', async (w) => ({ ...orgInput(w), siteId: await w.a.make.site() }), true),
-  unpublishSite: m(content('admin'), 'site { id }', async (w) => ({ ...orgInput(w), siteId: await w.a.make.site() }), true),
+  deleteSite: m(content('admin'), 'deletedId', async (w) => ({ siteId: await w.a.make.site() }), true),
+  publishSite: m(content('admin'), 'site { id }', async (w) => ({ siteId: await w.a.make.site() }), true),
+  unpublishSite: m(content('admin'), 'site { id }', async (w) => ({ siteId: await w.a.make.site() }), true),
   updateSiteAdaptiveSchema: m(content('admin'), 'adaptiveSchema { updatedAt }', (w) => ({ ...siteInput(w), jsonSchema: w.adaptiveSchema })),
   createShareLink: m(content('admin'), 'shareLink { id }', (w) => ({ ...siteInput(w), name: 'Matrix' })),
-  updateShareLink: m(content('admin'), 'shareLink { id }', (w) => ({ ...siteInput(w), shareLinkId: w.a.shareLinkId, name: 'Matrix' })),
-  deleteShareLink: m(content('admin'), 'deletedId', async (w) => ({ ...siteInput(w), shareLinkId: await w.a.make.shareLink(w.a.siteId) }), true),
+  updateShareLink: m(content('admin'), 'shareLink { id }', (w) => ({ shareLinkId: w.a.shareLinkId, name: 'Matrix' })),
+  deleteShareLink: m(content('admin'), 'deletedId', async (w) => ({ shareLinkId: await w.a.make.shareLink(w.a.siteId) }), true),
   createSiteSection: m(content('admin'), 'section { id }', (w) => ({ ...siteInput(w), spaceId: w.a.spaceId })),
-  updateSiteSection: m(content('admin'), 'section { id }', (w) => ({ ...siteInput(w), sectionId: w.a.sectionId, title: 'Matrix section' })),
-  deleteSiteSection: m(content('admin'), 'deletedId', async (w) => ({ ...siteInput(w), sectionId: await w.a.make.section(w.a.siteId, w.a.spaceId) }), true),
-  moveSiteSection: m(content('admin'), 'section { id }', (w) => ({ ...siteInput(w), sectionId: w.a.sectionId })),
+  updateSiteSection: m(content('admin'), 'section { id }', (w) => ({ sectionId: w.a.sectionId, title: 'Matrix section' })),
+  deleteSiteSection: m(content('admin'), 'deletedId', async (w) => ({ sectionId: await w.a.make.section(w.a.siteId, w.a.spaceId) }), true),
+  moveSiteSection: m(content('admin'), 'section { id }', (w) => ({ sectionId: w.a.sectionId })),
   createSiteSectionGroup: m(content('admin'), 'sectionGroup { id }', (w) => ({ ...siteInput(w), title: 'Matrix group' })),
-  updateSiteSectionGroup: m(content('admin'), 'sectionGroup { id }', (w) => ({ ...siteInput(w), sectionGroupId: w.a.groupId, title: 'Matrix group' })),
-  deleteSiteSectionGroup: m(content('admin'), 'deletedId', async (w) => ({ ...siteInput(w), sectionGroupId: await w.a.make.group(w.a.siteId) }), true),
-  moveSiteSectionGroup: m(content('admin'), 'sectionGroup { id }', (w) => ({ ...siteInput(w), sectionGroupId: w.a.groupId })),
+  updateSiteSectionGroup: m(content('admin'), 'sectionGroup { id }', (w) => ({ sectionGroupId: w.a.groupId, title: 'Matrix group' })),
+  deleteSiteSectionGroup: m(content('admin'), 'deletedId', async (w) => ({ sectionGroupId: await w.a.make.group(w.a.siteId) }), true),
+  moveSiteSectionGroup: m(content('admin'), 'sectionGroup { id }', (w) => ({ sectionGroupId: w.a.groupId })),
   addSectionToGroup: m(
     content('admin'),
     'sectionGroup { id }',
-    async (w) => ({ ...siteInput(w), sectionGroupId: w.a.groupId, sectionId: await w.a.make.section(w.a.siteId, w.a.spaceId) }),
+    async (w) => ({ sectionGroupId: w.a.groupId, sectionId: await w.a.make.section(w.a.siteId, w.a.spaceId) }),
     true,
   ),
   removeSectionFromGroup: m(
@@ -263,19 +263,19 @@ const MUTATIONS: Record<string, MutationCase> = {
     'sectionGroup { id }',
     async (w) => {
       const sectionId = await w.a.make.section(w.a.siteId, w.a.spaceId);
-      return { ...siteInput(w), sectionGroupId: await w.a.make.group(w.a.siteId, [sectionId]), sectionId };
+      return { sectionGroupId: await w.a.make.group(w.a.siteId, [sectionId]), sectionId };
     },
     true,
   ),
   addSiteSpace: m(content('admin'), 'siteSpace { id }', async (w) => ({ ...siteInput(w), spaceId: await w.a.make.space(), sectionId: w.a.sectionId }), true),
-  updateSiteSpace: m(content('admin'), 'siteSpace { id }', (w) => ({ ...siteInput(w), siteSpaceId: w.a.siteSpaceId, path: 'matrix' })),
+  updateSiteSpace: m(content('admin'), 'siteSpace { id }', (w) => ({ siteSpaceId: w.a.siteSpaceId, path: 'matrix' })),
   deleteSiteSpace: m(
     content('admin'),
     'deletedId',
-    async (w) => ({ ...siteInput(w), siteSpaceId: await w.a.make.siteSpace(w.a.siteId, await w.a.make.space(), w.a.sectionId) }),
+    async (w) => ({ siteSpaceId: await w.a.make.siteSpace(w.a.siteId, await w.a.make.space(), w.a.sectionId) }),
     true,
   ),
-  moveSiteSpace: m(content('admin'), 'siteSpace { id }', (w) => ({ ...siteInput(w), siteSpaceId: w.a.siteSpaceId })),
+  moveSiteSpace: m(content('admin'), 'siteSpace { id }', (w) => ({ siteSpaceId: w.a.siteSpaceId })),
 };
 
 /** What a caller got: 401 (refused before execution), the one error code of the answer, or 200 with its data. */

@@ -154,8 +154,8 @@ describe('mutation createSite', () => {
     for (const [input, message] of [
       [{ title: 'x' }, /^title: /],
       [{ title: 'x'.repeat(129) }, /^title: /],
-      [{ visibility: 'secret' }, /^visibility: /],
-      [{ type: 'gold' }, /^type: /],
+      [{ visibility: 'secret' }, /at "input\.visibility"; Value "secret" does not exist in "SiteVisibility" enum/],
+      [{ type: 'gold' }, /at "input\.type"; Value "gold" does not exist in "SiteType" enum/],
       [{ spaces: [other.spaces.guide.id] }, new RegExp(`^spaces\\.0: space "${other.spaces.guide.id}" does not exist in this organization`)],
     ] as const) {
       const result = await mutate(t, admin.token, 'createSite', { organizationId, ...input }, 'site { id }');
@@ -177,7 +177,7 @@ describe('mutation createSite', () => {
 describe('mutation updateSite', () => {
   it('updates title, visibility, hostname, basename, adaptive content and proxy; null removes hostname, basename and proxy', async () => {
     const world = await buildSitesWorld(t);
-    const { organizationId, admin } = world;
+    const { admin } = world;
     const { siteId } = await world.sectionedSite();
     const hostname = `docs-${unique()}.example.test`;
     const site = (
@@ -185,10 +185,9 @@ describe('mutation updateSite', () => {
         admin.token,
         'updateSite',
         {
-          organizationId,
           siteId,
           title: 'Renamed',
-          visibility: 'share-link',
+          visibility: 'share_link',
           hostname,
           basename: 'guide',
           adaptiveContent: { enabled: true },
@@ -200,7 +199,7 @@ describe('mutation updateSite', () => {
     expect(site).toMatchObject({
       id: siteId,
       title: 'Renamed',
-      visibility: 'share-link',
+      visibility: 'share_link',
       hostname,
       basename: 'guide',
       adaptiveContent: { enabled: true },
@@ -219,8 +218,7 @@ describe('mutation updateSite', () => {
       proxyOrigin: 'example.com/docs',
     });
 
-    const cleared = (await run(admin.token, 'updateSite', { organizationId, siteId, hostname: null, basename: null, proxy: null }, `site { ${SITE_FIELDS} }`))
-      .site;
+    const cleared = (await run(admin.token, 'updateSite', { siteId, hostname: null, basename: null, proxy: null }, `site { ${SITE_FIELDS} }`)).site;
     expect(cleared).toMatchObject({ title: 'Renamed', hostname: null, basename: null, proxy: null, adaptiveContent: { enabled: true } });
     expect(await t.database.db.site.findUnique({ where: { id: siteId } })).toMatchObject({
       title: 'Renamed',
@@ -233,28 +231,28 @@ describe('mutation updateSite', () => {
 
   it('sets the default section, and the default site space within the default section', async () => {
     const world = await buildSitesWorld(t);
-    const { organizationId, admin } = world;
+    const { admin } = world;
     const { siteId, sectionIds, siteSpaceIds } = await world.sectionedSite();
-    await run(admin.token, 'updateSite', { organizationId, siteId, defaultSiteSection: sectionIds.c }, 'site { id }');
+    await run(admin.token, 'updateSite', { siteId, defaultSiteSection: sectionIds.c }, 'site { id }');
     const defaults = async () => (await t.database.db.siteSection.findMany({ where: { siteId, isDefault: true } })).map((row) => row.id);
     expect(await defaults()).toEqual([sectionIds.c]);
 
-    await run(admin.token, 'updateSite', { organizationId, siteId, defaultSiteSection: sectionIds.a }, 'site { id }');
-    await run(admin.token, 'updateSite', { organizationId, siteId, defaultSiteSpace: siteSpaceIds.extraInA }, 'site { id }');
+    await run(admin.token, 'updateSite', { siteId, defaultSiteSection: sectionIds.a }, 'site { id }');
+    await run(admin.token, 'updateSite', { siteId, defaultSiteSpace: siteSpaceIds.extraInA }, 'site { id }');
     expect(await defaults()).toEqual([sectionIds.a]);
     expect(await siteSpacePaths(t, siteId, sectionIds.a)).toEqual(['guide', 'extra*']);
   });
 
   it('rejects invalid input with a 400 naming the field, and changes nothing', async () => {
     const world = await buildSitesWorld(t);
-    const { organizationId, admin } = world;
+    const { admin } = world;
     const { siteId, siteSpaceIds } = await world.sectionedSite();
     const other = await world.sectionedSite('Other');
     const before = await siteRows(t, siteId);
     for (const [input, message] of [
       [{ title: 'x' }, /^title: /],
       [{ title: null }, /^title: /],
-      [{ visibility: 'secret' }, /^visibility: /],
+      [{ visibility: 'secret' }, /at "input\.visibility"; Value "secret" does not exist in "SiteVisibility" enum/],
       [{ hostname: 'Not A Host' }, /^hostname: /],
       [{ basename: '' }, /^basename: /],
       [{ proxy: 'not a proxy' }, /^proxy: /],
@@ -263,7 +261,7 @@ describe('mutation updateSite', () => {
       // Valid changes next to an invalid one are not kept either.
       [{ title: 'Renamed', defaultSiteSection: 'sec_missing' }, /^defaultSiteSection: /],
     ] as const) {
-      const result = await mutate(t, admin.token, 'updateSite', { organizationId, siteId, ...input }, 'site { id }');
+      const result = await mutate(t, admin.token, 'updateSite', { siteId, ...input }, 'site { id }');
       expectGraphQLError(result, 400, message);
     }
     expect(await siteRows(t, siteId)).toEqual(before);
@@ -271,12 +269,12 @@ describe('mutation updateSite', () => {
 
   it('is a 409 for a hostname another site has', async () => {
     const world = await buildSitesWorld(t);
-    const { organizationId, admin } = world;
+    const { admin } = world;
     const hostname = `docs-${unique()}.example.test`;
     const first = await world.site({ title: 'First' });
     const second = await world.site({ title: 'Second' });
-    await run(admin.token, 'updateSite', { organizationId, siteId: first.id, hostname }, 'site { id }');
-    const result = await mutate(t, admin.token, 'updateSite', { organizationId, siteId: second.id, hostname }, 'site { id }');
+    await run(admin.token, 'updateSite', { siteId: first.id, hostname }, 'site { id }');
+    const result = await mutate(t, admin.token, 'updateSite', { siteId: second.id, hostname }, 'site { id }');
     expectGraphQLError(result, 409);
     expect((await t.database.db.site.findUnique({ where: { id: second.id } }))!.hostname).toBeNull();
   });
@@ -291,7 +289,7 @@ describe('mutation deleteSite', () => {
     await rest('PATCH', `/v1/orgs/${organizationId}`, { defaultContent: { type: 'site', site: siteId } });
     const keptBefore = await siteRows(t, kept.siteId);
 
-    expect(await run(admin.token, 'deleteSite', { organizationId, siteId }, 'deletedId')).toEqual({ deletedId: siteId });
+    expect(await run(admin.token, 'deleteSite', { siteId }, 'deletedId')).toEqual({ deletedId: siteId });
     expect(await siteRows(t, siteId)).toEqual({ site: null, sections: [], groups: [], siteSpaces: [], shareLinks: [] });
     expect(await siteRows(t, kept.siteId)).toEqual(keptBefore);
     expect(await t.database.db.space.count({ where: { organizationId, deletedAt: null } })).toBe(3);
@@ -303,7 +301,7 @@ describe('mutation deleteSite', () => {
     const world = await buildSitesWorld(t);
     const { siteId } = await world.sectionedSite();
     const before = await siteRows(t, siteId);
-    expectMissing(await mutate(t, world.admin.token, 'deleteSite', { organizationId: world.organizationId }, 'deletedId'), 'siteId');
+    expectMissing(await mutate(t, world.admin.token, 'deleteSite', {}, 'deletedId'), 'siteId');
     expect(await siteRows(t, siteId)).toEqual(before);
   });
 });
@@ -311,13 +309,13 @@ describe('mutation deleteSite', () => {
 describe('mutations publishSite and unpublishSite', () => {
   it('publish the site at its published address, and unpublish it', async () => {
     const world = await buildSitesWorld(t);
-    const { organizationId, admin } = world;
+    const { admin } = world;
     const { siteId } = await world.sectionedSite();
-    const published = (await run(admin.token, 'publishSite', { organizationId, siteId }, 'site { id published urls { published } }')).site;
+    const published = (await run(admin.token, 'publishSite', { siteId }, 'site { id published urls { published } }')).site;
     expect(published).toEqual({ id: siteId, published: true, urls: { published: `${APP}/sites/${siteId}` } });
     expect((await t.database.db.site.findUnique({ where: { id: siteId } }))!.published).toBe(true);
 
-    const unpublished = (await run(admin.token, 'unpublishSite', { organizationId, siteId }, 'site { id published urls { published } }')).site;
+    const unpublished = (await run(admin.token, 'unpublishSite', { siteId }, 'site { id published urls { published } }')).site;
     expect(unpublished).toEqual({ id: siteId, published: false, urls: { published: null } });
     expect((await t.database.db.site.findUnique({ where: { id: siteId } }))!.published).toBe(false);
   });
@@ -327,7 +325,7 @@ describe('mutations publishSite and unpublishSite', () => {
     const { siteId } = await world.sectionedSite();
     const before = await siteRows(t, siteId);
     for (const name of ['publishSite', 'unpublishSite']) {
-      expectMissing(await mutate(t, world.admin.token, name, { organizationId: world.organizationId }, 'site { id }'), 'siteId');
+      expectMissing(await mutate(t, world.admin.token, name, {}, 'site { id }'), 'siteId');
     }
     expect(await siteRows(t, siteId)).toEqual(before);
   });
@@ -336,12 +334,11 @@ describe('mutations publishSite and unpublishSite', () => {
 describe('mutation updateSiteAdaptiveSchema', () => {
   it('replaces the schema (draft-07), which then decides the attributes conditions may read', async () => {
     const world = await buildSitesWorld(t);
-    const { organizationId, admin } = world;
+    const { admin } = world;
     const { siteId, sectionIds } = await world.sectionedSite();
     const jsonSchema = adaptiveSchemaOf({ seats: 'number', region: 'string' });
-    const schema = (
-      await run(admin.token, 'updateSiteAdaptiveSchema', { organizationId, siteId, jsonSchema }, 'adaptiveSchema { object jsonSchema updatedAt }')
-    ).adaptiveSchema;
+    const schema = (await run(admin.token, 'updateSiteAdaptiveSchema', { siteId, jsonSchema }, 'adaptiveSchema { object jsonSchema updatedAt }'))
+      .adaptiveSchema;
     const stored = { $schema: 'http://json-schema.org/draft-07/schema#', ...jsonSchema };
     const row = (await t.database.db.site.findUnique({ where: { id: siteId } }))!;
     expect(schema).toEqual({ object: 'site-adaptive-schema', jsonSchema: stored, updatedAt: row.adaptiveSchemaUpdatedAt!.toISOString() });
@@ -352,14 +349,14 @@ describe('mutation updateSiteAdaptiveSchema', () => {
     expect(read.site.adaptiveSchema).toEqual(schema);
 
     // Conditions read declared attributes, and may name ones no longer (or not yet) declared: `beta` reads as undefined.
-    await run(admin.token, 'updateSiteSection', { organizationId, siteId, sectionId: sectionIds.a, condition: 'visitor.claims.seats > 10' }, 'section { id }');
-    await run(admin.token, 'updateSiteSection', { organizationId, siteId, sectionId: sectionIds.a, condition: 'visitor.claims.beta' }, 'section { id }');
+    await run(admin.token, 'updateSiteSection', { sectionId: sectionIds.a, condition: 'visitor.claims.seats > 10' }, 'section { id }');
+    await run(admin.token, 'updateSiteSection', { sectionId: sectionIds.a, condition: 'visitor.claims.beta' }, 'section { id }');
     expect((await t.database.db.siteSection.findUnique({ where: { id: sectionIds.a } }))!.condition).toBe('visitor.claims.beta');
   });
 
   it('rejects what is not a draft-07 schema of visitor attributes with a 400 naming jsonSchema, and changes nothing', async () => {
     const world = await buildSitesWorld(t);
-    const { organizationId, admin } = world;
+    const { admin } = world;
     const { siteId } = await world.sectionedSite();
     const before = await siteRows(t, siteId);
     for (const jsonSchema of [
@@ -368,7 +365,7 @@ describe('mutation updateSiteAdaptiveSchema', () => {
       { type: 'object', properties: 5 },
       { type: 'object', properties: { plan: { type: 'date', description: 'Plan' } }, additionalProperties: false },
     ]) {
-      const result = await mutate(t, admin.token, 'updateSiteAdaptiveSchema', { organizationId, siteId, jsonSchema }, 'adaptiveSchema { updatedAt }');
+      const result = await mutate(t, admin.token, 'updateSiteAdaptiveSchema', { siteId, jsonSchema }, 'adaptiveSchema { updatedAt }');
       expectGraphQLError(result, 400, /^jsonSchema: /);
     }
     expect(await siteRows(t, siteId)).toEqual(before);
@@ -376,14 +373,14 @@ describe('mutation updateSiteAdaptiveSchema', () => {
 
   it('names the offending field inside jsonSchema by its path from jsonSchema', async () => {
     const world = await buildSitesWorld(t);
-    const { organizationId, admin } = world;
+    const { admin } = world;
     const { siteId } = await world.sectionedSite();
     const before = await siteRows(t, siteId);
     const result = await mutate(
       t,
       admin.token,
       'updateSiteAdaptiveSchema',
-      { organizationId, siteId, jsonSchema: { type: 'object', properties: {}, additionalProperties: true } },
+      { siteId, jsonSchema: { type: 'object', properties: {}, additionalProperties: true } },
       'adaptiveSchema { updatedAt }',
     );
     expectGraphQLError(result, 400, /^jsonSchema\.additionalProperties: /);
@@ -394,9 +391,9 @@ describe('mutation updateSiteAdaptiveSchema', () => {
 describe('share link mutations', () => {
   it('createShareLink: an active link whose published address carries its key', async () => {
     const world = await buildSitesWorld(t);
-    const { organizationId, admin } = world;
+    const { admin } = world;
     const { siteId, shareLinkId } = await world.sectionedSite();
-    const link = (await run(admin.token, 'createShareLink', { organizationId, siteId, name: 'Partners' }, `shareLink { ${SHARE_LINK_FIELDS} }`)).shareLink;
+    const link = (await run(admin.token, 'createShareLink', { siteId, name: 'Partners' }, `shareLink { ${SHARE_LINK_FIELDS} }`)).shareLink;
     const row = (await t.database.db.shareLink.findUnique({ where: { id: link.id } }))!;
     expect(link).toEqual({
       id: row.id,
@@ -414,7 +411,7 @@ describe('share link mutations', () => {
     expect(listed.site.shareLinks.edges.map((edge: any) => edge.node.id)).toEqual([shareLinkId, link.id]);
     expect(listed.site.shareLinks.totalCount).toBe(2);
 
-    const unnamed = (await run(admin.token, 'createShareLink', { organizationId, siteId, name: '' }, 'shareLink { id name }')).shareLink;
+    const unnamed = (await run(admin.token, 'createShareLink', { siteId, name: '' }, 'shareLink { id name }')).shareLink;
     expect(unnamed.name).toBeNull();
     expect((await t.database.db.shareLink.findUnique({ where: { id: unnamed.id } }))!.name).toBeNull();
   });
@@ -423,45 +420,33 @@ describe('share link mutations', () => {
     const world = await buildSitesWorld(t);
     const { siteId } = await world.sectionedSite();
     const before = await siteRows(t, siteId);
-    const result = await mutate(
-      t,
-      world.admin.token,
-      'createShareLink',
-      { organizationId: world.organizationId, siteId, name: 'x'.repeat(51) },
-      'shareLink { id }',
-    );
+    const result = await mutate(t, world.admin.token, 'createShareLink', { siteId, name: 'x'.repeat(51) }, 'shareLink { id }');
     expectGraphQLError(result, 400, /^name: /);
     expect(await siteRows(t, siteId)).toEqual(before);
   });
 
   it('updateShareLink: renames and deactivates a link', async () => {
     const world = await buildSitesWorld(t);
-    const { organizationId, admin } = world;
-    const { siteId, shareLinkId } = await world.sectionedSite();
-    const link = (
-      await run(admin.token, 'updateShareLink', { organizationId, siteId, shareLinkId, name: 'Renamed', active: false }, `shareLink { ${SHARE_LINK_FIELDS} }`)
-    ).shareLink;
+    const { admin } = world;
+    const { shareLinkId } = await world.sectionedSite();
+    const link = (await run(admin.token, 'updateShareLink', { shareLinkId, name: 'Renamed', active: false }, `shareLink { ${SHARE_LINK_FIELDS} }`)).shareLink;
     expect(link).toMatchObject({ id: shareLinkId, name: 'Renamed', active: false });
     expect(await t.database.db.shareLink.findUnique({ where: { id: shareLinkId } })).toMatchObject({ name: 'Renamed', active: false });
-    await run(admin.token, 'updateShareLink', { organizationId, siteId, shareLinkId, active: true }, 'shareLink { id }');
+    await run(admin.token, 'updateShareLink', { shareLinkId, active: true }, 'shareLink { id }');
     expect(await t.database.db.shareLink.findUnique({ where: { id: shareLinkId } })).toMatchObject({ name: 'Renamed', active: true });
   });
 
-  it('updateShareLink: a 400 naming name without name or active, and a 404 for a link of another site', async () => {
+  it('updateShareLink: a 400 naming name without name or active, and a 404 for a link of another organization', async () => {
     const world = await buildSitesWorld(t);
-    const { organizationId, admin } = world;
+    const { admin } = world;
     const { siteId, shareLinkId } = await world.sectionedSite();
-    const other = await world.sectionedSite('Other');
+    const other = await (await buildSitesWorld(t)).sectionedSite('Other');
     const before = await siteRows(t, siteId);
     const otherBefore = await siteRows(t, other.siteId);
-    expectGraphQLError(await mutate(t, admin.token, 'updateShareLink', { organizationId, siteId, shareLinkId }, 'shareLink { id }'), 400, /^name: /);
+    expectGraphQLError(await mutate(t, admin.token, 'updateShareLink', { shareLinkId }, 'shareLink { id }'), 400, /^name: /);
+    expectGraphQLError(await mutate(t, admin.token, 'updateShareLink', { shareLinkId, name: 'x'.repeat(51) }, 'shareLink { id }'), 400, /^name: /);
     expectGraphQLError(
-      await mutate(t, admin.token, 'updateShareLink', { organizationId, siteId, shareLinkId, name: 'x'.repeat(51) }, 'shareLink { id }'),
-      400,
-      /^name: /,
-    );
-    expectGraphQLError(
-      await mutate(t, admin.token, 'updateShareLink', { organizationId, siteId, shareLinkId: other.shareLinkId, active: false }, 'shareLink { id }'),
+      await mutate(t, admin.token, 'updateShareLink', { shareLinkId: other.shareLinkId, active: false }, 'shareLink { id }'),
       404,
       `Share link "${other.shareLinkId}" was not found`,
     );
@@ -471,22 +456,22 @@ describe('share link mutations', () => {
 
   it('deleteShareLink: removes the link only', async () => {
     const world = await buildSitesWorld(t);
-    const { organizationId, admin } = world;
+    const { admin } = world;
     const { siteId, shareLinkId } = await world.sectionedSite();
     const second = await world.shareLink(siteId, 'Second');
-    expect(await run(admin.token, 'deleteShareLink', { organizationId, siteId, shareLinkId }, 'deletedId')).toEqual({ deletedId: shareLinkId });
+    expect(await run(admin.token, 'deleteShareLink', { shareLinkId }, 'deletedId')).toEqual({ deletedId: shareLinkId });
     expect((await t.database.db.shareLink.findMany({ where: { siteId } })).map((row) => row.id)).toEqual([second.id]);
   });
 
-  it('deleteShareLink: a 400 naming shareLinkId when it is missing, a 404 for a link of another site', async () => {
+  it('deleteShareLink: a 400 naming shareLinkId when it is missing, a 404 for a link of another organization', async () => {
     const world = await buildSitesWorld(t);
-    const { organizationId, admin } = world;
+    const { admin } = world;
     const { siteId } = await world.sectionedSite();
-    const other = await world.sectionedSite('Other');
+    const other = await (await buildSitesWorld(t)).sectionedSite('Other');
     const before = await siteRows(t, siteId);
-    expectMissing(await mutate(t, admin.token, 'deleteShareLink', { organizationId, siteId }, 'deletedId'), 'shareLinkId');
+    expectMissing(await mutate(t, admin.token, 'deleteShareLink', {}, 'deletedId'), 'shareLinkId');
     expectGraphQLError(
-      await mutate(t, admin.token, 'deleteShareLink', { organizationId, siteId, shareLinkId: other.shareLinkId }, 'deletedId'),
+      await mutate(t, admin.token, 'deleteShareLink', { shareLinkId: other.shareLinkId }, 'deletedId'),
       404,
       `Share link "${other.shareLinkId}" was not found`,
     );

@@ -128,7 +128,7 @@ describe('publishedSite for visitors', () => {
 
   it('opens a share-link site with an active share key of that site only', async () => {
     const world = await buildSitesWorld(t);
-    const { organizationId, admin } = world;
+    const { admin } = world;
     const { siteId, shareLink, shareLinkId } = await world.sectionedSite();
     const other = await world.sectionedSite('Other');
     await world.rest('PATCH', world.url(siteId), { visibility: 'share-link' });
@@ -144,12 +144,12 @@ describe('publishedSite for visitors', () => {
     // Members need no key.
     expect(treeOf(await published(admin.token, siteId))).toEqual(WHOLE_TREE);
 
-    const update = (active: boolean) => mutate(t, admin.token, 'updateShareLink', { organizationId, siteId, shareLinkId, active }, 'shareLink { active }');
+    const update = (active: boolean) => mutate(t, admin.token, 'updateShareLink', { shareLinkId, active }, 'shareLink { active }');
     expectData(await update(false));
     await expectHidden(visitor.token, siteId, { shareKey });
     expectData(await update(true));
     expect(treeOf(await published(visitor.token, siteId, { shareKey }))).toEqual(WHOLE_TREE);
-    expectData(await mutate(t, admin.token, 'deleteShareLink', { organizationId, siteId, shareLinkId }, 'deletedId'));
+    expectData(await mutate(t, admin.token, 'deleteShareLink', { shareLinkId }, 'deletedId'));
     await expectHidden(visitor.token, siteId, { shareKey });
   });
 

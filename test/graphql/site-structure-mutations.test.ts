@@ -40,25 +40,26 @@ function expectMissing(result: GraphQLResult, field: string) {
   expect(error.message).toContain(`Field "${field}" of required type "ID!" was not provided`);
 }
 
+/** Mutations that add to the site take its id; the others take only the id of their section, group or site space. */
+const ON_THE_SITE = new Set(['createSiteSection', 'createSiteSectionGroup', 'addSiteSpace']);
+
 /** A world with its sectioned site, and `act(name, input, selection)` running a mutation on that site as the admin. */
 async function sectioned() {
   const world = await buildSitesWorld(t);
   const site = await world.sectionedSite();
-  const input = (rest: Record<string, unknown>) => ({ organizationId: world.organizationId, siteId: site.siteId, ...rest });
-  const act = (name: string, rest: Record<string, unknown>, selection: string) => run(world.admin.token, name, input(rest), selection);
+  const input = (name: string, rest: Record<string, unknown>) => (ON_THE_SITE.has(name) ? { siteId: site.siteId, ...rest } : rest);
+  const act = (name: string, rest: Record<string, unknown>, selection: string) => run(world.admin.token, name, input(name, rest), selection);
   const attempt = (name: string, rest: Record<string, unknown>, selection = 'clientMutationId: __typename') =>
-    mutate(t, world.admin.token, name, input(rest), selection);
-  return { world, site, ...site, input, act, attempt, rows: () => siteRows(t, site.siteId) };
+    mutate(t, world.admin.token, name, input(name, rest), selection);
+  return { world, site, ...site, act, attempt, rows: () => siteRows(t, site.siteId) };
 }
 
 describe('mutation createSiteSection', () => {
   it('makes the first section the default, taking the site spaces of the root level', async () => {
     const world = await buildSitesWorld(t);
-    const { organizationId, admin, spaces } = world;
+    const { admin, spaces } = world;
     const site = await world.site({ spaces: [spaces.guide.id, spaces.api.id] });
-    const section = (
-      await run(admin.token, 'createSiteSection', { organizationId, siteId: site.id, spaceId: spaces.guide.id }, `section { ${SECTION_FIELDS} }`)
-    ).section;
+    const section = (await run(admin.token, 'createSiteSection', { siteId: site.id, spaceId: spaces.guide.id }, `section { ${SECTION_FIELDS} }`)).section;
     expect(section).toMatchObject({
       object: 'site-section',
       title: 'Guide',
@@ -86,14 +87,8 @@ describe('mutation createSiteSection', () => {
     expect(await siteSpacePaths(t, site.id, section.id)).toEqual(['guide*', 'api']);
 
     // The next one goes last, with a path of its own and its space as its only site space.
-    const next = (
-      await run(
-        admin.token,
-        'createSiteSection',
-        { organizationId, siteId: site.id, spaceId: spaces.extra.id, title: 'Guide' },
-        `section { ${SECTION_FIELDS} }`,
-      )
-    ).section;
+    const next = (await run(admin.token, 'createSiteSection', { siteId: site.id, spaceId: spaces.extra.id, title: 'Guide' }, `section { ${SECTION_FIELDS} }`))
+      .section;
     expect(next).toMatchObject({ title: 'Guide', path: 'guide-2', default: false });
     expect(next.siteSpaces.map((entry: any) => [entry.path, entry.default, entry.space.id])).toEqual([['extra', true, spaces.extra.id]]);
     expect(await t.database.db.siteSection.findUnique({ where: { id: next.id } })).toMatchObject({ path: 'guide-2', isDefault: false });
@@ -196,9 +191,9 @@ describe('mutation deleteSiteSection', () => {
     expect(await t.database.db.siteSpace.count({ where: { siteId } })).toBe(2);
   });
 
-  it('is a 400 naming sectionId when it is missing, a 404 for a section of another site, and deletes nothing', async () => {
-    const { world, attempt, rows } = await sectioned();
-    const other = await world.sectionedSite('Other');
+  it('is a 400 naming sectionId when it is missing, a 404 for a section of another organization, and deletes nothing', async () => {
+    const { attempt, rows } = await sectioned();
+    const other = await (await buildSitesWorld(t)).sectionedSite('Other');
     const before = await rows();
     expectMissing(await attempt('deleteSiteSection', {}, 'deletedId'), 'sectionId');
     expectGraphQLError(
@@ -341,9 +336,9 @@ describe('mutation deleteSiteSectionGroup', () => {
     }
   });
 
-  it('is a 400 naming sectionGroupId when it is missing, a 404 for a group of another site, and deletes nothing', async () => {
-    const { world, attempt, rows } = await sectioned();
-    const other = await world.sectionedSite('Other');
+  it('is a 400 naming sectionGroupId when it is missing, a 404 for a group of another organization, and deletes nothing', async () => {
+    const { attempt, rows } = await sectioned();
+    const other = await (await buildSitesWorld(t)).sectionedSite('Other');
     const before = await rows();
     expectMissing(await attempt('deleteSiteSectionGroup', {}, 'deletedId'), 'sectionGroupId');
     expectGraphQLError(
@@ -477,14 +472,8 @@ describe('mutation addSiteSpace', () => {
     expect(await siteSpacePaths(t, siteId, sectionIds.a)).toEqual(['guide*', 'extra', 'api']);
 
     const plain = await world.site({ title: 'Plain' });
-    const root = (
-      await run(
-        world.admin.token,
-        'addSiteSpace',
-        { organizationId: world.organizationId, siteId: plain.id, spaceId: world.spaces.guide.id },
-        'siteSpace { id default section { id } }',
-      )
-    ).siteSpace;
+    const root = (await run(world.admin.token, 'addSiteSpace', { siteId: plain.id, spaceId: world.spaces.guide.id }, 'siteSpace { id default section { id } }'))
+      .siteSpace;
     expect(root).toMatchObject({ default: true, section: null });
     expect(await siteSpacePaths(t, plain.id, null)).toEqual(['guide*']);
   });
@@ -528,8 +517,8 @@ describe('mutation updateSiteSpace', () => {
   });
 
   it('rejects invalid input with a 400 naming the field (409 for a path taken), and changes nothing', async () => {
-    const { world, siteSpaceIds, attempt, rows } = await sectioned();
-    const other = await world.sectionedSite('Other');
+    const { siteSpaceIds, attempt, rows } = await sectioned();
+    const other = await (await buildSitesWorld(t)).sectionedSite('Other');
     const before = await rows();
     for (const [input, code, message] of [
       [{ path: 'bad path' }, 400, /^path: /],
@@ -557,9 +546,9 @@ describe('mutation deleteSiteSpace', () => {
     expect(await siteSpacePaths(t, siteId, sectionIds.c)).toEqual(['extra*']);
   });
 
-  it('is a 400 naming siteSpaceId when it is missing, a 404 for a site space of another site, and deletes nothing', async () => {
-    const { world, attempt, rows } = await sectioned();
-    const other = await world.sectionedSite('Other');
+  it('is a 400 naming siteSpaceId when it is missing, a 404 for a site space of another organization, and deletes nothing', async () => {
+    const { attempt, rows } = await sectioned();
+    const other = await (await buildSitesWorld(t)).sectionedSite('Other');
     const before = await rows();
     expectMissing(await attempt('deleteSiteSpace', {}, 'deletedId'), 'siteSpaceId');
     expectGraphQLError(

@@ -62,7 +62,7 @@ describe('query site', () => {
       hostname,
       basename: 'help',
       proxy: { origin: 'example.com/docs', target: `https://${hostname}/help` },
-      visibility: 'visitor-auth',
+      visibility: 'visitor_auth',
       defaultLevel: 'inherit',
       permissions: {
         view: true,

@@ -149,18 +149,20 @@ describe('translation settings over GraphQL', () => {
         'translationSettings { id }',
       ),
       400,
-      /^languages\.0: /,
+      /at "input\.languages\[0\]"; Value "xx" does not exist in "Language" enum/,
     );
     const updated = expectData(
       await mutate(
         t,
         admin.token,
         'updateTranslationSettings',
-        { translationSettingsId: europe.id, title: 'Europe', languages: ['it'] },
+        { translationSettingsId: europe.id, title: 'Europe', languages: ['it', 'pt_br'] },
         'translationSettings { languages }',
       ),
     );
-    expect(updated.updateTranslationSettings.translationSettings.languages).toEqual(['it']);
+    // GraphQL names cannot hold dashes: REST's pt-br is pt_br here, and stored as pt-br.
+    expect(updated.updateTranslationSettings.translationSettings.languages).toEqual(['it', 'pt_br']);
+    expect((await t.call('GET', `${base}/${europe.id}`, { token: reader.token })).json().languages).toEqual(['it', 'pt-br']);
     expect(
       expectData(await mutate(t, admin.token, 'deleteTranslationSettings', { translationSettingsId: asiaId }, 'deletedId')).deleteTranslationSettings.deletedId,
     ).toBe(asiaId);

@@ -9,7 +9,7 @@ import { type ChildListing, countsBy, listChildren, mapPage } from '../shared/pa
 import { inTransaction } from '../transaction.ts';
 import { CreateShareLinkInput, ListShareLinksQuery, UpdateShareLinkInput } from './inputs.ts';
 import { type ShareLinkJSON, presentShareLink } from './presenter.ts';
-import { manageableSite } from './records.ts';
+import { entryOfVisibleSite, manageableSite } from './records.ts';
 
 /** Share links give visitors of a share-link site access: their secret key is the `shareKey`. Admins manage them. */
 
@@ -48,6 +48,12 @@ export async function createShareLink(ctx: RequestContext, organizationId: strin
     }),
   );
   return presentShareLink(link, site, ctx.urls);
+}
+
+/** A share link found by its id alone: a 404 naming it unless the viewer sees its site. */
+export async function shareLinkById(ctx: RequestContext, shareLinkId: string) {
+  const link = await ctx.db.shareLink.findUnique({ where: { id: shareLinkId }, select: { id: true, siteId: true } });
+  return entryOfVisibleSite(ctx, 'Share link', link, shareLinkId);
 }
 
 async function linkOfSite(ctx: RequestContext, siteId: string, shareLinkId: string) {

@@ -1,49 +1,9 @@
 import { z } from 'zod';
 import { pageParams } from '../../lib/pagination.ts';
+import { LANGUAGES } from '../shared/languages.ts';
 import { emoji, roleOrNull, spaceMergeRules, url } from '../shared/schemas.ts';
 
 export const SPACE_EDIT_MODES = ['live', 'locked'] as const;
-export const SPACE_LANGUAGES = [
-  'en',
-  'fr',
-  'de',
-  'es',
-  'it',
-  'pt',
-  'pt-br',
-  'ru',
-  'ja',
-  'zh',
-  'zh-tw',
-  'yue',
-  'ko',
-  'ar',
-  'hi',
-  'nl',
-  'pl',
-  'tr',
-  'sv',
-  'no',
-  'da',
-  'fi',
-  'el',
-  'cs',
-  'hu',
-  'ro',
-  'th',
-  'vi',
-  'id',
-  'ms',
-  'he',
-  'uk',
-  'sk',
-  'bg',
-  'hr',
-  'lt',
-  'lv',
-  'et',
-  'sl',
-] as const;
 
 export const spaceTitle = z.string().max(50);
 
@@ -55,7 +15,7 @@ export const CreateSpaceInput = z.strictObject({
   title: spaceTitle.optional(),
   emoji: emoji.optional(),
   parent: z.string().min(1).optional(),
-  language: z.enum(SPACE_LANGUAGES).optional(),
+  language: z.enum(LANGUAGES).optional(),
   editMode: z.enum(SPACE_EDIT_MODES).optional(),
   /** Start with no content (the default: templates are not offered). */
   empty: z.literal(true).optional(),
@@ -68,7 +28,7 @@ export const UpdateSpaceInput = z
     icon: url.nullable().optional(),
     editMode: z.enum(SPACE_EDIT_MODES).optional(),
     defaultLevel: roleOrNull.optional(),
-    language: z.enum(SPACE_LANGUAGES).optional(),
+    language: z.enum(LANGUAGES).optional(),
     mergeRules: spaceMergeRules.optional(),
   })
   .refine((body) => !(body.emoji && body.icon), { message: 'set either emoji or icon, not both', path: ['icon'] });

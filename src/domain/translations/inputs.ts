@@ -1,48 +1,6 @@
 import { z } from 'zod';
 import { pageParams } from '../../lib/pagination.ts';
-
-/** The language codes translations accept (the official API's TranslationLanguage). */
-export const LANGUAGES = [
-  'en',
-  'fr',
-  'de',
-  'es',
-  'it',
-  'pt',
-  'pt-br',
-  'ru',
-  'ja',
-  'zh',
-  'zh-tw',
-  'yue',
-  'ko',
-  'ar',
-  'hi',
-  'nl',
-  'pl',
-  'tr',
-  'sv',
-  'no',
-  'da',
-  'fi',
-  'el',
-  'cs',
-  'hu',
-  'ro',
-  'th',
-  'vi',
-  'id',
-  'ms',
-  'he',
-  'uk',
-  'sk',
-  'bg',
-  'hr',
-  'lt',
-  'lv',
-  'et',
-  'sl',
-] as const;
+import { LANGUAGES } from '../shared/languages.ts';
 
 const title = z.string().trim().min(1).max(100);
 const languages = z

@@ -1,6 +1,6 @@
 import type { CommentRecord, CommentReplyRecord } from '../../db/index.ts';
 import { changeRequestUser } from '../../domain/change-requests/service.ts';
-import { COMMENT_STATUSES, COMMENT_STATUS_FILTERS } from '../../domain/comments/inputs.ts';
+import type { COMMENT_STATUS_FILTERS, CommentStatus as CommentStatusValue } from '../../domain/comments/inputs.ts';
 import {
   type CommentTargetFacts,
   type EmojiReactionView,
@@ -29,51 +29,101 @@ import {
 import { builder } from '../builder.ts';
 import { connectionQuery, loadEach, toConnection } from '../connection.ts';
 import { ChangeRequest } from './change-request.ts';
-import { booleanObject, OrderDirection, urlsObject } from './common.ts';
+import { booleanObject, OrderDirection, restEnum, urlsObject } from './common.ts';
 import { DocumentFormat } from './content.ts';
 import { Space } from './space.ts';
 import { User } from './user.ts';
 
-const CommentStatus = builder.enumType('CommentStatus', { values: COMMENT_STATUSES });
-const CommentStatusFilter = builder.enumType('CommentStatusFilter', { values: COMMENT_STATUS_FILTERS });
+const CommentStatus = restEnum<CommentStatusValue>('CommentStatus', 'Whether a comment still awaits resolution (REST `status` of a comment)', {
+  open: 'Awaiting resolution: new comments are open, and reopening sets it back',
+  resolved: 'Marked resolved (updateComment with resolved: true), with who did it and when',
+});
+const CommentStatusFilter = restEnum<(typeof COMMENT_STATUS_FILTERS)[number]>(
+  'CommentStatusFilter',
+  'Which comments a listing returns, by status (REST `status` query)',
+  {
+    all: 'Open and resolved comments',
+    open: 'Only open comments',
+    resolved: 'Only resolved comments',
+  },
+);
 const CommentPermissions = booleanObject('CommentPermissions', ['view', 'edit', 'reply', 'delete'] as const);
 const CommentUrls = urlsObject('CommentUrls', ['location']);
 
 const EmojiReactionUser = builder.objectRef<EmojiReactionView['users'][number]>('EmojiReactionUser').implement({
+  description: 'A user who reacted with an emoji, and when',
   fields: (t) => ({
-    user: t.field({ type: User, resolve: (entry, _args, ctx) => changeRequestUser(ctx, entry.userId) }),
-    reactedAt: t.field({ type: 'DateTime', resolve: (entry) => entry.reactedAt.toISOString() }),
+    user: t.field({
+      type: User,
+      description: 'The user who reacted (a user who is gone shows as "Deleted user")',
+      resolve: (entry, _args, ctx) => changeRequestUser(ctx, entry.userId),
+    }),
+    reactedAt: t.field({ type: 'DateTime', description: 'When they reacted', resolve: (entry) => entry.reactedAt.toISOString() }),
   }),
 });
 
 const EmojiReaction = builder.objectRef<EmojiReactionView>('EmojiReaction').implement({
   description: 'One emoji and the users who reacted with it',
   fields: (t) => ({
-    emoji: t.exposeString('emoji'),
-    count: t.exposeInt('count'),
-    users: t.field({ type: [EmojiReactionUser], resolve: (reaction) => reaction.users }),
+    emoji: t.exposeString('emoji', { description: 'The emoji, as its characters (one given as hex code points, such as 1f389, is stored as its characters)' }),
+    count: t.exposeInt('count', { description: 'Number of users who reacted with it' }),
+    users: t.field({
+      type: [EmojiReactionUser],
+      description: 'The users who reacted with it, in the order they reacted',
+      resolve: (reaction) => reaction.users,
+    }),
   }),
 });
 
 const CommentReplier = builder.objectRef<{ userId: string; count: number; updatedAt: Date }>('CommentReplier').implement({
   description: 'A user who replied to a comment: how many replies, and when last',
   fields: (t) => ({
-    user: t.field({ type: User, resolve: (replier, _args, ctx) => changeRequestUser(ctx, replier.userId) }),
-    count: t.exposeInt('count'),
-    updatedAt: t.field({ type: 'DateTime', resolve: (replier) => replier.updatedAt.toISOString() }),
+    user: t.field({
+      type: User,
+      description: 'The user who replied (a user who is gone shows as "Deleted user")',
+      resolve: (replier, _args, ctx) => changeRequestUser(ctx, replier.userId),
+    }),
+    count: t.exposeInt('count', { description: 'Number of replies this user posted to the comment' }),
+    updatedAt: t.field({ type: 'DateTime', description: 'When this user last replied to the comment', resolve: (replier) => replier.updatedAt.toISOString() }),
   }),
 });
 
 const CommentTargetPage = builder.objectRef<{ comment: CommentRecord; facts: CommentTargetFacts }>('CommentTargetPage').implement({
   description: 'The page a comment is attached to, as the content it is read in has it',
   fields: (t) => ({
-    id: t.id({ resolve: ({ comment }) => comment.pageId! }),
-    title: t.string({ nullable: true, description: 'Null when the page is no longer in the content', resolve: ({ facts }) => facts.page?.state.title ?? null }),
-    emoji: t.string({ nullable: true, resolve: ({ facts }) => facts.page?.state.emoji ?? null }),
-    icon: t.string({ nullable: true, resolve: ({ facts }) => facts.page?.state.icon ?? null }),
-    path: t.string({ nullable: true, resolve: ({ facts }) => facts.page?.path ?? null }),
-    createdAt: t.field({ type: 'DateTime', nullable: true, resolve: ({ facts }) => facts.page?.state.createdAt.toISOString() ?? null }),
-    updatedAt: t.field({ type: 'DateTime', nullable: true, resolve: ({ facts }) => facts.page?.state.updatedAt.toISOString() ?? null }),
+    id: t.id({ description: 'Id of the page, even when it is no longer in the content', resolve: ({ comment }) => comment.pageId! }),
+    title: t.string({
+      nullable: true,
+      description: 'Title of the page; null when the page is no longer in the content',
+      resolve: ({ facts }) => facts.page?.state.title ?? null,
+    }),
+    emoji: t.string({
+      nullable: true,
+      description: 'Emoji shown before the title; null when none, or when the page is no longer in the content',
+      resolve: ({ facts }) => facts.page?.state.emoji ?? null,
+    }),
+    icon: t.string({
+      nullable: true,
+      description: 'Icon shown before the title; null when none, or when the page is no longer in the content',
+      resolve: ({ facts }) => facts.page?.state.icon ?? null,
+    }),
+    path: t.string({
+      nullable: true,
+      description: 'Path of the page in the content (the slugs from the top, joined by /); null when the page is no longer in the content',
+      resolve: ({ facts }) => facts.page?.path ?? null,
+    }),
+    createdAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the page was created; null when the page is no longer in the content',
+      resolve: ({ facts }) => facts.page?.state.createdAt.toISOString() ?? null,
+    }),
+    updatedAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the page was last edited; null when the page is no longer in the content',
+      resolve: ({ facts }) => facts.page?.state.updatedAt.toISOString() ?? null,
+    }),
     outdated: t.boolean({
       description: 'Whether the page was edited after the comment was posted, or is gone',
       resolve: ({ comment, facts }) => (commentTarget(comment, facts).page as { outdated: boolean }).outdated,
@@ -90,19 +140,29 @@ const CommentTargetNode = builder.objectRef<{ comment: CommentRecord; facts: Com
 });
 
 const CommentTarget = builder.objectRef<{ comment: CommentRecord }>('CommentTarget').implement({
-  description: 'What a comment is attached to',
+  description: 'What a comment is attached to (REST `target`)',
   fields: (t) => ({
-    space: t.field({ type: Space, resolve: ({ comment }) => comment.spaceId }),
-    changeRequest: t.field({ type: ChangeRequest, nullable: true, resolve: ({ comment }) => comment.changeRequestId }),
-    revision: t.string({ resolve: ({ comment }, _args, ctx) => commentRevision(ctx, comment) }),
+    space: t.field({ type: Space, description: 'The space the comment is in', resolve: ({ comment }) => comment.spaceId }),
+    changeRequest: t.field({
+      type: ChangeRequest,
+      nullable: true,
+      description: "The change request the comment was posted in; null when it is on the space's own content",
+      resolve: ({ comment }) => comment.changeRequestId,
+    }),
+    revision: t.string({
+      description: "Id of the revision its page and block are read in: the change request's current one, or the space's",
+      resolve: ({ comment }, _args, ctx) => commentRevision(ctx, comment),
+    }),
     page: t.field({
       type: CommentTargetPage,
       nullable: true,
+      description: 'The page it is about; null when it is about no page in particular',
       resolve: async ({ comment }, _args, ctx) => (comment.pageId ? { comment, facts: await commentTargetFacts(ctx, comment) } : null),
     }),
     node: t.field({
       type: CommentTargetNode,
       nullable: true,
+      description: 'The block of that page it is about; null when it is about no block in particular',
       resolve: async ({ comment }, _args, ctx) => (comment.nodeId ? { comment, facts: await commentTargetFacts(ctx, comment) } : null),
     }),
   }),
@@ -120,34 +180,75 @@ export const CommentReply = builder.loadableNodeRef<{ comment: CommentRecord; re
 });
 
 Comment.implement({
-  description: 'A comment on a space content or in a change request',
+  description:
+    'A comment on the content of a space or of one of its change requests (REST `/v1/spaces/{spaceId}/comments/{commentId}`, or under `change-requests/{changeRequestId}`); seen by those who can see its space',
   fields: (t) => ({
-    object: t.string({ resolve: () => 'comment' }),
-    postedBy: t.field({ type: User, resolve: (comment, _args, ctx) => changeRequestUser(ctx, comment.postedById) }),
-    postedAt: t.field({ type: 'DateTime', resolve: (comment) => comment.postedAt.toISOString() }),
-    editedAt: t.field({ type: 'DateTime', nullable: true, resolve: (comment) => comment.editedAt?.toISOString() ?? null }),
+    object: t.string({ description: 'Always "comment" (the REST `object`)', resolve: () => 'comment' }),
+    postedBy: t.field({
+      type: User,
+      description: 'The user who posted it (a user who is gone shows as "Deleted user")',
+      resolve: (comment, _args, ctx) => changeRequestUser(ctx, comment.postedById),
+    }),
+    postedAt: t.field({ type: 'DateTime', description: 'When it was posted', resolve: (comment) => comment.postedAt.toISOString() }),
+    editedAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'When its body was last edited; null when it never was',
+      resolve: (comment) => comment.editedAt?.toISOString() ?? null,
+    }),
     body: t.field({
       type: 'JSON',
       description: 'As REST: {markdown} (default) or {document}',
-      args: { format: t.arg({ type: DocumentFormat }) },
+      args: { format: t.arg({ type: DocumentFormat, description: 'markdown (default) or document: the structured form' }) },
       resolve: (comment, args) => commentBodyOf(comment.body, args.format ?? undefined),
     }),
-    status: t.field({ type: CommentStatus, resolve: (comment) => (comment.status === 'resolved' ? 'resolved' : 'open') }),
-    resolvedAt: t.field({ type: 'DateTime', nullable: true, resolve: (comment) => comment.resolvedAt?.toISOString() ?? null }),
+    status: t.field({
+      type: CommentStatus,
+      description: 'open or resolved',
+      resolve: (comment) => (comment.status === 'resolved' ? 'resolved' : 'open'),
+    }),
+    resolvedAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'When it was resolved; null while it is open',
+      resolve: (comment) => comment.resolvedAt?.toISOString() ?? null,
+    }),
     resolvedBy: t.field({
       type: User,
       nullable: true,
+      description: 'The user who resolved it; null while it is open',
       resolve: (comment, _args, ctx) => (comment.status === 'resolved' ? changeRequestUser(ctx, comment.resolvedById) : null),
     }),
-    reactions: t.field({ type: [EmojiReaction], resolve: (comment, _args, ctx) => reactionsOf(ctx, comment.id) }),
+    reactions: t.field({
+      type: [EmojiReaction],
+      description: 'Emoji reactions to it, each emoji with its users, in the order each emoji was first used',
+      resolve: (comment, _args, ctx) => reactionsOf(ctx, comment.id),
+    }),
     replies: t.int({ description: 'Number of replies (the list: repliesConnection)', resolve: (comment, _args, ctx) => commentReplyCount(ctx, comment) }),
-    repliers: t.field({ type: [CommentReplier], resolve: (comment, _args, ctx) => commentRepliers(ctx, comment) }),
-    target: t.field({ type: CommentTarget, resolve: (comment) => ({ comment }) }),
-    urls: t.field({ type: CommentUrls, resolve: (comment, _args, ctx) => ({ location: commentLocation(comment, ctx.urls) }) }),
-    permissions: t.field({ type: CommentPermissions, resolve: (comment, _args, ctx) => commentPermissionsOf(ctx, comment) }),
+    repliers: t.field({
+      type: [CommentReplier],
+      description: 'The users who replied to it, with how many replies each, the latest to reply first',
+      resolve: (comment, _args, ctx) => commentRepliers(ctx, comment),
+    }),
+    target: t.field({
+      type: CommentTarget,
+      description: 'What it is attached to: its space, change request, page and block',
+      resolve: (comment) => ({ comment }),
+    }),
+    urls: t.field({
+      type: CommentUrls,
+      description: 'Its address in this REST API',
+      resolve: (comment, _args, ctx) => ({ location: commentLocation(comment, ctx.urls) }),
+    }),
+    permissions: t.field({
+      type: CommentPermissions,
+      description:
+        'What the caller may do with it: reply, react and resolve with comment level on the space; edit its body as its author; delete it as its author or with admin level',
+      resolve: (comment, _args, ctx) => commentPermissionsOf(ctx, comment),
+    }),
     repliesConnection: t.connection({
       type: CommentReply,
-      description: 'Replies, oldest first',
+      description: 'Replies to it, oldest first (REST `…/comments/{commentId}/replies`)',
       resolve: async (comment, args, ctx) => {
         const page = await listRepliesOfComment(ctx, comment, connectionQuery(args));
         return toConnection({ ...page, items: page.items.map((reply) => ({ comment, reply })) });
@@ -157,35 +258,57 @@ Comment.implement({
 });
 
 CommentReply.implement({
-  description: 'A reply to a comment',
+  description: 'A reply to a comment (REST `…/comments/{commentId}/replies/{commentReplyId}`); seen by those who can see its space',
   fields: (t) => ({
-    object: t.string({ resolve: () => 'comment-reply' }),
-    comment: t.field({ type: Comment, resolve: (row) => row.comment }),
-    postedBy: t.field({ type: User, resolve: (row, _args, ctx) => changeRequestUser(ctx, row.reply.postedById) }),
-    postedAt: t.field({ type: 'DateTime', resolve: (row) => row.reply.postedAt.toISOString() }),
-    editedAt: t.field({ type: 'DateTime', nullable: true, resolve: (row) => row.reply.editedAt?.toISOString() ?? null }),
+    object: t.string({ description: 'Always "comment-reply" (the REST `object`)', resolve: () => 'comment-reply' }),
+    comment: t.field({ type: Comment, description: 'The comment it replies to', resolve: (row) => row.comment }),
+    postedBy: t.field({
+      type: User,
+      description: 'The user who posted it (a user who is gone shows as "Deleted user")',
+      resolve: (row, _args, ctx) => changeRequestUser(ctx, row.reply.postedById),
+    }),
+    postedAt: t.field({ type: 'DateTime', description: 'When it was posted', resolve: (row) => row.reply.postedAt.toISOString() }),
+    editedAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'When its body was last edited; null when it never was',
+      resolve: (row) => row.reply.editedAt?.toISOString() ?? null,
+    }),
     body: t.field({
       type: 'JSON',
       description: 'As REST: {markdown} (default) or {document}',
-      args: { format: t.arg({ type: DocumentFormat }) },
+      args: { format: t.arg({ type: DocumentFormat, description: 'markdown (default) or document: the structured form' }) },
       resolve: (row, args) => commentBodyOf(row.reply.body, args.format ?? undefined),
     }),
-    reactions: t.field({ type: [EmojiReaction], resolve: (row, _args, ctx) => reactionsOf(ctx, row.reply.id) }),
-    urls: t.field({ type: CommentUrls, resolve: (row, _args, ctx) => ({ location: replyLocation(row.comment, row.reply.id, ctx.urls) }) }),
-    permissions: t.field({ type: CommentPermissions, resolve: (row, _args, ctx) => commentPermissionsOf(ctx, row.comment, row.reply) }),
+    reactions: t.field({
+      type: [EmojiReaction],
+      description: 'Emoji reactions to it, each emoji with its users, in the order each emoji was first used',
+      resolve: (row, _args, ctx) => reactionsOf(ctx, row.reply.id),
+    }),
+    urls: t.field({
+      type: CommentUrls,
+      description: 'Its address in this REST API',
+      resolve: (row, _args, ctx) => ({ location: replyLocation(row.comment, row.reply.id, ctx.urls) }),
+    }),
+    permissions: t.field({
+      type: CommentPermissions,
+      description:
+        'What the caller may do with it: react with comment level on the space; edit its body as its author; delete it as its author or with admin level (no mutation deletes replies)',
+      resolve: (row, _args, ctx) => commentPermissionsOf(ctx, row.comment, row.reply),
+    }),
   }),
 });
 
 const commentListArgs = {
-  order: { description: 'By posting time: desc (default) or asc' },
+  order: { description: 'By posting time: desc (default, newest first) or asc' },
   status: { description: "By the comment's status: all (default), open or resolved" },
-  targetPage: { description: 'Only the comments on this page (id)' },
+  targetPage: { description: 'Only the comments on this page (page id)' },
 };
 
 builder.objectField(Space, 'commentsConnection', (t) =>
   t.connection({
     type: Comment,
-    description: "Comments on the space's own content (not those of its change requests), newest first unless order: asc",
+    description: "Comments on the space's own content, not those of its change requests (REST `/v1/spaces/{spaceId}/comments`), newest first unless order: asc",
     args: {
       order: t.arg({ type: OrderDirection, description: commentListArgs.order.description }),
       status: t.arg({ type: CommentStatusFilter, description: commentListArgs.status.description }),
@@ -198,7 +321,7 @@ builder.objectField(Space, 'commentsConnection', (t) =>
 builder.objectField(ChangeRequest, 'commentsConnection', (t) =>
   t.connection({
     type: Comment,
-    description: 'Comments in the change request, newest first unless order: asc',
+    description: 'Comments in the change request (REST `…/change-requests/{changeRequestId}/comments`), newest first unless order: asc',
     args: {
       order: t.arg({ type: OrderDirection, description: commentListArgs.order.description }),
       status: t.arg({ type: CommentStatusFilter, description: commentListArgs.status.description }),
@@ -224,16 +347,17 @@ const replyPayload = {
 builder.relayMutationField(
   'createComment',
   {
-    description: 'Posts a comment on a space content, or in one of its change requests (`comment` level)',
     inputFields: (t) => ({
-      spaceId: t.id({ required: true }),
-      changeRequestId: t.id({ description: 'A change request of that space' }),
-      body: t.string({ required: true, description: 'Markdown' }),
-      page: t.id({ description: 'The page it is about' }),
-      node: t.id({ description: 'The node (block) of that page it is about' }),
+      spaceId: t.id({ required: true, description: 'The space' }),
+      changeRequestId: t.id({ description: "Post in this change request of the space; on the space's own content when absent" }),
+      body: t.string({ required: true, description: 'The text, in Markdown (not blank; up to 100,000 characters)' }),
+      page: t.id({ description: 'The page it is about, which must be in the content it is posted on; none when absent' }),
+      node: t.id({ description: 'The node (block) of that page it is about, by its key; needs page' }),
     }),
   },
   {
+    description:
+      'Posts an open comment on the content of a space, or in one of its change requests (REST `POST …/comments`; comment level on the space, which must not be deleted)',
     resolve: async (_root, { input: { spaceId, changeRequestId, body, page, node } }, ctx) => ({
       commentId: (
         await postCommentRecord(ctx, spaceId, changeRequestId ?? null, {
@@ -250,16 +374,17 @@ builder.relayMutationField(
 builder.relayMutationField(
   'updateComment',
   {
-    description: "Resolves or reopens a comment, edits its body (its author), adds or removes the viewer's reactions (removal wins)",
     inputFields: (t) => ({
-      commentId: t.id({ required: true }),
-      resolved: t.boolean(),
-      body: t.string({ description: 'Markdown' }),
-      addedReactions: t.stringList(),
-      removedReactions: t.stringList(),
+      commentId: t.id({ required: true, description: 'The comment' }),
+      resolved: t.boolean({ description: 'true resolves it (as the caller, now), false reopens it; absent keeps its status' }),
+      body: t.string({ description: 'New text, in Markdown (its author only; not blank; up to 100,000 characters); absent keeps it' }),
+      addedReactions: t.stringList({ description: "Emojis to add to the caller's reactions (up to 50), as characters or hex code points such as 1f389" }),
+      removedReactions: t.stringList({ description: "Emojis to remove from the caller's reactions (up to 50); one both added and removed is removed" }),
     }),
   },
   {
+    description:
+      "Resolves or reopens a comment, edits its body, adds or removes the caller's reactions (REST `PUT …/comments/{commentId}`; comment level on the space, which must not be deleted; only its author edits the body)",
     resolve: async (_root, { input: { commentId, resolved, body, addedReactions, removedReactions } }, ctx) => {
       const comment = await commentById(ctx, commentId);
       await updateCommentRecord(ctx, comment.spaceId, comment.changeRequestId, commentId, {
@@ -277,26 +402,30 @@ builder.relayMutationField(
 builder.relayMutationField(
   'deleteComment',
   {
-    description: 'Deletes a comment and its replies (`admin` on the space, or its author)',
-    inputFields: (t) => ({ commentId: t.id({ required: true }) }),
+    inputFields: (t) => ({ commentId: t.id({ required: true, description: 'The comment' }) }),
   },
   {
+    description:
+      'Deletes a comment with its replies and reactions (REST `DELETE …/comments/{commentId}`; admin level on the space, or its author with comment level)',
     resolve: async (_root, { input: { commentId } }, ctx) => {
       const comment = await commentById(ctx, commentId);
       await deleteComment(ctx, comment.spaceId, comment.changeRequestId, commentId);
       return { deletedCommentId: commentId };
     },
   },
-  { outputFields: (t) => ({ deletedCommentId: t.exposeID('deletedCommentId') }) },
+  { outputFields: (t) => ({ deletedCommentId: t.exposeID('deletedCommentId', { description: 'Id of the comment deleted' }) }) },
 );
 
 builder.relayMutationField(
   'createCommentReply',
   {
-    description: 'Replies to a comment (`comment` level)',
-    inputFields: (t) => ({ commentId: t.id({ required: true }), body: t.string({ required: true, description: 'Markdown' }) }),
+    inputFields: (t) => ({
+      commentId: t.id({ required: true, description: 'The comment to reply to' }),
+      body: t.string({ required: true, description: 'The text, in Markdown (not blank; up to 100,000 characters)' }),
+    }),
   },
   {
+    description: 'Replies to a comment (REST `POST …/comments/{commentId}/replies`; comment level on the space, which must not be deleted)',
     resolve: async (_root, { input: { commentId, body } }, ctx) => {
       const comment = await commentById(ctx, commentId);
       const { reply } = await postCommentReplyRecord(ctx, comment.spaceId, comment.changeRequestId, commentId, { body: { markdown: body } });
@@ -309,15 +438,16 @@ builder.relayMutationField(
 builder.relayMutationField(
   'updateCommentReply',
   {
-    description: "Edits a reply's body (its author), adds or removes the viewer's reactions (removal wins)",
     inputFields: (t) => ({
-      replyId: t.id({ required: true }),
-      body: t.string({ description: 'Markdown' }),
-      addedReactions: t.stringList(),
-      removedReactions: t.stringList(),
+      replyId: t.id({ required: true, description: 'The reply' }),
+      body: t.string({ description: 'New text, in Markdown (its author only; not blank; up to 100,000 characters); absent keeps it' }),
+      addedReactions: t.stringList({ description: "Emojis to add to the caller's reactions (up to 50), as characters or hex code points such as 1f389" }),
+      removedReactions: t.stringList({ description: "Emojis to remove from the caller's reactions (up to 50); one both added and removed is removed" }),
     }),
   },
   {
+    description:
+      "Edits a reply's body, adds or removes the caller's reactions (REST `PUT …/comments/{commentId}/replies/{commentReplyId}`; comment level on the space, which must not be deleted; only its author edits the body)",
     resolve: async (_root, { input: { replyId, body, addedReactions, removedReactions } }, ctx) => {
       const { comment } = await commentReplyById(ctx, replyId);
       await updateCommentReplyRecord(ctx, comment.spaceId, comment.changeRequestId, comment.id, replyId, {

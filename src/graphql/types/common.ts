@@ -1,4 +1,5 @@
 import { ROLES } from '../../domain/access.ts';
+import { LANGUAGE_NAMES } from '../../domain/shared/languages.ts';
 import { builder } from '../builder.ts';
 
 /** Shapes shared by several types. Field names and values are those of the REST objects. */
@@ -16,6 +17,22 @@ export const MemberRole = builder.enumType('MemberRole', {
   description: 'Role levels, from most to least powerful; each includes the ones below it',
   values: Object.fromEntries(ROLES.map((role) => [role, { description: ROLE_DESCRIPTIONS[role] }])) as Record<(typeof ROLES)[number], { description: string }>,
 });
+
+/**
+ * A GraphQL enum over a REST enum: each value described, its REST spelling kept
+ * as the internal value. GraphQL names cannot hold dashes, so `share-link` is
+ * `share_link` in the graph and `share-link` in every resolver and service.
+ */
+export function restEnum<const Value extends string>(name: string, description: string, values: Record<Value, string>) {
+  return builder.enumType(name, {
+    description,
+    values: Object.fromEntries(
+      Object.entries<string>(values).map(([value, valueDescription]) => [value.replaceAll('-', '_'), { value, description: valueDescription }]),
+    ) as Record<string, { value: Value; description: string }>,
+  });
+}
+
+export const Language = restEnum('Language', 'The language of a space or a translation (REST language codes; `pt-br` is `pt_br` here)', LANGUAGE_NAMES);
 
 export const OrderDirection = builder.enumType('OrderDirection', {
   description: 'The order of a listing',
@@ -92,7 +109,14 @@ export function urlsObject<Required extends string, Optional extends string>(nam
 export const ContentPointerInput = builder.inputType('ContentPointerInput', {
   description: 'A sibling to place content next to: `{type: "space", space}` or `{type: "collection", collection}`',
   fields: (t) => ({
-    type: t.string({ required: true, description: '"space" or "collection": which of the two ids follows' }),
+    type: t.field({
+      type: restEnum('ContentPointerType', 'What a sibling pointer names', {
+        space: 'A space, given in `space`',
+        collection: 'A collection, given in `collection`',
+      }),
+      required: true,
+      description: 'Which of the two ids follows',
+    }),
     space: t.id({ description: 'The sibling space, when type is "space"' }),
     collection: t.id({ description: 'The sibling collection, when type is "collection"' }),
   }),

@@ -1,61 +1,98 @@
-import { LINK_STATUSES, type LinkEntry, fileBacklinks, revisionLinks } from '../../domain/content/links.ts';
+import { type LinkEntry, type LinkStatus as LinkStatusValue, fileBacklinks, revisionLinks } from '../../domain/content/links.ts';
 import { revisionContent, pageBody } from '../../domain/content/service.ts';
-import { loadPageTree } from '../../domain/content/tree.ts';
+import { type PageType as PageTypeValue, loadPageTree } from '../../domain/content/tree.ts';
 import type { PageState, PageTree } from '../../domain/content/tree.ts';
-import { DOCUMENT_FORMATS } from '../../domain/content/inputs.ts';
+import type { DOCUMENT_FORMATS } from '../../domain/content/inputs.ts';
+import type { RevisionType as RevisionTypeValue } from '../../domain/content/revisions.ts';
 import { downloadUrl, listRevisionFiles } from '../../domain/content/files.ts';
 import { builder } from '../builder.ts';
+import { restEnum } from './common.ts';
 import { Space } from './space.ts';
 
 /** A revision of a space or change request, loaded (with its page tree) when a field asks. */
 export const Revision = builder.objectRef<{ spaceId: string; revisionId: string }>('Revision');
 /** A page of a revision: its state and the tree it is in (paths and children come from there). */
 export const Page = builder.objectRef<{ page: PageState; tree: PageTree }>('Page');
-export const DocumentFormat = builder.enumType('DocumentFormat', { values: DOCUMENT_FORMATS });
 
-/** GraphQL names cannot hold dashes: `in-app` is `in_app` here. */
-const LinkStatus = builder.enumType('LinkStatus', {
-  values: Object.fromEntries(LINK_STATUSES.map((status) => [status.replace('-', '_'), { value: status }])) as {
-    ok: { value: 'ok' };
-    broken: { value: 'broken' };
-    in_app: { value: 'in-app' };
-  },
+export const DocumentFormat = restEnum<(typeof DOCUMENT_FORMATS)[number]>('DocumentFormat', 'A format of a body (the REST `format` query)', {
+  document: 'The structured document: JSON blocks, each with a `key` that stays while the block is unchanged',
+  markdown: 'Markdown text',
+});
+
+const PageType = restEnum<PageTypeValue>('PageType', 'What a page is (REST `type`)', {
+  document: 'A page with a body (REST `kind` "sheet")',
+  group: 'A heading over the pages it holds; it has no body',
+  link: 'An entry of the tree that points elsewhere; it has no body and holds no pages',
+});
+
+const RevisionType = restEnum<RevisionTypeValue>('RevisionType', 'What made a revision (REST `type`)', {
+  edits: 'Edits to the content: a content batch or an import; also the first revision of a space, new or duplicated',
+  merge: 'A change request merged into the space',
+  update: 'A change request brought up to date with the space content',
+  rollback: 'A return to an earlier revision (this server writes none)',
+});
+
+const LinkStatus = restEnum<LinkStatusValue>('LinkStatus', 'Whether a link leads somewhere (REST `status`)', {
+  ok: 'Its page or file is in the revision, or it is an outside address',
+  broken: 'Its page or file is not in the revision',
+  'in-app': 'An address in this application or this API (`APP_URL` or the API address)',
+});
+
+const ContentLinkRelation = restEnum<'page' | 'file' | 'external'>('ContentLinkRelation', 'What a link points at (REST `relation`)', {
+  page: 'A page of the content (`/pages/{pageId}`)',
+  file: 'A file of the content (`/files/{fileId}`), linked or shown as an image',
+  external: "An http, https or mailto address, this application's included",
 });
 
 const ContentLink = builder.objectRef<LinkEntry>('ContentLink').implement({
-  description: 'A link target of the content and the pages linking to it',
+  description: 'A link target of the content and the pages linking to it (an item of REST `ContentLinks`)',
   fields: (t) => ({
     status: t.field({
       type: LinkStatus,
-      description: 'broken when the page or file is not in the revision; in_app when it points into this application',
+      description: 'Whether it leads somewhere: broken when the page or file is not in the revision, in_app when it points into this application',
       resolve: (link) => link.status,
     }),
-    relation: t.string({ description: 'page, file or external', resolve: (link) => (link.kind === 'url' ? 'external' : link.kind) }),
+    relation: t.field({
+      type: ContentLinkRelation,
+      description: 'What it points at: a page, a file or an outside address',
+      resolve: (link) => (link.kind === 'url' ? 'external' : link.kind),
+    }),
     target: t.field({
       type: 'JSON',
-      description: 'What it points at: {kind, page | file | url}',
+      description: 'What it points at, as REST `targetReference`: `{kind: "page", page}`, `{kind: "file", file}` or `{kind: "url", url}`',
       resolve: (link) => ({ kind: link.kind, [link.kind]: link.target }),
     }),
-    pageIds: t.idList({ description: 'The pages it is in', resolve: (link) => link.pageIds }),
+    pageIds: t.idList({
+      description: 'Ids of the pages whose body holds it (REST `locationReferences`)',
+      resolve: (link) => link.pageIds,
+    }),
   }),
 });
 
 Revision.implement({
-  description: 'Immutable content: a page tree and its files',
+  description:
+    'Immutable content of a space or change request: a page tree and its files (REST `/v1/spaces/{spaceId}/content` and `/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content`); seen by whoever sees the space or change request it is read from',
   fields: (t) => ({
-    id: t.exposeID('revisionId'),
-    object: t.string({ resolve: () => 'revision' }),
-    type: t.string({ resolve: async ({ spaceId, revisionId }, _args, ctx) => (await revisionContent(ctx, spaceId, revisionId)).revision.type }),
+    id: t.exposeID('revisionId', { description: 'Id of the revision' }),
+    object: t.string({ description: 'Always "revision" (the REST `object`)', resolve: () => 'revision' }),
+    type: t.field({
+      type: RevisionType,
+      description: 'What made it: edits, a merge, an update of a change request or a rollback',
+      resolve: async ({ spaceId, revisionId }, _args, ctx) => (await revisionContent(ctx, spaceId, revisionId)).revision.type as RevisionTypeValue,
+    }),
     parents: t.stringList({
+      description:
+        'Ids of the revisions it continues: the one it was written on first, then the one a merge or update brought in; empty for the first revision of a space',
       resolve: async ({ spaceId, revisionId }, _args, ctx) => (await revisionContent(ctx, spaceId, revisionId)).revision.parents as string[],
     }),
     createdAt: t.field({
       type: 'DateTime',
+      description: 'When it was written',
       resolve: async ({ spaceId, revisionId }, _args, ctx) => (await revisionContent(ctx, spaceId, revisionId)).revision.createdAt.toISOString(),
     }),
     pages: t.field({
       type: [Page],
-      description: 'The top-level pages; each has its `pages`. The whole tree is one statement, whatever its depth.',
+      description: 'The top-level pages, in order, each with its `pages` (hidden ones included); the whole tree is read in one statement, whatever its depth',
       resolve: async ({ spaceId, revisionId }, _args, ctx) => {
         const { tree } = await revisionContent(ctx, spaceId, revisionId);
         return (tree.children.get(null) ?? []).map((page) => ({ page, tree }));
@@ -65,35 +102,59 @@ Revision.implement({
 });
 
 Page.implement({
+  description: 'A page of a revision: a document, a group of pages or a link (REST `RevisionPage`, `…/content/page/{pageId}`)',
   fields: (t) => ({
-    id: t.id({ resolve: ({ page }) => page.pageId }),
-    type: t.string({ description: 'document, group or link', resolve: ({ page }) => page.type }),
-    title: t.string({ resolve: ({ page }) => page.title }),
-    slug: t.string({ resolve: ({ page }) => page.slug }),
-    path: t.string({ description: 'Slugs from the top, joined by "/"', resolve: ({ page, tree }) => tree.paths.get(page.pageId) ?? page.slug }),
-    emoji: t.string({ nullable: true, resolve: ({ page }) => page.emoji }),
-    icon: t.string({ nullable: true, resolve: ({ page }) => page.icon }),
-    description: t.string({ nullable: true, resolve: ({ page }) => page.description }),
-    hidden: t.boolean({ resolve: ({ page }) => page.hidden }),
-    noIndex: t.boolean({ resolve: ({ page }) => page.noIndex }),
-    noRobotsIndex: t.boolean({ resolve: ({ page }) => page.noRobotsIndex }),
-    createdAt: t.field({ type: 'DateTime', resolve: ({ page }) => page.createdAt.toISOString() }),
-    updatedAt: t.field({ type: 'DateTime', resolve: ({ page }) => page.updatedAt.toISOString() }),
-    pages: t.field({ type: [Page], resolve: ({ page, tree }) => (tree.children.get(page.pageId) ?? []).map((child) => ({ page: child, tree })) }),
+    id: t.id({ description: 'Id of the page, the same in every revision that has it', resolve: ({ page }) => page.pageId }),
+    type: t.field({ type: PageType, description: 'What it is: a document, a group or a link', resolve: ({ page }) => page.type }),
+    title: t.string({ description: 'Title of the page', resolve: ({ page }) => page.title }),
+    slug: t.string({
+      description: 'Its part of the path: lowercase letters, digits and dashes, unique among its siblings',
+      resolve: ({ page }) => page.slug,
+    }),
+    path: t.string({
+      description: 'Slugs from the top down to it, joined by "/" (REST `…/content/path/{pagePath}` finds it by this)',
+      resolve: ({ page, tree }) => tree.paths.get(page.pageId) ?? page.slug,
+    }),
+    emoji: t.string({ nullable: true, description: 'Emoji shown before the title; null when none', resolve: ({ page }) => page.emoji }),
+    icon: t.string({ nullable: true, description: 'Icon shown before the title (an icon name); null when none', resolve: ({ page }) => page.icon }),
+    description: t.string({
+      nullable: true,
+      description: 'Short description shown under the title; null when none',
+      resolve: ({ page }) => page.description,
+    }),
+    hidden: t.boolean({
+      description: 'Whether it is left out of the table of contents (stored only: it is still read and searched like any page)',
+      resolve: ({ page }) => page.hidden,
+    }),
+    noIndex: t.boolean({ description: "Whether it is left out of search (this server's search skips it)", resolve: ({ page }) => page.noIndex }),
+    noRobotsIndex: t.boolean({ description: 'Whether search engines are asked not to index it (stored only)', resolve: ({ page }) => page.noRobotsIndex }),
+    createdAt: t.field({ type: 'DateTime', description: 'When the page was created', resolve: ({ page }) => page.createdAt.toISOString() }),
+    updatedAt: t.field({
+      type: 'DateTime',
+      description: 'When its fields or body last changed (moving it does not count)',
+      resolve: ({ page }) => page.updatedAt.toISOString(),
+    }),
+    pages: t.field({
+      type: [Page],
+      description: 'The pages directly under it, in order; empty for a link',
+      resolve: ({ page, tree }) => (tree.children.get(page.pageId) ?? []).map((child) => ({ page: child, tree })),
+    }),
     markdown: t.string({
-      description: 'The body as markdown',
+      description: 'The body as markdown; empty for a group, a link or an empty page',
       resolve: ({ page }, _args, ctx) => pageBody(ctx, page.documentId, 'markdown') as Promise<string>,
     }),
     document: t.field({
       type: 'JSON',
-      description: 'The body in a format: the structured document (default) or markdown',
-      args: { format: t.arg({ type: DocumentFormat }) },
+      description:
+        'The body in a format (REST `…/content/page/{pageId}?format=`): the structured document by default, or markdown as a JSON string; an empty body for a group or a link',
+      args: { format: t.arg({ type: DocumentFormat, description: 'The format; document when absent' }) },
       resolve: ({ page }, { format }, ctx) => pageBody(ctx, page.documentId, format ?? 'document'),
     }),
     links: t.field({
       type: [ContentLink],
-      description: 'The links in its body, one per target, with their status (all pages of a query load in one statement)',
-      args: { status: t.arg({ type: LinkStatus }) },
+      description:
+        'The links in its body, one per target, with their status (REST `…/content/page/{pageId}/links`, without its stats); all pages of a query load theirs in one statement',
+      args: { status: t.arg({ type: LinkStatus, description: 'Only the links with this status; all when absent' }) },
       resolve: async ({ page, tree }, { status }, ctx) => (await revisionLinks(ctx, tree, [page.pageId])).filter((link) => !status || link.status === status),
     }),
   }),
@@ -102,18 +163,25 @@ Page.implement({
 type FileRow = Awaited<ReturnType<typeof listRevisionFiles>>['items'][number];
 
 export const File = builder.objectRef<FileRow>('File').implement({
-  description: 'A file of a revision (an image or attachment)',
+  description: 'A file of a revision, an image or an attachment (REST `RevisionFile`, `…/content/files/{fileId}`)',
   fields: (t) => ({
-    id: t.id({ resolve: (file) => file.fileId }),
-    name: t.string({ resolve: (file) => file.version.name }),
-    contentType: t.string({ resolve: (file) => file.version.contentType }),
-    size: t.int({ resolve: (file) => file.version.size }),
-    width: t.int({ nullable: true, resolve: (file) => file.version.width }),
-    height: t.int({ nullable: true, resolve: (file) => file.version.height }),
-    downloadURL: t.string({ resolve: (file, _args, ctx) => downloadUrl(ctx.urls, file.version.id, file.version.name) }),
+    id: t.id({ description: 'Id of the file, the same in every revision that has it', resolve: (file) => file.fileId }),
+    name: t.string({ description: 'File name, e.g. logo.png', resolve: (file) => file.version.name }),
+    contentType: t.string({ description: 'MIME type, e.g. image/png', resolve: (file) => file.version.contentType }),
+    size: t.int({ description: 'Size in bytes', resolve: (file) => file.version.size }),
+    width: t.int({ nullable: true, description: 'Width in pixels of an image; null for other files or when unknown', resolve: (file) => file.version.width }),
+    height: t.int({
+      nullable: true,
+      description: 'Height in pixels of an image; null for other files or when unknown',
+      resolve: (file) => file.version.height,
+    }),
+    downloadURL: t.string({
+      description: 'Where to download its bytes (`/files/{versionId}/{name}` of this server): the address itself grants access, no token needed',
+      resolve: (file, _args, ctx) => downloadUrl(ctx.urls, file.version.id, file.version.name),
+    }),
     backlinks: t.field({
       type: [Page],
-      description: 'The pages of its revision that link to it',
+      description: 'The pages of its revision that link to it or show it (REST `…/content/files/{fileId}/backlinks`)',
       resolve: async (file, _args, ctx) => {
         const tree = await loadPageTree(ctx, file.revisionId);
         return (await fileBacklinks(ctx, tree, file.fileId)).map((pageId) => ({ page: tree.pages.get(pageId)!, tree }));
@@ -125,7 +193,7 @@ export const File = builder.objectRef<FileRow>('File').implement({
 builder.objectField(Revision, 'files', (t) =>
   t.field({
     type: [File],
-    description: 'Its files, by id (the first 1000)',
+    description: 'Its files, by id: the first 1000 (REST `…/content/files` pages through them all)',
     resolve: async ({ spaceId, revisionId }, _args, ctx) => {
       await revisionContent(ctx, spaceId, revisionId);
       return (await listRevisionFiles(ctx, revisionId, { limit: 1000 })).items;
@@ -136,8 +204,9 @@ builder.objectField(Revision, 'files', (t) =>
 builder.objectField(Space, 'links', (t) =>
   t.field({
     type: [ContentLink],
-    description: 'Links of the space content, one per target, with their status',
-    args: { status: t.arg({ type: LinkStatus }) },
+    description:
+      'Links of the space content (its active revision), one per target, with their status (REST `/v1/spaces/{spaceId}/links`, without its stats); seen by whoever sees the space',
+    args: { status: t.arg({ type: LinkStatus, description: 'Only the links with this status; all when absent' }) },
     resolve: async (space, { status }, ctx) => {
       const { tree } = await revisionContent(ctx, space.id, space.revisionId);
       return (await revisionLinks(ctx, tree)).filter((link) => !status || link.status === status);

@@ -9,8 +9,16 @@ import {
 } from '../../domain/custom-fields/service.ts';
 import { builder } from '../builder.ts';
 import { connectionQuery, loadEach, toConnection } from '../connection.ts';
-import { booleanObject, urlsObject } from './common.ts';
+import { booleanObject, restEnum, urlsObject } from './common.ts';
 import { Organization } from './organization.ts';
+
+const CustomFieldType = restEnum('CustomFieldType', 'The type of a custom field: what value a space takes for it (set at creation only)', {
+  text: 'A string',
+  number: 'A number',
+  boolean: 'true or false',
+  select: 'One of its options',
+  'multi-select': 'A list of its options',
+});
 
 const CustomFieldUrls = urlsObject('CustomFieldUrls', ['location']);
 const CustomFieldPermissions = booleanObject('CustomFieldPermissions', ['view', 'edit'] as const);
@@ -25,10 +33,7 @@ CustomField.implement({
   fields: (t) => ({
     object: t.exposeString('object', { description: 'Always "custom-field" (the REST `object`)' }),
     name: t.exposeString('name', { description: 'Immutable key of the field' }),
-    type: t.exposeString('type', {
-      description:
-        'text, number, boolean, select or multi-select (set at creation only): a space takes a string, a number, a boolean, one of `options` or a list of them',
-    }),
+    type: t.field({ type: CustomFieldType, description: 'What value a space takes for it', resolve: (field) => field.type }),
     title: t.exposeString('title', { nullable: true, description: 'Label shown for the field; null when none' }),
     description: t.exposeString('description', { nullable: true, description: 'Help text of the field; null when none' }),
     placeholder: t.exposeString('placeholder', { nullable: true, description: 'Text shown while a space has no value for it; null when none' }),
@@ -80,7 +85,7 @@ builder.relayMutationField(
         required: true,
         description: 'Key of the field, unique in the organization and immutable: up to 50 lowercase letters, digits, "_" and "-"',
       }),
-      type: t.string({ required: true, description: 'text, number, boolean, select or multi-select (immutable)' }),
+      type: t.field({ type: CustomFieldType, required: true, description: 'What value a space takes for it (immutable)' }),
       title: t.string({ description: 'Label (up to 100 characters)' }),
       description: t.string({ description: 'Help text (up to 200 characters)' }),
       placeholder: t.string({ description: 'Text shown while a space has no value (up to 100 characters)' }),

@@ -11,7 +11,7 @@ import {
 import { loader } from '../../domain/loaders.ts';
 import { builder } from '../builder.ts';
 import { loadEach } from '../connection.ts';
-import { MemberRole, booleanObject, urlsObject } from './common.ts';
+import { MemberRole, booleanObject, restEnum, urlsObject } from './common.ts';
 
 const OrganizationUrls = urlsObject('OrganizationUrls', ['location', 'app'], ['logo']);
 
@@ -30,10 +30,61 @@ const OrganizationPermissions = booleanObject('OrganizationPermissions', [
   'installIntegration',
 ] as const);
 
-const OrganizationDefaultContent = builder.objectRef<{ type: string; site: string }>('OrganizationDefaultContent').implement({
+const OrganizationType = restEnum('OrganizationType', 'The kind of an organization (REST `type`)', {
+  business: 'A company or team (the default)',
+  community: 'A non-profit, open-source or education community',
+});
+
+const OrganizationUseCase = restEnum('OrganizationUseCase', 'What an organization documents (REST `useCase`)', {
+  internalDocs: 'Internal documentation',
+  docsSite: 'A public docs site',
+  audienceControlledSite: 'A docs site for a chosen audience',
+  productDocs: 'Product documentation',
+  teamKnowledgeBase: 'A team knowledge base',
+  designSystem: 'A design system',
+  openSourceDocs: 'Open-source documentation',
+  notes: 'Notes',
+  other: 'Something else',
+});
+
+const OrganizationCommunityType = restEnum('OrganizationCommunityType', 'The kind of a community organization (REST `communityType`)', {
+  nonProfit: 'A non-profit',
+  openSource: 'An open-source project',
+  education: 'An education institution',
+});
+
+const BillingProduct = restEnum('BillingProduct', 'A billing plan (REST `plan`); this server keeps no billing, so it is only a label', {
+  free_2024: 'Free (2024)',
+  plus_2024: 'Plus (2024)',
+  pro_2024: 'Pro (2024)',
+  enterprise_2024: 'Enterprise (2024)',
+  community_2024: 'Community (2024)',
+  free: 'Free (the default)',
+  plus: 'Plus',
+  pro: 'Pro',
+  internal: 'Internal',
+});
+
+const BillingTrialStatus = restEnum('BillingTrialStatus', 'The state of a trial (REST `trial.status`)', {
+  notapplicable: 'No trial can be started (always, here)',
+  none: 'No trial has been started yet',
+  active: 'A trial is running',
+  ended: 'The trial ended and the organization chose a plan',
+  expired: 'The trial ended and no plan was chosen yet',
+});
+
+const BillingTrialDecision = restEnum('BillingTrialDecision', 'What an organization chose at the end of its trial', {
+  downgrade: 'It went back to the free plan',
+});
+
+const DefaultContentType = restEnum('OrganizationDefaultContentType', 'The kinds of default content', {
+  site: 'A site of the organization',
+});
+
+const OrganizationDefaultContent = builder.objectRef<{ type: 'site'; site: string }>('OrganizationDefaultContent').implement({
   description: 'What the organization shows by default, as REST `defaultContent`: one of its sites',
   fields: (t) => ({
-    type: t.exposeString('type', { description: 'Always "site": the only kind of default content' }),
+    type: t.field({ type: DefaultContentType, description: 'Always site: the only kind of default content', resolve: (content) => content.type }),
     site: t.exposeString('site', { description: 'Id of the site (`site_…`)' }),
   }),
 });
@@ -41,8 +92,10 @@ const OrganizationDefaultContent = builder.objectRef<{ type: string; site: strin
 const OrganizationTrial = builder.objectRef<OrganizationJSON['trial']>('OrganizationTrial').implement({
   description: 'Trial of a paid plan, as REST `trial`: this server has no trials, so every organization answers `notapplicable`',
   fields: (t) => ({
-    status: t.exposeString('status', {
-      description: 'notapplicable (no trial can be started), none, active, ended or expired; always notapplicable here',
+    status: t.field({
+      type: BillingTrialStatus,
+      description: 'Where the trial is; always notapplicable here',
+      resolve: (trial) => trial.status,
     }),
     count: t.exposeInt('count', { description: 'Number of trials the organization has used (always 0 here)' }),
     endDate: t.field({
@@ -51,9 +104,11 @@ const OrganizationTrial = builder.objectRef<OrganizationJSON['trial']>('Organiza
       description: 'When the trial ends or ended; null without a trial (always null here)',
       resolve: (trial) => trial.endDate ?? null,
     }),
-    decision: t.exposeString('decision', {
+    decision: t.field({
+      type: BillingTrialDecision,
       nullable: true,
-      description: '"downgrade" when the organization chose the free plan at the end of its trial; null otherwise (always null here)',
+      description: 'downgrade when the organization chose the free plan at the end of its trial; null otherwise (always null here)',
+      resolve: (trial) => trial.decision ?? null,
     }),
   }),
 });
@@ -82,15 +137,18 @@ Organization.implement({
       nullable: true,
       description: "Short hostname for the organization's public content (lowercase letters, digits and dashes; unique); null when unset",
     }),
-    type: t.exposeString('type', { description: '"business" or "community"' }),
-    useCase: t.exposeString('useCase', {
+    type: t.field({ type: OrganizationType, description: 'Whether it is a business or a community', resolve: (org) => org.type as 'business' }),
+    useCase: t.field({
+      type: OrganizationUseCase,
       nullable: true,
-      description:
-        'What the organization documents: internalDocs, docsSite, audienceControlledSite, productDocs, teamKnowledgeBase, designSystem, openSourceDocs, notes or other; null when unset',
+      description: 'What the organization documents; null when unset',
+      resolve: (org) => org.useCase as 'other' | null,
     }),
-    communityType: t.exposeString('communityType', {
+    communityType: t.field({
+      type: OrganizationCommunityType,
       nullable: true,
-      description: 'Kind of community organization: nonProfit, openSource or education; null when unset',
+      description: 'Kind of community organization; null when unset',
+      resolve: (org) => org.communityType as 'education' | null,
     }),
     defaultRole: t.field({
       type: MemberRole,
@@ -102,7 +160,7 @@ Organization.implement({
       type: OrganizationDefaultContent,
       nullable: true,
       description: 'The site the organization shows by default; null when none is set',
-      resolve: (org) => (org.defaultContentSiteId ? { type: 'site', site: org.defaultContentSiteId } : null),
+      resolve: (org) => (org.defaultContentSiteId ? { type: 'site' as const, site: org.defaultContentSiteId } : null),
     }),
     sso: t.exposeBoolean('sso', {
       nullable: true,
@@ -112,8 +170,10 @@ Organization.implement({
     inviteLinks: t.exposeBoolean('inviteLinks', {
       description: 'Whether link invites work: while false, none can be created or joined with, and only admins can read them',
     }),
-    plan: t.exposeString('plan', {
-      description: 'Name of the billing plan, e.g. free, plus, pro (this server keeps no billing: set when the organization is created)',
+    plan: t.field({
+      type: BillingProduct,
+      description: 'Its billing plan (this server keeps no billing: set when the organization is created)',
+      resolve: (org) => org.plan as 'free',
     }),
     mergeRules: t.field({
       type: 'JSON',
@@ -155,7 +215,7 @@ builder.queryFields((t) => ({
 const DefaultContentInput = builder.inputType('OrganizationDefaultContentInput', {
   description: 'The default content to set: `{type: "site", site}`',
   fields: (t) => ({
-    type: t.string({ required: true, description: 'Must be "site"' }),
+    type: t.field({ type: DefaultContentType, required: true, description: 'Always site' }),
     site: t.id({ required: true, description: 'A site of the organization' }),
   }),
 });

@@ -2,7 +2,7 @@ import type { RequestContext } from '../../context.ts';
 import { sitePermissions } from '../../domain/access.ts';
 import { loader } from '../../domain/loaders.ts';
 import { organizationAccess, organizationRecord } from '../../domain/organizations/service.ts';
-import { NEW_SPACE_VALUES } from '../../domain/sites/inputs.ts';
+import { NEW_SPACE_VALUES, type SITE_TYPES, type SITE_VISIBILITIES } from '../../domain/sites/inputs.ts';
 import {
   SITE_DEFAULT_LEVEL,
   type ShareLinkJSON,
@@ -49,7 +49,7 @@ import {
   updateAdaptiveSchema,
   updateSite,
 } from '../../domain/sites/service.ts';
-import { createShareLink, deleteShareLink, listShareLinks, updateShareLink } from '../../domain/sites/share-links.ts';
+import { createShareLink, deleteShareLink, listShareLinks, shareLinkById, updateShareLink } from '../../domain/sites/share-links.ts';
 import { addSiteSpace, deleteSiteSpace, listSiteSpaceRecords, moveSiteSpace, siteSpaceById, updateSiteSpace } from '../../domain/sites/site-spaces.ts';
 import { loadColumns } from '../../domain/columns.ts';
 import { spaceColumns } from '../../domain/spaces/service.ts';
@@ -57,7 +57,7 @@ import { columnsOf } from '../columns.ts';
 import { invalid, nullIfHidden } from '../../errors.ts';
 import { builder } from '../builder.ts';
 import { connectionQuery, loadEach, toConnection } from '../connection.ts';
-import { booleanObject, urlsObject } from './common.ts';
+import { booleanObject, restEnum, urlsObject } from './common.ts';
 import { Organization } from './organization.ts';
 import { SPACE_FIELD_COLUMNS, Space } from './space.ts';
 
@@ -147,14 +147,32 @@ const ShareLink = builder.objectRef<ShareLinkJSON>('ShareLink').implement({
   }),
 });
 
+type SiteTypeValue = (typeof SITE_TYPES)[number];
+
+const SiteType = restEnum('SiteType', 'The plan of a site (REST `type`); this server keeps no billing, so it is only a label', {
+  basic: 'Basic (the default)',
+  premium: 'Premium',
+  ultimate: 'Ultimate',
+  sponsored: 'Sponsored',
+  'legacy-basic': 'Basic, legacy',
+  'legacy-premium': 'Premium, legacy',
+});
+
+const SiteVisibility = restEnum('SiteVisibility', 'Who may read a published site (REST `visibility`); members preview it either way', {
+  public: 'Anyone (the default)',
+  unlisted: 'Anyone with its address (served as public here: no search engine index is kept)',
+  'share-link': 'Visitors with the key of an active share link',
+  'visitor-auth': 'Visitors with a visitor token',
+});
+
 const orgAndSite = (site: SiteRecord) => [site.organizationId, site.id] as const;
 
 Site.implement({
   description: 'A published docs site. Its site spaces are the `siteSpaces` connection (REST: the number `siteSpaces`, here `siteSpaces.totalCount`)',
   fields: (t) => ({
     object: t.string({ description: 'Always "site"', resolve: () => 'site' }),
-    type: t.exposeString('type', { description: 'Its plan: basic (the default), premium, ultimate, sponsored, legacy-basic or legacy-premium' }),
-    appliedType: t.exposeString('type', { description: 'The plan in effect: always the same as `type` here' }),
+    type: t.field({ type: SiteType, description: 'Its plan', resolve: (site) => site.type as SiteTypeValue }),
+    appliedType: t.field({ type: SiteType, description: 'The plan in effect: always the same as `type` here', resolve: (site) => site.type as SiteTypeValue }),
     title: t.exposeString('title', { description: 'Its title (2 to 128 characters)' }),
     hostname: t.exposeString('hostname', {
       nullable: true,
@@ -167,9 +185,10 @@ Site.implement({
       description: 'The reverse proxy it is served through; null for none',
       resolve: (site, _args, ctx) => siteProxy(site, ctx.urls) ?? null,
     }),
-    visibility: t.exposeString('visibility', {
-      description:
-        'Who may read it once published: public, unlisted, share-link (visitors need the key of an active share link) or visitor-auth (visitors need a visitor token)',
+    visibility: t.field({
+      type: SiteVisibility,
+      description: 'Who may read it once published',
+      resolve: (site) => site.visibility as (typeof SITE_VISIBILITIES)[number],
     }),
     defaultLevel: t.string({
       nullable: true,
@@ -374,8 +393,13 @@ const PublishedSiteEntry = builder.unionType('PublishedSiteEntry', {
 const PublishedSiteStructure = builder.objectRef<PublishedContent['structure']>('PublishedSiteStructure').implement({
   description: '`sections` (sections and groups) or, for a site without sections, `siteSpaces`',
   fields: (t) => ({
-    type: t.exposeString('type', {
-      description: '"sections" when the site has sections (entries are sections and section groups), else "siteSpaces" (entries are root-level site spaces)',
+    type: t.field({
+      type: restEnum('SiteStructureType', 'What the entries of a published structure are', {
+        sections: 'The site has sections: entries are sections and section groups',
+        siteSpaces: 'The site has no sections: entries are its root-level site spaces',
+      }),
+      description: 'What its entries are',
+      resolve: (structure) => structure.type,
     }),
     structure: t.field({
       type: [PublishedSiteEntry],
@@ -439,10 +463,19 @@ builder.queryFields((t) => ({
 // Mutations: one per REST write, with the REST body as input fields.
 
 type InputBuilder = PothosSchemaTypes.InputFieldBuilder<typeof builder.$inferSchemaTypes, 'InputObject'>;
-const ids = (t: InputBuilder) => ({
-  organizationId: t.id({ required: true, description: 'The organization of the site' }),
-  siteId: t.id({ required: true, description: 'The site' }),
-});
+const siteIdField = (t: InputBuilder) => ({ siteId: t.id({ required: true, description: 'The site' }) });
+
+/*
+ * Mutations name what they act on by its own id; the domain services take the
+ * REST path. These find that path (organization, site), answering a 404 that
+ * names the given id when the caller cannot see it.
+ */
+type SitePath = readonly [organizationId: string, siteId: string];
+const pathOfSite = async (ctx: RequestContext, siteId: string): Promise<SitePath> => orgAndSite(await siteById(ctx, siteId));
+const pathOfSection = async (ctx: RequestContext, sectionId: string) => pathOfSite(ctx, (await sectionById(ctx, sectionId)).section.siteId);
+const pathOfSectionGroup = async (ctx: RequestContext, groupId: string) => pathOfSite(ctx, (await sectionGroupById(ctx, groupId)).group.siteId);
+const pathOfSiteSpace = async (ctx: RequestContext, siteSpaceId: string) => pathOfSite(ctx, (await siteSpaceById(ctx, siteSpaceId)).siteId);
+const pathOfShareLink = async (ctx: RequestContext, shareLinkId: string) => pathOfSite(ctx, (await shareLinkById(ctx, shareLinkId)).siteId);
 
 const NEW_SPACE_DESCRIPTIONS: Record<(typeof NEW_SPACE_VALUES)[number], string> = {
   empty: 'An empty space, titled like the site',
@@ -515,9 +548,9 @@ builder.relayMutationField(
   {
     inputFields: (t) => ({
       organizationId: t.id({ required: true, description: 'The organization to create the site in' }),
-      type: t.string({ description: 'Its plan: basic (the default), premium, ultimate, sponsored, legacy-basic or legacy-premium' }),
+      type: t.field({ type: SiteType, description: 'Its plan; basic when absent' }),
       title: t.string({ description: '2 to 128 characters; "Untitled site" when absent' }),
-      visibility: t.string({ description: 'public (the default), unlisted, share-link or visitor-auth' }),
+      visibility: t.field({ type: SiteVisibility, description: 'Who may read it once published; public when absent' }),
       spaces: t.idList({ description: 'Spaces to show at the root level' }),
       newSpace: t.field({ type: NewSiteSpace, description: 'Create a new space for the site instead of showing existing ones' }),
     }),
@@ -540,9 +573,9 @@ builder.relayMutationField(
   'updateSite',
   {
     inputFields: (t) => ({
-      ...ids(t),
+      ...siteIdField(t),
       title: t.string({ description: '2 to 128 characters' }),
-      visibility: t.string({ description: 'Who may read it once published: public, unlisted, share-link or visitor-auth' }),
+      visibility: t.field({ type: SiteVisibility, description: 'Who may read it once published' }),
       hostname: t.string({ description: 'A custom hostname of at least three labels, lowercase, e.g. docs.example.com; null removes it' }),
       basename: t.string({ description: 'A path prefix of its published address (1 to 100 characters); null removes it' }),
       adaptiveContent: t.field({ type: SiteAdaptiveContentInput, description: 'Turns adaptive content on or off' }),
@@ -555,8 +588,8 @@ builder.relayMutationField(
   },
   {
     description: "Changes a site's settings (admins of the organization); absent fields keep their value",
-    resolve: async (_root, { input: { organizationId, siteId, ...body } }, ctx) => ({
-      site: await updateSite(ctx, organizationId, siteId, body),
+    resolve: async (_root, { input: { siteId, ...body } }, ctx) => ({
+      site: await updateSite(ctx, ...(await pathOfSite(ctx, siteId)), body),
     }),
   },
   payload.site,
@@ -564,11 +597,11 @@ builder.relayMutationField(
 
 builder.relayMutationField(
   'deleteSite',
-  { inputFields: ids },
+  { inputFields: siteIdField },
   {
     description: 'Deletes a site with its sections, section groups, site spaces and share links (admins of the organization); its spaces stay',
-    resolve: async (_root, { input: { organizationId, siteId } }, ctx) => {
-      await deleteSite(ctx, organizationId, siteId);
+    resolve: async (_root, { input: { siteId } }, ctx) => {
+      await deleteSite(ctx, ...(await pathOfSite(ctx, siteId)));
       return { deletedId: siteId };
     },
   },
@@ -581,11 +614,11 @@ for (const [name, published, description] of [
 ] as const) {
   builder.relayMutationField(
     name,
-    { inputFields: ids },
+    { inputFields: siteIdField },
     {
       description,
-      resolve: async (_root, { input: { organizationId, siteId } }, ctx) => ({
-        site: await setSitePublished(ctx, organizationId, siteId, published),
+      resolve: async (_root, { input: { siteId } }, ctx) => ({
+        site: await setSitePublished(ctx, ...(await pathOfSite(ctx, siteId)), published),
       }),
     },
     payload.site,
@@ -596,7 +629,7 @@ builder.relayMutationField(
   'updateSiteAdaptiveSchema',
   {
     inputFields: (t) => ({
-      ...ids(t),
+      ...siteIdField(t),
       jsonSchema: t.field({
         type: 'JSON',
         required: true,
@@ -607,8 +640,8 @@ builder.relayMutationField(
   },
   {
     description: "Replaces the JSON Schema of a site's visitor claims, which conditions read (admins of the organization)",
-    resolve: async (_root, { input: { organizationId, siteId, jsonSchema } }, ctx) => ({
-      adaptiveSchema: await updateAdaptiveSchema(ctx, organizationId, siteId, { jsonSchema }),
+    resolve: async (_root, { input: { siteId, jsonSchema } }, ctx) => ({
+      adaptiveSchema: await updateAdaptiveSchema(ctx, ...(await pathOfSite(ctx, siteId)), { jsonSchema }),
     }),
   },
   {
@@ -618,11 +651,16 @@ builder.relayMutationField(
 
 builder.relayMutationField(
   'createShareLink',
-  { inputFields: (t) => ({ ...ids(t), name: t.string({ required: true, description: 'A name to tell it apart (up to 50 characters; empty for none)' }) }) },
+  {
+    inputFields: (t) => ({
+      ...siteIdField(t),
+      name: t.string({ required: true, description: 'A name to tell it apart (up to 50 characters; empty for none)' }),
+    }),
+  },
   {
     description: 'Creates an active share link for a share-link site (admins of the organization); its published URL carries its new secret key',
-    resolve: async (_root, { input: { organizationId, siteId, ...body } }, ctx) => ({
-      shareLink: await createShareLink(ctx, organizationId, siteId, body),
+    resolve: async (_root, { input: { siteId, ...body } }, ctx) => ({
+      shareLink: await createShareLink(ctx, ...(await pathOfSite(ctx, siteId)), body),
     }),
   },
   payload.shareLink,
@@ -632,7 +670,6 @@ builder.relayMutationField(
   'updateShareLink',
   {
     inputFields: (t) => ({
-      ...ids(t),
       shareLinkId: t.id({ required: true, description: 'The share link' }),
       name: t.string({ description: 'Its new name (up to 50 characters; empty removes it)' }),
       active: t.boolean({ description: 'false: its key opens nothing until it is active again' }),
@@ -640,8 +677,8 @@ builder.relayMutationField(
   },
   {
     description: 'Renames a share link or (de)activates it (admins of the organization); give name, active or both',
-    resolve: async (_root, { input: { organizationId, siteId, shareLinkId, ...body } }, ctx) => ({
-      shareLink: await updateShareLink(ctx, organizationId, siteId, shareLinkId, body),
+    resolve: async (_root, { input: { shareLinkId, ...body } }, ctx) => ({
+      shareLink: await updateShareLink(ctx, ...(await pathOfShareLink(ctx, shareLinkId)), shareLinkId, body),
     }),
   },
   payload.shareLink,
@@ -649,11 +686,11 @@ builder.relayMutationField(
 
 builder.relayMutationField(
   'deleteShareLink',
-  { inputFields: (t) => ({ ...ids(t), shareLinkId: t.id({ required: true, description: 'The share link' }) }) },
+  { inputFields: (t) => ({ shareLinkId: t.id({ required: true, description: 'The share link' }) }) },
   {
     description: 'Revokes a share link (admins of the organization): its key stops working at once',
-    resolve: async (_root, { input: { organizationId, siteId, shareLinkId } }, ctx) => {
-      await deleteShareLink(ctx, organizationId, siteId, shareLinkId);
+    resolve: async (_root, { input: { shareLinkId } }, ctx) => {
+      await deleteShareLink(ctx, ...(await pathOfShareLink(ctx, shareLinkId)), shareLinkId);
       return { deletedId: shareLinkId };
     },
   },
@@ -664,7 +701,7 @@ builder.relayMutationField(
   'createSiteSection',
   {
     inputFields: (t) => ({
-      ...ids(t),
+      ...siteIdField(t),
       spaceId: t.id({ required: true, description: 'A space of the organization, which the section shows as its first site space' }),
       title: t.string({ description: "2 to 64 characters; the space's title when absent" }),
     }),
@@ -672,8 +709,8 @@ builder.relayMutationField(
   {
     description:
       'Adds a section showing a space at the end of the top level of a site (admins of the organization); the first section becomes the default and takes the site spaces of the root level',
-    resolve: async (_root, { input: { organizationId, siteId, ...body } }, ctx) => ({
-      section: await createSection(ctx, organizationId, siteId, body),
+    resolve: async (_root, { input: { siteId, ...body } }, ctx) => ({
+      section: await createSection(ctx, ...(await pathOfSite(ctx, siteId)), body),
     }),
   },
   payload.section,
@@ -683,7 +720,6 @@ builder.relayMutationField(
   'updateSiteSection',
   {
     inputFields: (t) => ({
-      ...ids(t),
       sectionId: t.id({ required: true, description: 'The section' }),
       title: t.string({ description: '2 to 128 characters' }),
       path: t.string({
@@ -697,8 +733,8 @@ builder.relayMutationField(
   },
   {
     description: 'Changes a section (admins of the organization); absent fields keep their value',
-    resolve: async (_root, { input: { organizationId, siteId, sectionId, ...body } }, ctx) => ({
-      section: await updateSection(ctx, organizationId, siteId, sectionId, body),
+    resolve: async (_root, { input: { sectionId, ...body } }, ctx) => ({
+      section: await updateSection(ctx, ...(await pathOfSection(ctx, sectionId)), sectionId, body),
     }),
   },
   payload.section,
@@ -706,11 +742,11 @@ builder.relayMutationField(
 
 builder.relayMutationField(
   'deleteSiteSection',
-  { inputFields: (t) => ({ ...ids(t), sectionId: t.id({ required: true, description: 'The section' }) }) },
+  { inputFields: (t) => ({ sectionId: t.id({ required: true, description: 'The section' }) }) },
   {
     description: 'Deletes a section and its site spaces (admins of the organization); when it was the default, the first remaining section becomes the default',
-    resolve: async (_root, { input: { organizationId, siteId, sectionId } }, ctx) => {
-      await deleteSection(ctx, organizationId, siteId, sectionId);
+    resolve: async (_root, { input: { sectionId } }, ctx) => {
+      await deleteSection(ctx, ...(await pathOfSection(ctx, sectionId)), sectionId);
       return { deletedId: sectionId };
     },
   },
@@ -721,7 +757,6 @@ builder.relayMutationField(
   'moveSiteSection',
   {
     inputFields: (t) => ({
-      ...ids(t),
       sectionId: t.id({ required: true, description: 'The section' }),
       position: t.field({
         type: SitePositionInput,
@@ -731,8 +766,8 @@ builder.relayMutationField(
   },
   {
     description: 'Moves a section among its siblings: the top-level entries, or the sections of its group (admins of the organization)',
-    resolve: async (_root, { input: { organizationId, siteId, sectionId, position } }, ctx) => ({
-      section: await moveSection(ctx, organizationId, siteId, sectionId, pointer('site-section', 'siteSection', position)),
+    resolve: async (_root, { input: { sectionId, position } }, ctx) => ({
+      section: await moveSection(ctx, ...(await pathOfSection(ctx, sectionId)), sectionId, pointer('site-section', 'siteSection', position)),
     }),
   },
   payload.section,
@@ -742,7 +777,7 @@ builder.relayMutationField(
   'createSiteSectionGroup',
   {
     inputFields: (t) => ({
-      ...ids(t),
+      ...siteIdField(t),
       title: t.string({ required: true, description: '1 to 100 characters' }),
       icon: t.string({ description: 'An icon name (up to 50 characters)' }),
       sections: t.idList({ description: 'Sections of the site to put in it, in order; each must be in no group yet' }),
@@ -750,8 +785,8 @@ builder.relayMutationField(
   },
   {
     description: "Adds a section group at the end of a site's top level, holding the given sections (admins of the organization)",
-    resolve: async (_root, { input: { organizationId, siteId, ...body } }, ctx) => ({
-      sectionGroup: await createSectionGroup(ctx, organizationId, siteId, body),
+    resolve: async (_root, { input: { siteId, ...body } }, ctx) => ({
+      sectionGroup: await createSectionGroup(ctx, ...(await pathOfSite(ctx, siteId)), body),
     }),
   },
   payload.group,
@@ -761,7 +796,6 @@ builder.relayMutationField(
   'updateSiteSectionGroup',
   {
     inputFields: (t) => ({
-      ...ids(t),
       sectionGroupId: t.id({ required: true, description: 'The section group' }),
       title: t.string({ description: '1 to 100 characters' }),
       icon: t.string({ description: 'An icon name (up to 50 characters); null removes it' }),
@@ -769,8 +803,8 @@ builder.relayMutationField(
   },
   {
     description: 'Renames a section group or changes its icon (admins of the organization); absent fields keep their value',
-    resolve: async (_root, { input: { organizationId, siteId, sectionGroupId, ...body } }, ctx) => ({
-      sectionGroup: await updateSectionGroup(ctx, organizationId, siteId, sectionGroupId, body),
+    resolve: async (_root, { input: { sectionGroupId, ...body } }, ctx) => ({
+      sectionGroup: await updateSectionGroup(ctx, ...(await pathOfSectionGroup(ctx, sectionGroupId)), sectionGroupId, body),
     }),
   },
   payload.group,
@@ -778,11 +812,11 @@ builder.relayMutationField(
 
 builder.relayMutationField(
   'deleteSiteSectionGroup',
-  { inputFields: (t) => ({ ...ids(t), sectionGroupId: t.id({ required: true, description: 'The section group' }) }) },
+  { inputFields: (t) => ({ sectionGroupId: t.id({ required: true, description: 'The section group' }) }) },
   {
     description: 'Deletes a section group (admins of the organization); its sections stay, at the top level where the group was',
-    resolve: async (_root, { input: { organizationId, siteId, sectionGroupId } }, ctx) => {
-      await deleteSectionGroup(ctx, organizationId, siteId, sectionGroupId);
+    resolve: async (_root, { input: { sectionGroupId } }, ctx) => {
+      await deleteSectionGroup(ctx, ...(await pathOfSectionGroup(ctx, sectionGroupId)), sectionGroupId);
       return { deletedId: sectionGroupId };
     },
   },
@@ -793,15 +827,14 @@ builder.relayMutationField(
   'addSectionToGroup',
   {
     inputFields: (t) => ({
-      ...ids(t),
       sectionGroupId: t.id({ required: true, description: 'The section group' }),
       sectionId: t.id({ required: true, description: 'A section of the site in no group yet' }),
     }),
   },
   {
     description: 'Puts a section at the end of a section group (admins of the organization); a section already in a group is refused',
-    resolve: async (_root, { input: { organizationId, siteId, sectionGroupId, sectionId } }, ctx) => ({
-      sectionGroup: await addSectionToGroup(ctx, organizationId, siteId, sectionGroupId, { sectionId }),
+    resolve: async (_root, { input: { sectionGroupId, sectionId } }, ctx) => ({
+      sectionGroup: await addSectionToGroup(ctx, ...(await pathOfSectionGroup(ctx, sectionGroupId)), sectionGroupId, { sectionId }),
     }),
   },
   payload.group,
@@ -811,15 +844,14 @@ builder.relayMutationField(
   'removeSectionFromGroup',
   {
     inputFields: (t) => ({
-      ...ids(t),
       sectionGroupId: t.id({ required: true, description: 'The section group' }),
       sectionId: t.id({ required: true, description: 'A section of that group' }),
     }),
   },
   {
     description: 'Takes a section out of its group (admins of the organization): it goes to the top level, right after the group',
-    resolve: async (_root, { input: { organizationId, siteId, sectionGroupId, sectionId } }, ctx) => {
-      await removeSectionFromGroup(ctx, organizationId, siteId, sectionGroupId, sectionId);
+    resolve: async (_root, { input: { sectionGroupId, sectionId } }, ctx) => {
+      await removeSectionFromGroup(ctx, ...(await pathOfSectionGroup(ctx, sectionGroupId)), sectionGroupId, sectionId);
       return { sectionGroup: { id: sectionGroupId } };
     },
   },
@@ -830,15 +862,14 @@ builder.relayMutationField(
   'moveSiteSectionGroup',
   {
     inputFields: (t) => ({
-      ...ids(t),
       sectionGroupId: t.id({ required: true, description: 'The section group' }),
       position: t.field({ type: SitePositionInput, description: 'Where among the top-level entries (sections and groups); the end when absent' }),
     }),
   },
   {
     description: 'Moves a section group among the top-level entries of a site (admins of the organization); its sections follow it',
-    resolve: async (_root, { input: { organizationId, siteId, sectionGroupId, position } }, ctx) => ({
-      sectionGroup: await moveSectionGroup(ctx, organizationId, siteId, sectionGroupId, pointer('site-section', 'id', position)),
+    resolve: async (_root, { input: { sectionGroupId, position } }, ctx) => ({
+      sectionGroup: await moveSectionGroup(ctx, ...(await pathOfSectionGroup(ctx, sectionGroupId)), sectionGroupId, pointer('site-section', 'id', position)),
     }),
   },
   payload.group,
@@ -848,7 +879,7 @@ builder.relayMutationField(
   'addSiteSpace',
   {
     inputFields: (t) => ({
-      ...ids(t),
+      ...siteIdField(t),
       spaceId: t.id({ required: true, description: 'A space of the organization, not yet in that section (or root level)' }),
       sectionId: t.id({ description: 'The section to add it to; the default section when absent' }),
     }),
@@ -856,8 +887,8 @@ builder.relayMutationField(
   {
     description:
       'Adds a space to a site (admins of the organization), at the end of the given section, else of the default section, or of the root level of a site without sections; the first site space there becomes its default',
-    resolve: async (_root, { input: { organizationId, siteId, ...body } }, ctx) => ({
-      siteSpace: await addSiteSpace(ctx, organizationId, siteId, connectionQuery(body)),
+    resolve: async (_root, { input: { siteId, ...body } }, ctx) => ({
+      siteSpace: await addSiteSpace(ctx, ...(await pathOfSite(ctx, siteId)), connectionQuery(body)),
     }),
   },
   payload.siteSpace,
@@ -867,7 +898,6 @@ builder.relayMutationField(
   'updateSiteSpace',
   {
     inputFields: (t) => ({
-      ...ids(t),
       siteSpaceId: t.id({ required: true, description: 'The site space' }),
       path: t.string({
         description:
@@ -878,8 +908,8 @@ builder.relayMutationField(
   },
   {
     description: "Changes a site space's path or condition (admins of the organization); absent fields keep their value",
-    resolve: async (_root, { input: { organizationId, siteId, siteSpaceId, ...body } }, ctx) => ({
-      siteSpace: await updateSiteSpace(ctx, organizationId, siteId, siteSpaceId, body),
+    resolve: async (_root, { input: { siteSpaceId, ...body } }, ctx) => ({
+      siteSpace: await updateSiteSpace(ctx, ...(await pathOfSiteSpace(ctx, siteSpaceId)), siteSpaceId, body),
     }),
   },
   payload.siteSpace,
@@ -887,12 +917,12 @@ builder.relayMutationField(
 
 builder.relayMutationField(
   'deleteSiteSpace',
-  { inputFields: (t) => ({ ...ids(t), siteSpaceId: t.id({ required: true, description: 'The site space' }) }) },
+  { inputFields: (t) => ({ siteSpaceId: t.id({ required: true, description: 'The site space' }) }) },
   {
     description:
       'Removes a space from a site, not the space itself (admins of the organization); when it was the default of its section (or root level), the next one becomes the default',
-    resolve: async (_root, { input: { organizationId, siteId, siteSpaceId } }, ctx) => {
-      await deleteSiteSpace(ctx, organizationId, siteId, siteSpaceId);
+    resolve: async (_root, { input: { siteSpaceId } }, ctx) => {
+      await deleteSiteSpace(ctx, ...(await pathOfSiteSpace(ctx, siteSpaceId)), siteSpaceId);
       return { deletedId: siteSpaceId };
     },
   },
@@ -903,15 +933,14 @@ builder.relayMutationField(
   'moveSiteSpace',
   {
     inputFields: (t) => ({
-      ...ids(t),
       siteSpaceId: t.id({ required: true, description: 'The site space' }),
       position: t.field({ type: SitePositionInput, description: 'Where among the site spaces of its section (or root level); the end when absent' }),
     }),
   },
   {
     description: 'Moves a site space among the site spaces of its section, or of the root level (admins of the organization)',
-    resolve: async (_root, { input: { organizationId, siteId, siteSpaceId, position } }, ctx) => ({
-      siteSpace: await moveSiteSpace(ctx, organizationId, siteId, siteSpaceId, pointer('site-space', 'siteSpace', position)),
+    resolve: async (_root, { input: { siteSpaceId, position } }, ctx) => ({
+      siteSpace: await moveSiteSpace(ctx, ...(await pathOfSiteSpace(ctx, siteSpaceId)), siteSpaceId, pointer('site-space', 'siteSpace', position)),
     }),
   },
   payload.siteSpace,

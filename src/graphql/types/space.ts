@@ -18,12 +18,14 @@ import {
   updateSpaceCustomFields,
 } from '../../domain/spaces/service.ts';
 import { asRole, spacePermissions } from '../../domain/access.ts';
+import type { SPACE_EDIT_MODES } from '../../domain/spaces/inputs.ts';
+import type { Language as LanguageCode } from '../../domain/shared/languages.ts';
 import { organizationRecord } from '../../domain/organizations/service.ts';
 import { nullIfHidden } from '../../errors.ts';
 import { builder } from '../builder.ts';
 import { connectionQuery, loadEach, toConnection } from '../connection.ts';
 import { Collection } from './collection.ts';
-import { ContentPositionInput, MemberRole, booleanObject, urlsObject } from './common.ts';
+import { ContentPositionInput, Language, MemberRole, booleanObject, restEnum, urlsObject } from './common.ts';
 import { CustomField } from './custom-field.ts';
 import { Organization } from './organization.ts';
 
@@ -41,12 +43,31 @@ const SpacePermissions = booleanObject('SpacePermissions', [
   'installIntegration',
 ] as const);
 
+const SpaceVisibility = restEnum('SpaceVisibility', 'Who may read a space (REST `visibility`)', {
+  public: 'Anyone, through a published site',
+  unlisted: 'Anyone with its address, through a published site',
+  'share-link': 'Anyone with a share link of its site',
+  'visitor-auth': 'Visitors authenticated by its site',
+  'in-collection': 'As its collection decides',
+  private: 'Members only (the default: access here follows member roles)',
+});
+
+const SpaceEditMode = restEnum('SpaceEditMode', 'How the content of a space is edited (REST `editMode`)', {
+  live: 'Members with edit may change the content directly (the default)',
+  locked: 'Nobody edits the content or custom fields; change requests still merge',
+});
+
 type CustomFieldValue = Awaited<ReturnType<typeof getSpaceCustomFields>>[number];
 
 const SpaceCustomFieldValue = builder.objectRef<CustomFieldValue>('SpaceCustomFieldValue').implement({
+  description: 'The value of one custom field on a space',
   fields: (t) => ({
-    customField: t.field({ type: CustomField, resolve: (entry) => entry.customField }),
-    value: t.field({ type: 'JSON', resolve: (entry) => entry.value }),
+    customField: t.field({ type: CustomField, description: 'The custom field', resolve: (entry) => entry.customField }),
+    value: t.field({
+      type: 'JSON',
+      description: 'Its value, of the field type: a string, number, boolean, or list of option names for multi-select',
+      resolve: (entry) => entry.value,
+    }),
   }),
 });
 
@@ -94,26 +115,56 @@ export const Space = builder.loadableNodeRef<SpaceRecord, string>('Space', {
 });
 
 Space.implement({
+  description:
+    'A body of content: a tree of pages and files, changed directly or through change requests (REST `/v1/spaces/{spaceId}`); seen by members with at least read on it, and by visitors of a site publishing it',
   fields: (t) => ({
-    object: t.string({ resolve: () => 'space' }),
-    title: t.exposeString('title'),
-    emoji: t.exposeString('emoji'),
-    visibility: t.exposeString('visibility'),
-    createdAt: t.field({ type: 'DateTime', resolve: (space) => space.createdAt.toISOString() }),
-    updatedAt: t.field({ type: 'DateTime', resolve: (space) => space.updatedAt.toISOString() }),
-    deletedAt: t.field({ type: 'DateTime', nullable: true, resolve: (space) => space.deletedAt?.toISOString() ?? null }),
-    editMode: t.exposeString('editMode', { nullable: true }),
-    mergeRules: t.field({ type: 'JSON', resolve: (space) => space.mergeRules }),
-    urls: t.field({ type: SpaceUrls, resolve: (space, _args, ctx) => spaceUrls(space, ctx.urls) }),
+    object: t.string({ description: 'Always "space" (the REST `object`)', resolve: () => 'space' }),
+    title: t.exposeString('title', { description: 'Title of the space' }),
+    emoji: t.exposeString('emoji', { description: 'Emoji shown before the title; empty when none' }),
+    visibility: t.field({ type: SpaceVisibility, description: 'Who may read it', resolve: (space) => space.visibility as 'private' }),
+    createdAt: t.field({ type: 'DateTime', description: 'When it was created', resolve: (space) => space.createdAt.toISOString() }),
+    updatedAt: t.field({ type: 'DateTime', description: 'When its settings last changed', resolve: (space) => space.updatedAt.toISOString() }),
+    deletedAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'When it was deleted (it can be restored for 7 days); null unless deleted',
+      resolve: (space) => space.deletedAt?.toISOString() ?? null,
+    }),
+    editMode: t.field({
+      type: SpaceEditMode,
+      nullable: true,
+      description: 'How its content is edited',
+      resolve: (space) => space.editMode as (typeof SPACE_EDIT_MODES)[number],
+    }),
+    mergeRules: t.field({
+      type: 'JSON',
+      description: 'Rules for merging change requests: `{type: "inherit"}` from the organization, or its own (REST `mergeRules`)',
+      resolve: (space) => space.mergeRules,
+    }),
+    urls: t.field({
+      type: SpaceUrls,
+      description: 'Its addresses in this REST API and in the web application',
+      resolve: (space, _args, ctx) => spaceUrls(space, ctx.urls),
+    }),
     organization: t.field({
       type: Organization,
       nullable: true,
       description: 'Null for visitors of a published site who are not members',
       resolve: (space, _args, ctx) => nullIfHidden(organizationRecord(ctx, space.organizationId)),
     }),
-    parent: t.field({ type: Collection, nullable: true, resolve: (space) => space.parentId }),
-    language: t.exposeString('language', { nullable: true }),
-    revision: t.exposeString('revisionId'),
+    parent: t.field({
+      type: Collection,
+      nullable: true,
+      description: 'The collection it is in; null at the top level of the organization',
+      resolve: (space) => space.parentId,
+    }),
+    language: t.field({
+      type: Language,
+      nullable: true,
+      description: 'Language of its content; null when not set',
+      resolve: (space) => space.language as LanguageCode | null,
+    }),
+    revision: t.exposeString('revisionId', { description: 'Id of its current revision (the content itself: `content`)' }),
     defaultLevel: t.field({
       type: MemberRole,
       nullable: true,
@@ -124,11 +175,15 @@ Space.implement({
       description: "Open comments on the space's own content (the list: commentsConnection)",
       resolve: (space, _args, ctx) => spaceOpenComments(ctx, space),
     }),
-    changeRequests: t.int({ resolve: (space) => changeRequestCountsOf(space).changeRequests }),
-    changeRequestsOpen: t.int({ resolve: (space) => space.changeRequestsOpen }),
-    changeRequestsDraft: t.int({ resolve: (space) => space.changeRequestsDraft }),
+    changeRequests: t.int({
+      description: 'Change requests open or in draft (the list: changeRequestsConnection)',
+      resolve: (space) => changeRequestCountsOf(space).changeRequests,
+    }),
+    changeRequestsOpen: t.int({ description: 'Change requests open for review', resolve: (space) => space.changeRequestsOpen }),
+    changeRequestsDraft: t.int({ description: 'Change requests in draft', resolve: (space) => space.changeRequestsDraft }),
     permissions: t.field({
       type: SpacePermissions,
+      description: "What the caller may do with it, from the caller's level on it and its edit mode",
       resolve: async (space, _args, ctx) => spacePermissions(await spaceLevel(ctx, space), space.editMode),
     }),
     customFields: t.field({
@@ -142,6 +197,7 @@ Space.implement({
 builder.objectField(Organization, 'spaces', (t) =>
   t.connection({
     type: Space,
+    description: 'Spaces of the organization the caller can see, in any collection, oldest first (deleted ones excluded)',
     resolve: async (org, args, ctx) => toConnection(await listOrganizationSpaceRecords(ctx, org.id, connectionQuery(args))),
   }),
 );
@@ -158,7 +214,11 @@ builder.queryField('space', (t) =>
   t.field({
     type: Space,
     nullable: true,
-    args: { id: t.arg.id({ required: true }), shareKey: t.arg.string() },
+    description: 'A space by id; 404 when the caller cannot see it',
+    args: {
+      id: t.arg.id({ required: true, description: 'Id of the space' }),
+      shareKey: t.arg.string({ description: 'A share link key (accepted as in REST; it opens published content, never a space itself)' }),
+    },
     resolve: (_root, { id, ...query }, ctx) => spaceRecord(ctx, id, connectionQuery(query)),
   }),
 );
@@ -174,15 +234,17 @@ builder.relayMutationField(
   'createSpace',
   {
     inputFields: (t) => ({
-      organizationId: t.id({ required: true }),
-      title: t.string(),
-      emoji: t.string(),
+      organizationId: t.id({ required: true, description: 'The organization' }),
+      title: t.string({ description: 'Title (up to 50 characters); "Untitled" when absent' }),
+      emoji: t.string({ description: 'Emoji shown before the title' }),
       parent: t.id({ description: 'Parent collection; the top level when absent' }),
-      language: t.string(),
-      editMode: t.string(),
+      language: t.field({ type: Language, description: 'Language of its content' }),
+      editMode: t.field({ type: SpaceEditMode, description: 'How its content is edited; live when absent' }),
     }),
   },
   {
+    description:
+      'Creates an empty space, last among its siblings (create level where it goes: on the parent collection, or the organization role at the top level)',
     resolve: async (_root, { input: { organizationId, ...body } }, ctx) => ({
       space: await createSpace(ctx, organizationId, body),
     }),
@@ -194,17 +256,21 @@ builder.relayMutationField(
   'updateSpace',
   {
     inputFields: (t) => ({
-      spaceId: t.id({ required: true }),
-      title: t.string(),
-      emoji: t.string({ description: 'null removes it' }),
-      icon: t.string({ description: 'URL of an icon; null removes it' }),
-      editMode: t.string(),
+      spaceId: t.id({ required: true, description: 'The space' }),
+      title: t.string({ description: 'New title (up to 50 characters)' }),
+      emoji: t.string({ description: 'Emoji shown before the title (replaces the icon); null removes it' }),
+      icon: t.string({ description: 'URL of an icon (replaces the emoji); null removes it' }),
+      editMode: t.field({ type: SpaceEditMode, description: 'How its content is edited' }),
       defaultLevel: t.field({ type: MemberRole, description: 'null inherits from the parent' }),
-      language: t.string(),
-      mergeRules: t.field({ type: 'JSON' }),
+      language: t.field({ type: Language, description: 'Language of its content' }),
+      mergeRules: t.field({
+        type: 'JSON',
+        description: '`{type: "inherit"}` follows the organization; otherwise its own rules, as in REST `mergeRules`',
+      }),
     }),
   },
   {
+    description: 'Changes the settings of a space (admins of the space); absent fields are kept',
     resolve: async (_root, { input: { spaceId, ...body } }, ctx) => ({ space: await updateSpace(ctx, spaceId, body) }),
   },
   spacePayload,
@@ -213,10 +279,10 @@ builder.relayMutationField(
 builder.relayMutationField(
   'deleteSpace',
   {
-    description: 'Deletes a space; it can be restored for 7 days',
-    inputFields: (t) => ({ spaceId: t.id({ required: true }) }),
+    inputFields: (t) => ({ spaceId: t.id({ required: true, description: 'The space' }) }),
   },
   {
+    description: 'Deletes a space (admins of the space); it can be restored for 7 days. Deleting a deleted space changes nothing',
     resolve: async (_root, { input: { spaceId } }, ctx) => {
       await deleteSpace(ctx, spaceId);
       return { space: { id: spaceId } };
@@ -226,13 +292,17 @@ builder.relayMutationField(
 );
 
 for (const [name, action, description] of [
-  ['restoreSpace', restoreSpace, 'Restores a space deleted less than 7 days ago'],
-  ['duplicateSpace', duplicateSpace, 'Copies a space next to it; the payload holds the copy'],
+  ['restoreSpace', restoreSpace, 'Restores a space deleted less than 7 days ago (admins of the space), last among its siblings'],
+  [
+    'duplicateSpace',
+    duplicateSpace,
+    'Copies a space, its content and custom field values right after it (create level where it is); the payload holds the copy',
+  ],
 ] as const) {
   builder.relayMutationField(
     name,
-    { description, inputFields: (t) => ({ spaceId: t.id({ required: true }) }) },
-    { resolve: async (_root, { input: { spaceId } }, ctx) => ({ space: await action(ctx, spaceId) }) },
+    { inputFields: (t) => ({ spaceId: t.id({ required: true, description: 'The space' }) }) },
+    { description, resolve: async (_root, { input: { spaceId } }, ctx) => ({ space: await action(ctx, spaceId) }) },
     spacePayload,
   );
 }
@@ -241,12 +311,13 @@ builder.relayMutationField(
   'moveSpace',
   {
     inputFields: (t) => ({
-      spaceId: t.id({ required: true }),
+      spaceId: t.id({ required: true, description: 'The space' }),
       parent: t.id({ description: 'New parent collection; null for the top level; absent keeps it' }),
-      position: t.field({ type: ContentPositionInput }),
+      position: t.field({ type: ContentPositionInput, description: 'Where among its new siblings; the end when absent' }),
     }),
   },
   {
+    description: 'Moves a space to another collection of its organization or among its siblings (admins of the space, create on a new parent)',
     resolve: async (_root, { input: { spaceId, ...body } }, ctx) => ({ space: await moveSpace(ctx, spaceId, body) }),
   },
   spacePayload,
@@ -254,14 +325,21 @@ builder.relayMutationField(
 
 builder.relayMutationField(
   'transferSpace',
-  { inputFields: (t) => ({ spaceId: t.id({ required: true }), organization: t.id({ required: true }) }) },
   {
+    inputFields: (t) => ({
+      spaceId: t.id({ required: true, description: 'The space' }),
+      organization: t.id({ required: true, description: 'The organization to move it to, which the caller administers' }),
+    }),
+  },
+  {
+    description: 'Moves a space to the top level of another organization (admins of the space and of the target); its custom field values stay behind',
     resolve: async (_root, { input: { spaceId, ...body } }, ctx) => ({ space: await transferSpace(ctx, spaceId, body) }),
   },
   spacePayload,
 );
 
 const CustomFieldValueInput = builder.inputType('CustomFieldValueInput', {
+  description: 'A value for one custom field, by name',
   fields: (t) => ({
     name: t.string({ required: true, description: 'Name of the custom field' }),
     value: t.field({ type: 'JSON', description: 'A value of the field type; null clears it' }),
@@ -272,11 +350,12 @@ builder.relayMutationField(
   'updateSpaceCustomFields',
   {
     inputFields: (t) => ({
-      spaceId: t.id({ required: true }),
-      values: t.field({ type: [CustomFieldValueInput], required: true }),
+      spaceId: t.id({ required: true, description: 'The space' }),
+      values: t.field({ type: [CustomFieldValueInput], required: true, description: 'The values to set or clear (up to 100); others are kept' }),
     }),
   },
   {
+    description: 'Sets or clears custom field values of a space, all or none (edit level; not on a locked space)',
     resolve: async (_root, { input: { spaceId, values } }, ctx) => {
       const byName = Object.fromEntries(values.map((entry) => [entry.name, { value: entry.value ?? null }]));
       await updateSpaceCustomFields(ctx, spaceId, { values: byName });

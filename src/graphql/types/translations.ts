@@ -11,7 +11,8 @@ import {
 } from '../../domain/translations/service.ts';
 import { builder } from '../builder.ts';
 import { connectionQuery, loadEach, toConnection } from '../connection.ts';
-import { booleanObject, urlsObject } from './common.ts';
+import { Language, booleanObject, urlsObject } from './common.ts';
+import type { Language as LanguageCode } from '../../domain/shared/languages.ts';
 import { Organization } from './organization.ts';
 
 const TranslationSettingsUrls = urlsObject('TranslationSettingsUrls', ['location']);
@@ -28,7 +29,7 @@ TranslationSettings.implement({
   fields: (t) => ({
     object: t.string({ description: 'Always "translation-settings" (the REST `object`)', resolve: () => 'translation-settings' }),
     title: t.exposeString('title', { description: 'Name of the translation settings' }),
-    languages: t.stringList({ description: 'Language codes, e.g. fr, pt-br', resolve: (settings) => settings.languages as string[] }),
+    languages: t.field({ type: [Language], description: 'The languages, in the order given', resolve: (settings) => settings.languages as LanguageCode[] }),
     createdAt: t.field({
       type: 'DateTime',
       description: 'When the translation settings were created',
@@ -73,7 +74,7 @@ builder.relayMutationField(
     inputFields: (t) => ({
       organizationId: t.id({ required: true, description: 'The organization' }),
       title: t.string({ required: true, description: 'Name of the translation settings (1 to 100 characters)' }),
-      languages: t.stringList({ description: 'Language codes, e.g. fr, pt-br, each at most once; none when absent' }),
+      languages: t.field({ type: [Language], description: 'The languages, each at most once; none when absent' }),
     }),
   },
   {
@@ -91,7 +92,7 @@ builder.relayMutationField(
     inputFields: (t) => ({
       translationSettingsId: t.id({ required: true, description: 'The translation settings' }),
       title: t.string({ required: true, description: 'Name of the translation settings (1 to 100 characters)' }),
-      languages: t.stringList({ description: 'Replaces the language codes, e.g. fr, pt-br, each at most once; absent keeps them' }),
+      languages: t.field({ type: [Language], description: 'Replaces the languages, each at most once; absent keeps them' }),
     }),
   },
   {
