@@ -187,7 +187,7 @@ describe('files and links over GraphQL', () => {
     const { admin, space } = await setup();
     const opened = expectData(await mutate(t, admin.token, 'createChangeRequest', { spaceId: space.id }, 'changeRequest { id }'));
     const changeRequestId = opened.createChangeRequest.changeRequest.id;
-    expectData(
+    const written = expectData(
       await mutate(
         t,
         admin.token,
@@ -202,9 +202,11 @@ describe('files and links over GraphQL', () => {
             },
           ],
         },
-        'changes { kind }',
+        'changes { kind } insertedFiles { id name size contentType }',
       ),
-    );
+    ).updateChangeRequestContent;
+    expect(written.insertedFiles).toEqual([{ id: expect.any(String), name: 'chart.txt', size: 4, contentType: 'text/plain' }]);
+    expect(await t.database.db.revisionFile.count({ where: { fileId: written.insertedFiles[0].id } })).toBeGreaterThan(0);
     expectData(await mutate(t, admin.token, 'mergeChangeRequest', { changeRequestId }, 'revision'));
     const data = expectData(
       await t.graphql(
@@ -213,7 +215,7 @@ describe('files and links over GraphQL', () => {
         { id: space.id },
       ),
     );
-    expect(data.space.content.files).toEqual([expect.objectContaining({ name: 'chart.txt', size: 4 })]);
+    expect(data.space.content.files).toEqual([expect.objectContaining({ id: written.insertedFiles[0].id, name: 'chart.txt', size: 4 })]);
     expect(data.space.links.map((link: { relation: string; status: string }) => [link.relation, link.status]).sort()).toEqual([
       ['external', 'ok'],
       ['file', 'ok'],

@@ -10,6 +10,7 @@ import {
   USER_FIELDS,
   connectionOf,
   expectData,
+  sameScalar,
 } from '../support/graphql.ts';
 import { type RestPage, followForward, followRest } from '../support/listings.ts';
 import { buildWorld } from '../support/world.ts';
@@ -63,7 +64,7 @@ function parityProblems(rest: unknown, graphql: unknown, relations: readonly str
   if (Array.isArray(rest) && Array.isArray(graphql) && rest.length === graphql.length) {
     return rest.flatMap((item, index) => parityProblems(item, graphql[index], [], `${path}[${index}]`));
   }
-  return JSON.stringify(rest) === JSON.stringify(graphql) ? [] : [`${path || '.'}: REST ${JSON.stringify(rest)} but GraphQL ${JSON.stringify(graphql)}`];
+  return sameScalar(rest, graphql) ? [] : [`${path || '.'}: REST ${JSON.stringify(rest)} but GraphQL ${JSON.stringify(graphql)}`];
 }
 
 async function restGet(token: string, url: string) {

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { buildUser, unique } from '../support/factories.ts';
-import { type Connection, connectionOf, expectData } from '../support/graphql.ts';
+import { type Connection, connectionOf, expectData, sameScalar } from '../support/graphql.ts';
 import { type RestPage, followForward, followRest } from '../support/listings.ts';
 import { GROUP_FIELDS, SECTION_FIELDS, SHARE_LINK_FIELDS, SITE_FIELDS, SITE_SPACE_FIELDS, buildSitesWorld, signVisitorToken } from '../support/site-tree.ts';
 
@@ -72,7 +72,7 @@ function parityProblems(rest: unknown, graphql: unknown, path = ''): string[] {
     if (rest.length !== graphql.length) return [`${path}: REST has ${rest.length} items, GraphQL ${graphql.length}`];
     return rest.flatMap((item, index) => parityProblems(item, graphql[index], `${path}[${index}]`));
   }
-  return JSON.stringify(rest) === JSON.stringify(graphql) ? [] : [`${path || '.'}: REST ${JSON.stringify(rest)} but GraphQL ${JSON.stringify(graphql)}`];
+  return sameScalar(rest, graphql) ? [] : [`${path || '.'}: REST ${JSON.stringify(rest)} but GraphQL ${JSON.stringify(graphql)}`];
 }
 
 /**

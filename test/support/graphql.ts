@@ -1,4 +1,6 @@
+import { isEnumType } from 'graphql';
 import { expect } from 'vitest';
+import { schema } from '../../src/graphql/schema.ts';
 import type { TestApp } from './app.ts';
 
 /**
@@ -7,6 +9,23 @@ import type { TestApp } from './app.ts';
  */
 
 export type GraphQLResult = Awaited<ReturnType<TestApp['graphql']>>;
+
+/** GraphQL enum names that spell their REST value differently (`share_link` for `share-link`), read from the schema. */
+const REST_SPELLING = new Map(
+  Object.values(schema.getTypeMap())
+    .filter(isEnumType)
+    .flatMap((type) =>
+      type
+        .getValues()
+        .filter((value) => value.name !== value.value)
+        .map((value) => [value.name, value.value as string] as const),
+    ),
+);
+
+/** Whether a REST scalar and a GraphQL one are the same value: equal, or an enum name and the REST value it stands for. */
+export function sameScalar(rest: unknown, graphql: unknown): boolean {
+  return JSON.stringify(rest) === JSON.stringify(graphql) || (typeof graphql === 'string' && REST_SPELLING.get(graphql) === rest);
+}
 
 /** Every field of each object type, as selection sets (relations select their id). */
 export const USER_FIELDS = 'id object displayName email photoURL urls { location }';

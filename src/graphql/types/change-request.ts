@@ -12,12 +12,13 @@ import {
 } from '../../domain/change-requests/service.ts';
 import { changeRequestOpenComments } from '../../domain/comments/counts.ts';
 import type { ChangeOutcome } from '../../domain/content/changes.ts';
+import { revisionFiles } from '../../domain/content/files.ts';
 import { importContent, updateChangeRequestContent } from '../../domain/content/service.ts';
 import { spaceRecord } from '../../domain/spaces/service.ts';
 import { builder } from '../builder.ts';
 import { connectionQuery, loadEach, toConnection } from '../connection.ts';
 import { restEnum, urlsObject } from './common.ts';
-import { Revision } from './content.ts';
+import { File, Revision } from './content.ts';
 import { Space } from './space.ts';
 import { User } from './user.ts';
 
@@ -221,10 +222,14 @@ builder.relayMutationField(
     resolve: async (_root, { input: { changeRequestId, changes } }, ctx) => {
       const { space } = await changeRequestById(ctx, changeRequestId);
       const result = (await updateChangeRequestContent(ctx, space.id, changeRequestId, { changes }, { compat: 'false' })) as {
+        changeRequest: { revision: string };
         changes: Array<{ object: ChangeOutcome['object']; page: string | { id: string }; ref?: string }>;
+        insertedFiles: Array<{ id: string }>;
       };
       return {
         id: changeRequestId,
+        revisionId: result.changeRequest.revision,
+        insertedFileIds: result.insertedFiles.map((file) => file.id),
         changes: result.changes.map((change) => ({
           kind: change.object,
           pageId: typeof change.page === 'string' ? change.page : change.page.id,
@@ -240,6 +245,15 @@ builder.relayMutationField(
         type: [ContentChangeOutcome],
         description: 'The pages the batch created, updated or deleted, each once, in the order first touched',
         resolve: (payload) => payload.changes,
+      }),
+      insertedFiles: t.field({
+        type: [File],
+        description: 'The files the batch uploaded (insert_files), with their new ids, in the order given',
+        resolve: async (payload, _args, ctx) => {
+          if (payload.insertedFileIds.length === 0) return [];
+          const byId = new Map((await revisionFiles(ctx, payload.revisionId)).map((file) => [file.fileId, file]));
+          return payload.insertedFileIds.map((id) => byId.get(id)!);
+        },
       }),
     }),
   },
