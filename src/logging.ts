@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import pino from 'pino';
@@ -71,23 +72,33 @@ function clientStatus(error: unknown): number | undefined {
   return typeof code === 'number' && code < 500 ? code : undefined;
 }
 
+/** The logger of the request being served, for code called without it (Yoga's logger). */
+const requestLog = new AsyncLocalStorage<FastifyBaseLogger>();
+
+/** Runs `work` with `log` (a request's logger, carrying its reqId) as the one Yoga's lines go to. */
+export function withRequestLog<T>(log: FastifyBaseLogger, work: () => T): T {
+  return requestLog.run(log, work);
+}
+
 /**
  * Yoga's logger: Yoga logs every error it masks at error level; those that are
  * the client's (a 404, a 403) are information, without stack, and a database
- * that cannot answer is a warning.
+ * that cannot answer is a warning. Lines go to the request's logger, with its
+ * reqId, when Yoga runs inside `withRequestLog`.
  */
-export function yogaLogger(log: FastifyBaseLogger) {
+export function yogaLogger(fallback: FastifyBaseLogger) {
+  const current = () => requestLog.getStore() ?? fallback;
   return {
-    debug: (...args: unknown[]) => log.debug(args.map(String).join(' ')),
-    info: (...args: unknown[]) => log.info(args.map(String).join(' ')),
-    warn: (...args: unknown[]) => log.warn(args.map(String).join(' ')),
+    debug: (...args: unknown[]) => current().debug(args.map(String).join(' ')),
+    info: (...args: unknown[]) => current().info(args.map(String).join(' ')),
+    warn: (...args: unknown[]) => current().warn(args.map(String).join(' ')),
     error: (...args: unknown[]) => {
       const [first] = args;
       const status = clientStatus(first);
       const message = String((first as ErrorWithOrigin)?.message ?? first);
-      if (status === 503) log.warn({ status }, `graphql: ${message}`);
-      else if (status !== undefined) log.info({ status }, `graphql client error: ${message}`);
-      else log.error(first as object, 'graphql error');
+      if (status === 503) current().warn({ status }, `graphql: ${message}`);
+      else if (status !== undefined) current().info({ status }, `graphql client error: ${message}`);
+      else current().error(first as object, 'graphql error');
     },
   };
 }

@@ -10,7 +10,7 @@ import { useGraphQlJit } from '@envelop/graphql-jit';
 import { GraphQLError, getOperationAST, getVariableValues, visit } from 'graphql';
 import { DATABASE_UNAVAILABLE_MESSAGE, RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/unavailable.ts';
 import { assertCleanInput } from '../lib/text-input.ts';
-import { yogaLogger } from '../logging.ts';
+import { withRequestLog, yogaLogger } from '../logging.ts';
 import { GRAPHIQL_CONTENT_SECURITY_POLICY } from '../security-headers.ts';
 import type { GraphQLMetrics } from '../metrics.ts';
 
@@ -167,7 +167,7 @@ export async function graphqlPlugin(
       // Yoga builds the request's URL from its Host header: one that makes no URL is the client's mistake, not a 500.
       const { host } = req.raw.headers;
       if (host !== undefined && !URL.canParse(`http://${host}/`)) req.raw.headers.host = 'localhost';
-      const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
+      const response = await withRequestLog(req.log, () => yoga.handleNodeRequestAndResponse(req, reply, { req, reply }));
       // Streams (subscriptions, incremental delivery) pass as they are; results are
       // read whole, to bound their size and for the response cache to see their text.
       if (/^(text\/event-stream|multipart\/mixed)/.test(response.headers.get('content-type') ?? '')) return response;

@@ -34,12 +34,18 @@ describe('request logs', () => {
 });
 
 describe('GraphQL errors', () => {
-  it('log what the client got wrong (404, 403) as information, without a stack trace', async () => {
+  it('log what the client got wrong (404, 403) as information, without a stack trace, with the request id', async () => {
     lines.length = 0;
-    const result = await t.graphql(team.admin.token, 'query($id: ID!) { space(id: $id) { id } }', { id: 'spc_missing' });
-    expect(result.errors?.[0]?.extensions?.code).toBe(404);
+    const response = await t.call('POST', '/graphql', {
+      token: team.admin.token,
+      headers: { 'x-request-id': 'edge-graphql.404' },
+      body: { query: 'query($id: ID!) { space(id: $id) { id } }', variables: { id: 'spc_missing' } },
+    });
+    expect(response.json().errors?.[0]?.extensions?.code).toBe(404);
     const logged = lines.filter((line) => String(line.msg).startsWith('graphql'));
-    expect(logged).toEqual([expect.objectContaining({ level: 30, status: 404, msg: 'graphql client error: Space "spc_missing" was not found' })]);
+    expect(logged).toEqual([
+      expect.objectContaining({ level: 30, status: 404, reqId: 'edge-graphql.404', msg: 'graphql client error: Space "spc_missing" was not found' }),
+    ]);
     expect(JSON.stringify(lines)).not.toContain('"stack"');
     expect(lines.filter((line) => line.level >= 50)).toEqual([]);
   });
