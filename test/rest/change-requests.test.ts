@@ -521,6 +521,36 @@ describe('links and backlinks', () => {
   });
 });
 
+describe('links in table-of-contents order', () => {
+  it('lists and pages the links as the pages appear in the table of contents, whatever order they were written in', async () => {
+    const { space, admin, open, edit, merge } = await setup();
+    const request = await open();
+    const written = await edit(request, [
+      { operation: 'insert_page', ref: 'second', title: 'Second', document: { markdown: '[b](https://b.example.test)\n' } },
+      { operation: 'insert_page', ref: 'first', title: 'First', at: 0, document: { markdown: '[a](https://a.example.test)\n' } },
+    ]);
+    await edit(request, [
+      { operation: 'insert_page', title: 'Child', into: created(written, 'first'), document: { markdown: '[c](https://c.example.test)\n' } },
+    ]);
+    expect((await merge(request)).statusCode).toBe(200);
+    const inOrder = ['https://a.example.test', 'https://c.example.test', 'https://b.example.test'];
+
+    const all = (await t.call('GET', `/v1/spaces/${space.id}/links`, { token: admin.token })).json();
+    expect(all.items.map((item: any) => item.targetReference.url)).toEqual(inOrder);
+    const paged: string[] = [];
+    let page: string | undefined;
+    do {
+      const body = (await t.call('GET', `/v1/spaces/${space.id}/links?limit=1${page ? `&page=${page}` : ''}`, { token: admin.token })).json();
+      paged.push(...body.items.map((item: any) => item.targetReference.url));
+      page = body.next?.page;
+    } while (page);
+    expect(paged).toEqual(inOrder);
+
+    const graph = await t.graphql(admin.token, 'query($id: ID!) { space(id: $id) { links { target } } }', { id: space.id });
+    expect(graph.data.space.links.map((link: any) => link.target.url)).toEqual(inOrder);
+  });
+});
+
 describe('PDF export', () => {
   it('renders the change request content as a PDF a parser reads back: all pages, a page with its pages, one page', async () => {
     const { PDFDocument } = await import('pdf-lib');

@@ -54,7 +54,7 @@ export const VERSION_FIELDS = [
  */
 export interface PageTree {
   revisionId: string;
-  /** Pages by id. */
+  /** Pages by id, in table-of-contents order (depth first). */
   pages: Map<string, PageState>;
   /** Children of each page id (and of null, the root), in sibling order. */
   children: Map<string | null, PageState[]>;
@@ -161,15 +161,20 @@ export function treeOf(revisionId: string, states: Iterable<PageState>): PageTre
     siblings.sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : a.pageId < b.pageId ? -1 : 1));
   }
   const paths = new Map<string, string>();
+  // Pages in table-of-contents order (depth first), whatever order the rows came in:
+  // listings that walk `pages` (links, backlinks) page the same way every time.
+  const inOrder = new Map<string, PageState>();
   const walk = (parentId: string | null, prefix: string) => {
     for (const page of children.get(parentId) ?? []) {
       const path = prefix ? (page.slug ? `${prefix}/${page.slug}` : prefix) : page.slug;
       paths.set(page.pageId, path);
+      inOrder.set(page.pageId, page);
       walk(page.pageId, path);
     }
   };
   walk(null, '');
-  return { revisionId, pages, children, paths };
+  for (const pageId of [...pages.keys()].sort()) if (!inOrder.has(pageId)) inOrder.set(pageId, pages.get(pageId)!);
+  return { revisionId, pages: inOrder, children, paths };
 }
 
 /** Every page under `pageId` (not itself), depth first. */
