@@ -529,3 +529,27 @@ describe('change request comments', () => {
     expect(await t.database.db.commentReply.count({ where: { id: reply.id } })).toBe(0);
   });
 });
+
+describe('in a deleted space', () => {
+  it('refuses every comment write with a 409, deleting a comment and updating the change request included, and changes nothing', async () => {
+    const { spaceId, changeRequestId, users, call, ok, base, crBase, comment } = await setup();
+    const remark = await comment(users.commenter);
+    const onRequest = await comment(users.commenter, 'On the request', crBase);
+    await ok('DELETE', `/v1/spaces/${spaceId}`, users.admin, undefined, 205);
+    const before = {
+      comments: await t.database.db.comment.findMany({ where: { spaceId }, orderBy: { id: 'asc' } }),
+      changeRequest: await t.database.db.changeRequest.findUniqueOrThrow({ where: { id: changeRequestId } }),
+    };
+    for (const [method, url, body] of [
+      ['DELETE', `${base}/${remark.id}`, undefined],
+      ['DELETE', `${crBase}/${onRequest.id}`, undefined],
+      ['PUT', `${base}/${remark.id}`, { body: { markdown: 'Edited' } }],
+      ['POST', `${base}/${remark.id}/replies`, { body: { markdown: 'Reply' } }],
+      ['PATCH', `/v1/spaces/${spaceId}/change-requests/${changeRequestId}`, { subject: 'Renamed', status: 'archived' }],
+    ] as const) {
+      expectError(await call(method, url, users.admin, body), 409, `space "${spaceId}" is deleted: restore it first`);
+    }
+    expect(await t.database.db.comment.findMany({ where: { spaceId }, orderBy: { id: 'asc' } })).toEqual(before.comments);
+    expect(await t.database.db.changeRequest.findUniqueOrThrow({ where: { id: changeRequestId } })).toEqual(before.changeRequest);
+  });
+});

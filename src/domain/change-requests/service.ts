@@ -146,9 +146,10 @@ export async function createChangeRequest(ctx: RequestContext, spaceId: string, 
 }
 
 export async function updateChangeRequest(ctx: RequestContext, spaceId: string, idOrNumber: string, body: unknown): Promise<ChangeRequestJSON> {
-  const { changeRequest, level } = await visibleChangeRequest(ctx, spaceId, idOrNumber);
+  const { space, changeRequest, level } = await visibleChangeRequest(ctx, spaceId, idOrNumber);
   const input = parseInput(UpdateChangeRequestInput, body);
   authorize(atLeast(level, 'edit') || changeRequest.createdById === ctx.viewer?.user.id, 'update this change request');
+  if (space.deletedAt) throw conflict(`space "${spaceId}" is deleted: restore it first`);
   await inTransaction(ctx, async (tx) => {
     await lockSpace(tx, spaceId);
     const current = await tx.db.changeRequest.findUniqueOrThrow({ where: { id: changeRequest.id } });

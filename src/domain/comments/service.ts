@@ -443,6 +443,7 @@ export async function deleteComment(ctx: RequestContext, spaceId: string, change
   const scope = await commentScope(ctx, spaceId, changeRequestId);
   const comment = await findComment(ctx, scope, commentId);
   authorize(commentPermissions(scope.level, comment.postedById, ctx.viewer?.user.id).delete, 'delete this comment');
+  if (scope.space.deletedAt) throw conflict(`space "${spaceId}" is deleted: restore it first`);
   await inTransaction(ctx, async (tx) => {
     await tx.db.commentReaction.deleteMany({ where: { commentId: comment.id } });
     await tx.db.commentReply.deleteMany({ where: { commentId: comment.id } });
