@@ -601,4 +601,25 @@ describe('listing by contributor', () => {
     const none = await t.call('GET', `/v1/spaces/${space.id}/change-requests?contributor=usr_nobody`, { token: admin.token });
     expect(none.json()).toMatchObject({ count: 0, items: [] });
   });
+
+  it('lists those a user opened (creator), over REST and GraphQL alike', async () => {
+    const { space, admin, member, open, edit } = await setup();
+    const bob = await member('edit');
+    const openedByAdmin = await open('Opened by admin');
+    const openedByBob = (await t.call('POST', `/v1/spaces/${space.id}/change-requests`, { token: bob.token, body: { subject: 'Opened by Bob' } })).json();
+    // Bob edits the admin's request too: a contributor to it, not its creator.
+    await edit(openedByAdmin, [{ operation: 'insert_page', title: 'A', document: {} }], bob.token);
+    const rest = async (query: string) =>
+      (await t.call('GET', `/v1/spaces/${space.id}/change-requests?${query}`, { token: admin.token })).json().items.map((item: { id: string }) => item.id);
+    const graphql = async (args: string) =>
+      (
+        await t.graphql(admin.token, `query($id: ID!) { space(id: $id) { changeRequestsConnection(${args}) { edges { node { id } } } } }`, { id: space.id })
+      ).data.space.changeRequestsConnection.edges.map((edge: { node: { id: string } }) => edge.node.id);
+    expect(await rest(`creator=${bob.id}`)).toEqual([openedByBob.id]);
+    expect(await graphql(`creator: "${bob.id}"`)).toEqual([openedByBob.id]);
+    expect(await rest(`creator=${admin.id}`)).toEqual([openedByAdmin.id]);
+    expect(await graphql(`creator: "${admin.id}"`)).toEqual([openedByAdmin.id]);
+    expect(await graphql(`contributor: "${bob.id}"`)).toEqual(await rest(`contributor=${bob.id}`));
+    expect((await rest(`contributor=${bob.id}`)).sort()).toEqual([openedByAdmin.id]);
+  });
 });

@@ -119,6 +119,7 @@ builder.objectFields(Space, (t) => ({
     args: {
       status: t.arg({ type: ChangeRequestStatus, description: 'Only those with this status; open when absent' }),
       contributor: t.arg.id({ description: 'Only those whose content this user edited (user id)' }),
+      creator: t.arg.id({ description: 'Only those this user opened (user id)' }),
     },
     resolve: async (space, args, ctx) => toConnection(await listChangeRequestRecords(ctx, space.id, connectionQuery(args))),
   }),
