@@ -66,7 +66,7 @@ fi
 echo "health check passes; the server runs as node"
 
 # The image is the command: a one-off container makes a token in the same volume.
-TOKEN=$("$ENGINE" run --rm -v "$VOLUME:/data" docs-gateway-check bootstrap --org 'Container check' --email check@example.test --json | tail -1 | jq -r .token)
+TOKEN=$(quiet "$ENGINE" run --rm -v "$VOLUME:/data" docs-gateway-check bootstrap --org 'Container check' --email check@example.test --json | tail -1 | jq -r .token)
 [ -n "$TOKEN" ] && [ "$TOKEN" != null ] || fail "bootstrap printed no token"
 orgs() { curl -sf -H "authorization: Bearer $TOKEN" "$BASE/v1/orgs" | jq -r '.items[].title'; }
 [ "$(orgs)" = 'Container check' ] || fail "the token does not list its organization"
