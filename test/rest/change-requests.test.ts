@@ -158,6 +158,14 @@ describe('change request content', () => {
     const startId = created(second, 'start');
     expect(second.changes.map((change: { object: string }) => change.object)).toEqual(['created_page', 'updated_page', 'deleted_page', 'updated_page']);
 
+    // A page inserted into a page the same batch deletes never existed: only the deleted page is reported.
+    const scratch = created(await edit(changeRequest, [{ operation: 'insert_page', ref: 'scratch', title: 'Scratch', document: {} }]), 'scratch');
+    const discarded = await edit(changeRequest, [
+      { operation: 'insert_page', ref: 'draft', title: 'Draft', into: scratch, document: {} },
+      { operation: 'delete_page', page: scratch },
+    ]);
+    expect(discarded.changes).toEqual([{ object: 'deleted_page', page: scratch }]);
+
     const base = `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`;
     const tree = await pages(`${base}/pages`);
     expect(tree.map((p) => [p.title, p.path])).toEqual([

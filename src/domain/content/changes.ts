@@ -66,6 +66,11 @@ export async function applyChanges(
   const touch = (outcome: ChangeOutcome) => {
     const previous = outcomes.get(outcome.pageId);
     if (previous?.object === 'created_page' && outcome.object === 'updated_page') return;
+    // Created and deleted in one batch (inside a page the batch deletes): it never existed outside it.
+    if (previous?.object === 'created_page' && outcome.object === 'deleted_page') {
+      outcomes.delete(outcome.pageId);
+      return;
+    }
     outcomes.set(outcome.pageId, outcome);
   };
 
