@@ -126,6 +126,15 @@ describe('OpenAPI specs', () => {
     expect(invalid.lastProcessedErrors).toHaveLength(invalid.lastProcessedErrorCount);
     expect(invalid.lastProcessedErrors.map((error: { message: string }) => error.message).join('\n')).toMatch(/version|petId/);
 
+    // 80 validator errors: 50 listed, one MORE_ERRORS entry for the rest, and the count of them all.
+    const paths = Object.fromEntries(Array.from({ length: 80 }, (_, index) => [`/p${index}`, { get: { responses: { '200': { description: 5 } } } }]));
+    const many = await put(slug, { text: JSON.stringify({ openapi: '3.0.3', info: { title: 'Many', version: '1' }, paths }) });
+    expect(many).toMatchObject({ lastProcessErrorCode: 'PARSE_ERROR', lastProcessedErrorCount: 80 });
+    expect(many.lastProcessedErrors).toHaveLength(51);
+    expect(many.lastProcessedErrors[50]).toEqual({ message: '…and 30 more errors', code: 'MORE_ERRORS' });
+    const graph = await t.graphql(admin.token, 'query($id: ID!) { node(id: $id) { ... on OpenAPISpec { lastProcessedErrorCount } } }', { id: many.id });
+    expect(graph.data.node.lastProcessedErrorCount).toBe(80);
+
     const notYaml = await put(slug, { url: `${sources.base}/not-yaml.yaml` });
     expect(notYaml).toMatchObject({ processingState: 'complete', lastVersion: v1, lastProcessErrorCode: 'PARSE_ERROR', lastProcessedErrorCount: 1 });
     expect(notYaml.lastProcessedErrors[0].message).toMatch(/not valid YAML/);

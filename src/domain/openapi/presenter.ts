@@ -23,6 +23,14 @@ export interface ProcessError {
   code?: string;
 }
 
+/** As stored: the `MORE_ERRORS` entry also keeps how many errors it stands for. */
+export interface StoredProcessError extends ProcessError {
+  omitted?: number;
+}
+
+const storedErrors = (spec: Pick<OpenApiSpecRecord, 'lastProcessErrors'>) =>
+  Array.isArray(spec.lastProcessErrors) ? (spec.lastProcessErrors as unknown as StoredProcessError[]) : [];
+
 type SpecKey = Pick<OpenApiSpecRecord, 'organizationId' | 'slug'>;
 /** A spec as read for presenting: everything but the source text (up to 10 MB, read by the processing job only). */
 export type SpecRow = Omit<OpenApiSpecRecord, 'sourceText'>;
@@ -42,7 +50,12 @@ export function versionLocation(spec: SpecKey, versionId: string, urls: PublicUr
 
 /** The errors recorded by the last processing (none after a success). */
 export function processErrors(spec: Pick<OpenApiSpecRecord, 'lastProcessErrors'>): ProcessError[] {
-  return Array.isArray(spec.lastProcessErrors) ? (spec.lastProcessErrors as unknown as ProcessError[]) : [];
+  return storedErrors(spec).map(({ message, code }) => ({ message, ...(code ? { code } : {}) }));
+}
+
+/** How many errors the last processing found, before the list was cut to 50 (the official `lastProcessedErrorCount`). */
+export function processErrorTotal(spec: Pick<OpenApiSpecRecord, 'lastProcessErrors'>): number {
+  return storedErrors(spec).reduce((total, error) => total + (error.code === 'MORE_ERRORS' ? (error.omitted ?? 1) : 1), 0);
 }
 
 export function presentSpec(spec: SpecRow, permissions: SpecPermissions, urls: PublicUrls): OpenAPISpecJSON {
@@ -59,7 +72,7 @@ export function presentSpec(spec: SpecRow, permissions: SpecPermissions, urls: P
     ...(spec.lastProcessedAt ? { lastProcessedAt: spec.lastProcessedAt.toISOString() } : {}),
     ...(spec.lastProcessErrorCode ? { lastProcessErrorCode: spec.lastProcessErrorCode as ProcessErrorCode } : {}),
     ...(errors.length ? { lastProcessedErrors: errors } : {}),
-    lastProcessedErrorCount: errors.length,
+    lastProcessedErrorCount: processErrorTotal(spec),
     permissions,
     urls: specUrls(spec, urls),
   };

@@ -7,7 +7,7 @@ import type { JobKind } from '../../jobs/queue.ts';
 import { newId } from '../../lib/ids.ts';
 import { FetchRefused, fetchBounded } from '../../lib/safe-fetch.ts';
 import { serializeOn } from '../transaction.ts';
-import type { ProcessError, ProcessErrorCode } from './presenter.ts';
+import type { ProcessErrorCode, StoredProcessError } from './presenter.ts';
 import { versionLocation } from './presenter.ts';
 
 /**
@@ -86,7 +86,7 @@ export const resumeOpenAPISpecsJob: JobKind = {
 class ProcessFailure extends Error {
   constructor(
     readonly code: ProcessErrorCode,
-    readonly errors: ProcessError[],
+    readonly errors: StoredProcessError[],
   ) {
     super(errors[0]?.message ?? code);
   }
@@ -246,8 +246,8 @@ async function validateDocument(value: object): Promise<void> {
     throw new ProcessFailure('PARSE_ERROR', [{ message: (error as Error).message }]);
   }
   if (result.valid) return;
-  const errors: ProcessError[] = result.errors.slice(0, MAX_ERRORS).map((error) => ({ message: error.message }));
+  const errors: StoredProcessError[] = result.errors.slice(0, MAX_ERRORS).map((error) => ({ message: error.message }));
   const more = result.errors.length - errors.length + result.additionalErrors;
-  if (more > 0) errors.push({ message: `…and ${more} more errors`, code: 'MORE_ERRORS' });
+  if (more > 0) errors.push({ message: `…and ${more} more errors`, code: 'MORE_ERRORS', omitted: more });
   throw new ProcessFailure('PARSE_ERROR', errors);
 }

@@ -4,6 +4,7 @@ import {
   type ProcessingState,
   type SpecRow,
   type VersionRow,
+  processErrorTotal,
   processErrors,
   specUrls,
   versionLocation,
@@ -143,8 +144,8 @@ OpenAPISpec.implement({
       resolve: (spec) => processErrors(spec),
     }),
     lastProcessedErrorCount: t.int({
-      description: 'How many entries lastProcessedErrors has, the `MORE_ERRORS` one included (REST `lastProcessedErrorCount`)',
-      resolve: (spec) => processErrors(spec).length,
+      description: 'How many errors the last processing found, those left out of lastProcessedErrors included (REST `lastProcessedErrorCount`)',
+      resolve: (spec) => processErrorTotal(spec),
     }),
     createdAt: t.field({ type: 'DateTime', description: 'When the spec was created', resolve: (spec) => spec.createdAt.toISOString() }),
     updatedAt: t.field({
