@@ -35,6 +35,7 @@ import pg from 'pg';
 import { sqliteFilePath } from '../../src/db/client.ts';
 import { type DatabaseProxy, databaseProxy } from '../support/database-proxy.ts';
 import { freePort } from '../support/network.ts';
+import { scratchDatabase } from '../support/scratch-database.ts';
 
 const { values } = parseArgs({
   options: {
@@ -86,60 +87,31 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A fresh database (not migrated: bootstrap and serve migrate it), a direct reader of it, and how to drop it. */
 async function freshDatabase() {
-  const server = process.env.DATABASE_URL ?? '';
-  if (server.startsWith('postgres')) {
-    const name = `docs_gateway_faults_${process.pid}_${Date.now().toString(36)}`;
-    const admin = new pg.Client({ connectionString: server });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE "${name}"`);
-    await admin.end();
-    const url = new URL(server);
-    url.pathname = `/${name}`;
-    return {
-      url: url.toString(),
-      provider: 'postgresql' as const,
-      label: 'PostgreSQL',
-      /** Spaces of these titles, counted on a connection of its own (not through the proxy). */
-      async countSpaces(titles: string[]): Promise<Map<string, number>> {
-        const client = new pg.Client({ connectionString: url.toString() });
-        await client.connect();
-        try {
-          const { rows } = await client.query<{ title: string; count: string }>(
-            'SELECT "title", count(*) AS "count" FROM "spaces" WHERE "title" = ANY($1) GROUP BY "title"',
-            [titles],
-          );
-          return new Map(rows.map((row) => [row.title, Number(row.count)]));
-        } finally {
-          await client.end();
-        }
-      },
-      async drop() {
-        const client = new pg.Client({ connectionString: server });
-        await client.connect();
-        await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-        await client.end();
-      },
-    };
-  }
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-gateway-faults-'));
-  const url = `file:${path.join(dir, 'faults.db')}`;
-  return {
-    url,
-    provider: 'sqlite' as const,
-    label: 'SQLite',
-    async countSpaces(titles: string[]): Promise<Map<string, number>> {
-      const file = new BetterSqlite3(sqliteFilePath(url), { readonly: true, timeout: 5_000 });
+  const database = await scratchDatabase(process.env.DATABASE_URL, 'faults');
+  /** Spaces of these titles, counted on a connection of its own (not through the proxy). */
+  const countSpaces = async (titles: string[]): Promise<Map<string, number>> => {
+    if (database.provider === 'sqlite') {
+      const file = new BetterSqlite3(sqliteFilePath(database.url), { readonly: true, timeout: 5_000 });
       try {
-        const counts = new Map<string, number>();
         const statement = file.prepare('SELECT count(*) AS "count" FROM "spaces" WHERE "title" = ?');
-        for (const title of titles) counts.set(title, (statement.get(title) as { count: number }).count);
-        return counts;
+        return new Map(titles.map((title) => [title, (statement.get(title) as { count: number }).count]));
       } finally {
         file.close();
       }
-    },
-    drop: async () => fs.rmSync(dir, { recursive: true, force: true }),
+    }
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ title: string; count: string }>(
+        'SELECT "title", count(*) AS "count" FROM "spaces" WHERE "title" = ANY($1) GROUP BY "title"',
+        [titles],
+      );
+      return new Map(rows.map((row) => [row.title, Number(row.count)]));
+    } finally {
+      await client.end();
+    }
   };
+  return { ...database, countSpaces };
 }
 
 // ---------------------------------------------------------------- bookkeeping

@@ -12,14 +12,11 @@
  * when a property broke or the server is unwell afterwards; replay a run with
  * its seed.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { runMigrations } from '../../src/db/index.ts';
 import { schema } from '../../src/graphql/schema.ts';
 import { startFuzzTarget } from './harness.ts';
+import { scratchDatabase } from '../support/scratch-database.ts';
 import { fetchOpenApi, formatStats, fuzzGraphQL, fuzzRest, healthProblems } from './run.ts';
 
 const { values } = parseArgs({
@@ -38,32 +35,10 @@ if (!Number.isInteger(runs) || runs < 1 || !Number.isInteger(graphqlRuns) || gra
 }
 
 /** A fresh, migrated database, and how to drop it. */
-async function freshDatabase(): Promise<{ url: string; label: string; drop(): Promise<void> }> {
-  const server = process.env.DATABASE_URL ?? '';
-  if (server.startsWith('postgres')) {
-    const name = `docs_gateway_fuzz_${process.pid}_${Date.now().toString(36)}`;
-    const admin = new pg.Client({ connectionString: server });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE "${name}"`);
-    await admin.end();
-    const url = new URL(server);
-    url.pathname = `/${name}`;
-    await runMigrations(url.toString());
-    return {
-      url: url.toString(),
-      label: 'PostgreSQL',
-      async drop() {
-        const client = new pg.Client({ connectionString: server });
-        await client.connect();
-        await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-        await client.end();
-      },
-    };
-  }
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-gateway-fuzz-'));
-  const url = `file:${path.join(dir, 'fuzz.db')}`;
-  await runMigrations(url);
-  return { url, label: 'SQLite', drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+async function freshDatabase() {
+  const database = await scratchDatabase(process.env.DATABASE_URL, 'fuzz');
+  await runMigrations(database.url);
+  return database;
 }
 
 const database = await freshDatabase();
