@@ -137,18 +137,18 @@ Organization.implement({
       nullable: true,
       description: "Short hostname for the organization's public content (lowercase letters, digits and dashes; unique); null when unset",
     }),
-    type: t.field({ type: OrganizationType, description: 'Whether it is a business or a community', resolve: (org) => org.type as 'business' }),
+    type: t.field({ type: OrganizationType, description: 'Whether it is a business or a community', resolve: (org) => org.type as OrganizationJSON['type'] }),
     useCase: t.field({
       type: OrganizationUseCase,
       nullable: true,
       description: 'What the organization documents; null when unset',
-      resolve: (org) => org.useCase as 'other' | null,
+      resolve: (org) => (org.useCase as OrganizationJSON['useCase']) ?? null,
     }),
     communityType: t.field({
       type: OrganizationCommunityType,
       nullable: true,
       description: 'Kind of community organization; null when unset',
-      resolve: (org) => org.communityType as 'education' | null,
+      resolve: (org) => (org.communityType as OrganizationJSON['communityType']) ?? null,
     }),
     defaultRole: t.field({
       type: MemberRole,
@@ -173,7 +173,7 @@ Organization.implement({
     plan: t.field({
       type: BillingProduct,
       description: 'Its billing plan (this server keeps no billing: set when the organization is created)',
-      resolve: (org) => org.plan as 'free',
+      resolve: (org) => org.plan as OrganizationJSON['plan'],
     }),
     mergeRules: t.field({
       type: 'JSON',

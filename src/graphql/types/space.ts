@@ -121,7 +121,7 @@ Space.implement({
     object: t.string({ description: 'Always "space" (the REST `object`)', resolve: () => 'space' }),
     title: t.exposeString('title', { description: 'Title of the space' }),
     emoji: t.exposeString('emoji', { description: 'Emoji shown before the title; empty when none' }),
-    visibility: t.field({ type: SpaceVisibility, description: 'Who may read it', resolve: (space) => space.visibility as 'private' }),
+    visibility: t.field({ type: SpaceVisibility, description: 'Who may read it', resolve: (space) => space.visibility as SpaceJSON['visibility'] }),
     createdAt: t.field({ type: 'DateTime', description: 'When it was created', resolve: (space) => space.createdAt.toISOString() }),
     updatedAt: t.field({ type: 'DateTime', description: 'When its settings last changed', resolve: (space) => space.updatedAt.toISOString() }),
     deletedAt: t.field({
