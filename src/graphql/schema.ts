@@ -14,8 +14,14 @@ import './types/custom-field.ts';
 import './types/content.ts';
 import './types/change-request.ts';
 import './types/comment.ts';
+import './types/comment-reply.ts';
 import './types/search.ts';
 import './types/site.ts';
+import './types/share-link.ts';
+import './types/site-section.ts';
+import './types/site-section-group.ts';
+import './types/site-space.ts';
+import './types/published-site.ts';
 import './types/openapi-spec.ts';
 import './types/viewer.ts';
 

@@ -1,30 +1,19 @@
-import type { CommentRecord, CommentReplyRecord } from '../../db/index.ts';
+import type { CommentRecord } from '../../db/index.ts';
 import { changeRequestUser } from '../../domain/change-requests/service.ts';
 import type { COMMENT_STATUS_FILTERS, CommentStatus as CommentStatusValue } from '../../domain/comments/inputs.ts';
-import {
-  type CommentTargetFacts,
-  type EmojiReactionView,
-  commentBodyOf,
-  commentLocation,
-  commentTarget,
-  replyLocation,
-} from '../../domain/comments/presenter.ts';
+import { type CommentTargetFacts, type EmojiReactionView, commentBodyOf, commentLocation, commentTarget } from '../../domain/comments/presenter.ts';
 import {
   commentById,
   commentPermissionsOf,
   commentRepliers,
-  commentReplyById,
   commentReplyCount,
   commentRevision,
   commentTargetFacts,
   deleteComment,
   listCommentRecords,
-  listRepliesOfComment,
   postCommentRecord,
-  postCommentReplyRecord,
   reactionsOf,
   updateCommentRecord,
-  updateCommentReplyRecord,
 } from '../../domain/comments/service.ts';
 import { builder } from '../builder.ts';
 import { connectionQuery, loadEach, toConnection } from '../connection.ts';
@@ -33,6 +22,12 @@ import { booleanObject, OrderDirection, restEnum, urlsObject } from './common.ts
 import { DocumentFormat } from './content.ts';
 import { Space } from './space.ts';
 import { User } from './user.ts';
+
+/**
+ * Comments on the content of a space or of a change request, the objects they
+ * share with their replies (reactions, permissions, urls), and their mutations.
+ * Replies, with a comment's `repliesConnection`, are in comment-reply.ts.
+ */
 
 const CommentStatus = restEnum<CommentStatusValue>('CommentStatus', 'Whether a comment still awaits resolution (REST `status` of a comment)', {
   open: 'Awaiting resolution: new comments are open, and reopening sets it back',
@@ -47,8 +42,8 @@ const CommentStatusFilter = restEnum<(typeof COMMENT_STATUS_FILTERS)[number]>(
     resolved: 'Only resolved comments',
   },
 );
-const CommentPermissions = booleanObject('CommentPermissions', ['view', 'edit', 'reply', 'delete'] as const);
-const CommentUrls = urlsObject('CommentUrls', ['location']);
+export const CommentPermissions = booleanObject('CommentPermissions', ['view', 'edit', 'reply', 'delete'] as const);
+export const CommentUrls = urlsObject('CommentUrls', ['location']);
 
 const EmojiReactionUser = builder.objectRef<EmojiReactionView['users'][number]>('EmojiReactionUser').implement({
   description: 'A user who reacted with an emoji, and when',
@@ -62,7 +57,7 @@ const EmojiReactionUser = builder.objectRef<EmojiReactionView['users'][number]>(
   }),
 });
 
-const EmojiReaction = builder.objectRef<EmojiReactionView>('EmojiReaction').implement({
+export const EmojiReaction = builder.objectRef<EmojiReactionView>('EmojiReaction').implement({
   description: 'One emoji and the users who reacted with it',
   fields: (t) => ({
     emoji: t.exposeString('emoji', { description: 'The emoji, as its characters (one given as hex code points, such as 1f389, is stored as its characters)' }),
@@ -174,11 +169,6 @@ export const Comment = builder.loadableNodeRef<CommentRecord, string>('Comment',
   load: (ids, ctx) => loadEach(ids, (id) => commentById(ctx, id)),
 });
 
-export const CommentReply = builder.loadableNodeRef<{ comment: CommentRecord; reply: CommentReplyRecord }, string>('CommentReply', {
-  id: { resolve: (row) => row.reply.id },
-  load: (ids, ctx) => loadEach(ids, (id) => commentReplyById(ctx, id)),
-});
-
 Comment.implement({
   description:
     'A comment on the content of a space or of one of its change requests (REST `/v1/spaces/{spaceId}/comments/{commentId}`, or under `change-requests/{changeRequestId}`); seen by those who can see its space',
@@ -246,56 +236,6 @@ Comment.implement({
         'What the caller may do with it: reply, react and resolve with comment level on the space; edit its body as its author; delete it as its author or with admin level',
       resolve: (comment, _args, ctx) => commentPermissionsOf(ctx, comment),
     }),
-    repliesConnection: t.connection({
-      type: CommentReply,
-      description: 'Replies to it, oldest first (REST `…/comments/{commentId}/replies`)',
-      resolve: async (comment, args, ctx) => {
-        const page = await listRepliesOfComment(ctx, comment, connectionQuery(args));
-        return toConnection({ ...page, items: page.items.map((reply) => ({ comment, reply })) });
-      },
-    }),
-  }),
-});
-
-CommentReply.implement({
-  description: 'A reply to a comment (REST `…/comments/{commentId}/replies/{commentReplyId}`); seen by those who can see its space',
-  fields: (t) => ({
-    object: t.string({ description: 'Always "comment-reply" (the REST `object`)', resolve: () => 'comment-reply' }),
-    comment: t.field({ type: Comment, description: 'The comment it replies to', resolve: (row) => row.comment }),
-    postedBy: t.field({
-      type: User,
-      description: 'The user who posted it (a user who is gone shows as "Deleted user")',
-      resolve: (row, _args, ctx) => changeRequestUser(ctx, row.reply.postedById),
-    }),
-    postedAt: t.field({ type: 'DateTime', description: 'When it was posted', resolve: (row) => row.reply.postedAt.toISOString() }),
-    editedAt: t.field({
-      type: 'DateTime',
-      nullable: true,
-      description: 'When its body was last edited; null when it never was',
-      resolve: (row) => row.reply.editedAt?.toISOString() ?? null,
-    }),
-    body: t.field({
-      type: 'JSON',
-      description: 'As REST: {markdown} (default) or {document}',
-      args: { format: t.arg({ type: DocumentFormat, description: 'markdown (default) or document: the structured form' }) },
-      resolve: (row, args) => commentBodyOf(row.reply.body, args.format ?? undefined),
-    }),
-    reactions: t.field({
-      type: [EmojiReaction],
-      description: 'Emoji reactions to it, each emoji with its users, in the order each emoji was first used',
-      resolve: (row, _args, ctx) => reactionsOf(ctx, row.reply.id),
-    }),
-    urls: t.field({
-      type: CommentUrls,
-      description: 'Its address in this REST API',
-      resolve: (row, _args, ctx) => ({ location: replyLocation(row.comment, row.reply.id, ctx.urls) }),
-    }),
-    permissions: t.field({
-      type: CommentPermissions,
-      description:
-        'What the caller may do with it: react with comment level on the space; edit its body as its author; delete it as its author or with admin level (no mutation deletes replies)',
-      resolve: (row, _args, ctx) => commentPermissionsOf(ctx, row.comment, row.reply),
-    }),
   }),
 });
 
@@ -331,16 +271,10 @@ builder.objectField(ChangeRequest, 'commentsConnection', (t) =>
   }),
 );
 
-/** Payloads read the comment (or reply) again, as the viewer sees it now. */
+/** Payloads read the comment again, as the viewer sees it now. */
 const commentPayload = {
   outputFields: (t: PothosSchemaTypes.ObjectFieldBuilder<typeof builder.$inferSchemaTypes, { commentId: string }>) => ({
     comment: t.field({ type: Comment, resolve: (payload, _args, ctx) => commentById(ctx, payload.commentId) }),
-  }),
-};
-
-const replyPayload = {
-  outputFields: (t: PothosSchemaTypes.ObjectFieldBuilder<typeof builder.$inferSchemaTypes, { replyId: string }>) => ({
-    reply: t.field({ type: CommentReply, resolve: (payload, _args, ctx) => commentReplyById(ctx, payload.replyId) }),
   }),
 };
 
@@ -414,49 +348,4 @@ builder.relayMutationField(
     },
   },
   { outputFields: (t) => ({ deletedCommentId: t.exposeID('deletedCommentId', { description: 'Id of the comment deleted' }) }) },
-);
-
-builder.relayMutationField(
-  'createCommentReply',
-  {
-    inputFields: (t) => ({
-      commentId: t.id({ required: true, description: 'The comment to reply to' }),
-      body: t.string({ required: true, description: 'The text, in Markdown (not blank; up to 100,000 characters)' }),
-    }),
-  },
-  {
-    description: 'Replies to a comment (REST `POST …/comments/{commentId}/replies`; comment level on the space, which must not be deleted)',
-    resolve: async (_root, { input: { commentId, body } }, ctx) => {
-      const comment = await commentById(ctx, commentId);
-      const { reply } = await postCommentReplyRecord(ctx, comment.spaceId, comment.changeRequestId, commentId, { body: { markdown: body } });
-      return { replyId: reply.id };
-    },
-  },
-  replyPayload,
-);
-
-builder.relayMutationField(
-  'updateCommentReply',
-  {
-    inputFields: (t) => ({
-      replyId: t.id({ required: true, description: 'The reply' }),
-      body: t.string({ description: 'New text, in Markdown (its author only; not blank; up to 100,000 characters); absent keeps it' }),
-      addedReactions: t.stringList({ description: "Emojis to add to the caller's reactions (up to 50), as characters or hex code points such as 1f389" }),
-      removedReactions: t.stringList({ description: "Emojis to remove from the caller's reactions (up to 50); one both added and removed is removed" }),
-    }),
-  },
-  {
-    description:
-      "Edits a reply's body, adds or removes the caller's reactions (REST `PUT …/comments/{commentId}/replies/{commentReplyId}`; comment level on the space, which must not be deleted; only its author edits the body)",
-    resolve: async (_root, { input: { replyId, body, addedReactions, removedReactions } }, ctx) => {
-      const { comment } = await commentReplyById(ctx, replyId);
-      await updateCommentReplyRecord(ctx, comment.spaceId, comment.changeRequestId, comment.id, replyId, {
-        ...(body != null ? { body: { markdown: body } } : {}),
-        ...(addedReactions ? { addedReactions } : {}),
-        ...(removedReactions ? { removedReactions } : {}),
-      });
-      return { replyId };
-    },
-  },
-  replyPayload,
 );
