@@ -1,4 +1,4 @@
-// The triggers behind the response cache (src/response-cache.ts): every write to
+// The triggers behind the response cache (src/http/response-cache.ts): every write to
 // a table bumps the data generation of each scope the written rows belong to —
 // the organization, and for users also the user itself — so that a cached answer
 // is dropped exactly when data it could contain changes, whichever instance,

@@ -1,8 +1,73 @@
 import { z } from 'zod';
-import { type CorsOrigins, parseCorsOrigins } from './cors.ts';
 import { DATABASE_DEFAULTS, type OpenOptions } from './db/client.ts';
-import { DEFAULT_GRAPHQL_LIMITS, type GraphQLLimits } from './graphql/limits.ts';
-import { DEFAULT_RATE_LIMITS, type RateLimits } from './rate-limit.ts';
+
+/** Requests per minute per client and failed authentications per address (src/http/rate-limit.ts). */
+export interface RateLimits {
+  perMinute: number;
+  failedAuthenticationsPerMinute: number;
+  redisUrl?: string | undefined;
+  /** Prefix of the Redis keys (tests isolate their runs with it). */
+  redisPrefix?: string | undefined;
+}
+
+export const DEFAULT_RATE_LIMITS: RateLimits = { perMinute: 6000, failedAuthenticationsPerMinute: 60 };
+
+/** What one GraphQL request may ask for (src/graphql/limits.ts). */
+export interface GraphQLLimits {
+  maxTokens: number;
+  maxDepth: number;
+  maxAliases: number;
+  maxDirectives: number;
+  maxCost: number;
+  /** Execution stops after this long; the answer is an error. */
+  timeoutMs: number;
+  /** Answers larger than this are replaced by an error. */
+  maxResponseBytes: number;
+}
+
+export const DEFAULT_GRAPHQL_LIMITS: GraphQLLimits = {
+  maxTokens: 5_000,
+  maxDepth: 20,
+  maxAliases: 30,
+  maxDirectives: 30,
+  maxCost: 250_000,
+  timeoutMs: 15_000,
+  maxResponseBytes: 32 * 1024 * 1024,
+};
+
+/**
+ * Which web pages of other origins may call the APIs: any (`'*'`), or the listed
+ * origins only (an empty list: none).
+ *
+ * Credentials are never allowed: docs-gateway reads tokens from the
+ * `Authorization` and `X-Visitor-Token` headers, never from cookies, so a page
+ * of another origin can act only with a token it was given, and allowing any
+ * origin exposes nothing a caller does not already hold.
+ */
+export type CorsOrigins = '*' | string[];
+
+/** `CORS_ORIGINS`: `*`, or a comma-separated list of origins such as `https://docs.example.com`. */
+export function parseCorsOrigins(value: string): CorsOrigins | { error: string } {
+  const trimmed = value.trim();
+  if (trimmed === '*') return '*';
+  const origins: string[] = [];
+  for (const item of trimmed
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
+    let url: URL;
+    try {
+      url = new URL(item);
+    } catch {
+      return { error: `"${item}" is not an origin (scheme://host[:port])` };
+    }
+    if (url.origin === 'null' || url.origin !== item.replace(/\/$/, '')) {
+      return { error: `"${item}" is not an origin (scheme://host[:port], without a path)` };
+    }
+    origins.push(url.origin);
+  }
+  return origins;
+}
 
 /** Every environment variable docs-gateway reads, validated once at start. */
 const Environment = z.object({
@@ -85,9 +150,9 @@ export interface Config {
   responseCacheBytes: number;
   /** Memory for page trees of revisions kept between requests, in bytes; 0 keeps none. */
   pageTreeCacheBytes: number;
-  /** Origins whose pages may call the APIs (src/cors.ts). */
+  /** Origins whose pages may call the APIs (src/http/cors.ts). */
   corsOrigins: CorsOrigins;
-  /** Requests per minute per client, failed authentications per address, and where they are counted (src/rate-limit.ts). */
+  /** Requests per minute per client, failed authentications per address, and where they are counted (src/http/rate-limit.ts). */
   rateLimits: RateLimits;
   /** Fetches made for users (website import, file URLs) may reach private and loopback addresses: local development only. */
   fetchPrivateAddresses: boolean;

@@ -1,10 +1,9 @@
+import type DataLoader from 'dataloader';
 import type { PublicUrls } from './config.ts';
 import type { Database, Db, MemberRecord, Provider, UserRecord } from './db/index.ts';
-import type { PageTreeCache } from './domain/content/tree.ts';
-import type { LoaderRegistry } from './domain/loaders.ts';
+import type { ErrorStatus } from './errors.ts';
 import type { Clock } from './lib/clock.ts';
 import type { FileStorage } from './storage/files.ts';
-import type { JobSender } from './jobs/queue.ts';
 
 /** The authenticated caller. */
 export interface Viewer {
@@ -17,7 +16,7 @@ export interface Viewer {
   memberships?: ReadonlyMap<string, MemberRecord>;
   /**
    * The data generations of the user and of its organizations when the request
-   * was authenticated, as one string (src/response-cache.ts).
+   * was authenticated, as one string (src/http/response-cache.ts).
    */
   generation?: string;
 }
@@ -40,7 +39,7 @@ export interface RequestContext {
    * Absent inside transactions: a tree read there may belong to a revision
    * that is rolled back.
    */
-  pageTreeCache?: PageTreeCache;
+  pageTreeCache?: RevisionCache;
   /** Fetches (website import) may reach private and loopback addresses: tests only. */
   fetchPrivateAddresses?: boolean;
   /** Bounds of fetching an OpenAPI spec's source (src/domain/openapi/processing.ts); its defaults when absent. */
@@ -71,7 +70,7 @@ export interface ContextOptions {
   clock: Clock;
   urls: PublicUrls;
   storage?: FileStorage | undefined;
-  pageTreeCache?: PageTreeCache | undefined;
+  pageTreeCache?: RevisionCache | undefined;
   fetchPrivateAddresses?: boolean | undefined;
   openApiFetch?: { timeoutMs: number; maxBytes: number } | undefined;
   jobs?: JobSender | undefined;
@@ -113,4 +112,71 @@ export function withDb(ctx: RequestContext, db: Db): RequestContext {
 /** The viewer without the memberships read at authentication: they may have changed by a write. */
 export function withoutMembershipSnapshot(viewer: Viewer | null): Viewer | null {
   return viewer && { user: viewer.user };
+}
+
+/** The request's DataLoaders by definition (src/domain/loaders.ts), so their caches never outlive it. */
+export type LoaderRegistry = Map<object, DataLoader<unknown, unknown>>;
+
+/**
+ * Values derived from revisions, kept between requests: a revision never
+ * changes once written (src/domain/content/tree.ts keeps page trees here).
+ */
+export interface RevisionCache {
+  has(revisionId: string): boolean;
+  get(revisionId: string): object | undefined;
+  set(revisionId: string, value: object): unknown;
+}
+
+// Background jobs, as the domain defines them and queues them through `ctx.jobs`
+// (src/jobs/ runs them: pg-boss on PostgreSQL, in-process on SQLite).
+
+/** One kind of job: what it does and how failures are retried. */
+export interface JobKind<Data extends object = object> {
+  name: string;
+  /** Attempts after the first before the job is marked failed. */
+  retryLimit: number;
+  /** An attempt running longer than this is considered lost and retried. */
+  timeoutSeconds: number;
+  /**
+   * Does the work, in a context of its own with no viewer (no permissions to
+   * check: whoever queued the job was checked then). What it returns is added
+   * to the job's log line, and is what `call` answers with. A DomainError it
+   * throws is the client's and ends the job (retrying cannot help): `call`
+   * rethrows it where the job was queued.
+   */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a job may return nothing at all
+  run(ctx: RequestContext, data: Data, job: { id: string; attempt: number }): Promise<void | Record<string, unknown>>;
+}
+
+/**
+ * A kind whatever its data: the queue handles kinds of every data type alike,
+ * and a kind's `run` takes its own data (parameters are contravariant, so no
+ * narrower type holds them all).
+ */
+// biome-ignore lint/suspicious/noExplicitAny: see above
+export type AnyJobKind = JobKind<any>;
+
+export interface SendOptions {
+  /** At most one job of this kind per window of this many seconds, across every instance. */
+  oncePerSeconds?: number;
+}
+
+export interface CallOptions {
+  timeoutMs: number;
+}
+
+/** What a finished job leaves: its run's result, or the client error that refused it. */
+export type JobOutput = Record<string, unknown> & { refused?: { status: ErrorStatus; message: string } };
+
+/** How the domain queues jobs (src/jobs/queue.ts `jobSender`). */
+export interface JobSender {
+  /** Queues a job; its id, or null when the window of `oncePerSeconds` already has one. */
+  send<Data extends object>(kind: JobKind<Data>, data: Data, options?: SendOptions): Promise<string | null>;
+  /**
+   * Queues a job and waits for its end, for work a request answers with
+   * (website imports, PDFs) but that any instance may run. Resolves to the
+   * job's output; rejects when its last attempt failed, or with a 503 when it
+   * has not ended within `timeoutMs`.
+   */
+  call<Data extends object>(kind: JobKind<Data>, data: Data, options: CallOptions): Promise<JobOutput>;
 }

@@ -1,10 +1,10 @@
 import { Command, InvalidArgumentError } from 'commander';
 import type { FastifyInstance } from 'fastify';
 import { seedDemo, sourceDemoSpecFromServer } from '../../prisma/seed/demo.ts';
-import { buildApp } from '../app.ts';
+import { buildApp } from '../http/app.ts';
 import { loadConfig } from '../config.ts';
 import { loadPersistedOperations } from '../graphql/persisted-operations.ts';
-import { createLogger, defaultLogFormat, logDestination } from '../logging.ts';
+import { createLogger, defaultLogFormat, logDestination } from '../http/logging.ts';
 import { openDatabase, runMigrations } from '../db/index.ts';
 import { bootstrap, createUserWithToken, issueApiToken } from '../domain/users/provisioning.ts';
 import { translateConstraintError } from '../domain/transaction.ts';

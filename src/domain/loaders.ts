@@ -26,12 +26,10 @@ export function defineRecordLoader<V extends { id: string }>(
   });
 }
 
-export type LoaderRegistry = Map<LoaderDefinition<never, never>, DataLoader<unknown, unknown>>;
-
 export function loader<K, V>(ctx: RequestContext, definition: LoaderDefinition<K, V>): DataLoader<K, V> {
   ctx.checkBudget?.();
   const registry = ctx.loaders;
-  const key = definition as unknown as LoaderDefinition<never, never>;
+  const key = definition;
   let instance = registry.get(key) as DataLoader<K, V> | undefined;
   if (!instance) {
     instance = new DataLoader<K, V, unknown>((keys) => definition.batch(ctx, keys), {

@@ -12,6 +12,7 @@ import {
   isLeafType,
   isListType,
 } from 'graphql';
+import type { GraphQLLimits } from '../config.ts';
 import { type ComplexityEstimator, getComplexity } from 'graphql-query-complexity';
 import type { Plugin } from 'graphql-yoga';
 import type { RequestContext } from '../context.ts';
@@ -25,27 +26,6 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../lib/pagination.ts';
  * lists at an estimate — is above the limit. What runs is still bounded in
  * time and in the size of its answer.
  */
-export interface GraphQLLimits {
-  maxTokens: number;
-  maxDepth: number;
-  maxAliases: number;
-  maxDirectives: number;
-  maxCost: number;
-  /** Execution stops after this long; the answer is an error. */
-  timeoutMs: number;
-  /** Answers larger than this are replaced by an error. */
-  maxResponseBytes: number;
-}
-
-export const DEFAULT_GRAPHQL_LIMITS: GraphQLLimits = {
-  maxTokens: 5_000,
-  maxDepth: 20,
-  maxAliases: 30,
-  maxDirectives: 30,
-  maxCost: 250_000,
-  timeoutMs: 15_000,
-  maxResponseBytes: 32 * 1024 * 1024,
-};
 
 /** Items a list that takes no size argument is estimated to hold. */
 export const LIST_SIZE_ESTIMATE = 10;

@@ -1,20 +1,18 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type Plugin, createYoga } from 'graphql-yoga';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { type Plugin, type YogaLogger, createYoga } from 'graphql-yoga';
 import type { RequestContext } from '../context.ts';
 import { DomainError } from '../errors.ts';
-import { type GraphQLLimits, DEFAULT_GRAPHQL_LIMITS, REQUEST_ERROR, graphqlLimitPlugins, responseTooLarge } from './limits.ts';
-import { GRAPHIQL_EXAMPLE_QUERY, registerGraphiQLAssets, renderGraphiQLPage } from './graphiql.ts';
+import { DEFAULT_GRAPHQL_LIMITS, type GraphQLLimits } from '../config.ts';
+import { REQUEST_ERROR, graphqlLimitPlugins } from './limits.ts';
+import { GRAPHIQL_EXAMPLE_QUERY, renderGraphiQLPage } from './graphiql.ts';
 import { DOCUMENT_ID_PARAMETER, type PersistedOperations, persistedOperationsPlugin } from './persisted-operations.ts';
 import { schema } from './schema.ts';
 import { useGraphQlJit } from '@envelop/graphql-jit';
 import { GraphQLError, getOperationAST, getVariableValues, visit } from 'graphql';
 import { DATABASE_UNAVAILABLE_MESSAGE, RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/unavailable.ts';
 import { assertCleanInput } from '../lib/text-input.ts';
-import { withRequestLog, yogaLogger } from '../logging.ts';
-import { GRAPHIQL_CONTENT_SECURITY_POLICY } from '../security-headers.ts';
-import type { GraphQLMetrics } from '../metrics.ts';
 
-interface ServerContext {
+export interface ServerContext {
   req: FastifyRequest;
   reply: FastifyReply;
 }
@@ -76,33 +74,37 @@ const isGraphQLError = (error: unknown): error is GraphQLError =>
   // By name: a second copy of graphql (a bundler's ESM build) has its own class.
   error instanceof Error && error.name === 'GraphQLError';
 
-/** Counts each executed operation by type (query, mutation) and outcome for /metrics. */
-function countOperations(metrics: GraphQLMetrics): Plugin {
+/** Reports each executed operation by type (query, mutation) and outcome (for /metrics). */
+function countOperations(onOperation: OperationCounter): Plugin {
   return {
     onExecute({ args }) {
       const type = getOperationAST(args.document, args.operationName)?.operation ?? 'unknown';
       return {
         onExecuteDone({ result }) {
           const errors = 'errors' in result && result.errors && result.errors.length > 0;
-          metrics.operation(type, errors ? 'error' : 'ok');
+          onOperation(type, errors ? 'error' : 'ok');
         },
       };
     },
   };
 }
 
-/** Yoga on Fastify at /graphql, with the request context built by the app's authentication hook. */
-export async function graphqlPlugin(
-  app: FastifyInstance,
-  options: {
-    graphiqlToken?: string | undefined;
-    limits?: GraphQLLimits | undefined;
-    metrics?: GraphQLMetrics | undefined;
-    persistedOperations?: PersistedOperations | undefined;
-  },
-) {
+/** Counts one executed GraphQL operation. */
+export type OperationCounter = (type: string, outcome: 'ok' | 'error') => void;
+
+export interface GraphQLServerOptions {
+  graphiqlToken?: string | undefined;
+  limits?: GraphQLLimits | undefined;
+  onOperation?: OperationCounter | undefined;
+  persistedOperations?: PersistedOperations | undefined;
+  /** Where Yoga logs (src/http/logging.ts gives the request's logger). */
+  logging: YogaLogger;
+}
+
+/** The GraphQL server over the schema, with its limits and plugins; src/http/graphql.ts serves it at /graphql. */
+export function createGraphQLServer(options: GraphQLServerOptions) {
   const limits = options.limits ?? DEFAULT_GRAPHQL_LIMITS;
-  const yoga = createYoga<ServerContext, RequestContext>({
+  return createYoga<ServerContext, RequestContext>({
     schema,
     // Clients of persisted operations send the hash of a registered document instead of its text.
     extraParamNames: [DOCUMENT_ID_PARAMETER],
@@ -115,10 +117,10 @@ export async function graphqlPlugin(
       // Compiles each operation once into a function: less work per field than
       // the reference executor (measured: the site tree in about 0.6× the time).
       useGraphQlJit(),
-      ...(options.metrics ? [countOperations(options.metrics)] : []),
+      ...(options.onOperation ? [countOperations(options.onOperation)] : []),
     ],
-    logging: yogaLogger(app.log),
-    // CORS is the app's (src/cors.ts), the same for REST and GraphQL.
+    logging: options.logging,
+    // CORS is the app's (src/http/cors.ts), the same for REST and GraphQL.
     cors: false,
     context: ({ req }) => req.ctx!,
     // GraphiQL's build served by this server (src/graphql/graphiql.ts): no CDN, cacheable files.
@@ -156,35 +158,6 @@ export async function graphqlPlugin(
           extensions: { code: 500 },
         });
       },
-    },
-  });
-
-  registerGraphiQLAssets(app);
-  app.route({
-    url: yoga.graphqlEndpoint,
-    method: ['GET', 'POST'],
-    handler: async (req, reply) => {
-      // Yoga builds the request's URL from its Host header: one that makes no URL is the client's mistake, not a 500.
-      const { host } = req.raw.headers;
-      if (host !== undefined && !URL.canParse(`http://${host}/`)) req.raw.headers.host = 'localhost';
-      const response = await withRequestLog(req.log, () => yoga.handleNodeRequestAndResponse(req, reply, { req, reply }));
-      // Streams (subscriptions, incremental delivery) pass as they are; results are
-      // read whole, to bound their size and for the response cache to see their text.
-      if (/^(text\/event-stream|multipart\/mixed)/.test(response.headers.get('content-type') ?? '')) return response;
-      const text = await response.text();
-      const bytes = Buffer.byteLength(text);
-      if (bytes > limits.maxResponseBytes) {
-        const error = responseTooLarge(bytes, limits.maxResponseBytes);
-        return reply.code(413).send({ errors: [{ message: error.message, extensions: { code: 413 } }] });
-      }
-      reply.status(response.status);
-      response.headers.forEach((value, name) => {
-        reply.header(name, value);
-      });
-      if ((response.headers.get('content-type') ?? '').startsWith('text/html')) {
-        reply.header('content-security-policy', GRAPHIQL_CONTENT_SECURITY_POLICY);
-      }
-      return reply.send(text);
     },
   });
 }

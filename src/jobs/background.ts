@@ -1,7 +1,8 @@
 import { importWebsiteJob, renderPdfJob } from '../domain/content/jobs.ts';
 import { processOpenAPISpecJob, resumeOpenAPISpecsJob } from '../domain/openapi/processing.ts';
 import { spacePurgeJob } from '../domain/spaces/purge.ts';
-import type { AnyJobKind, JobKind, JobLog, JobQueue } from './queue.ts';
+import type { AnyJobKind, JobKind } from '../context.ts';
+import type { JobLog, JobQueue } from './queue.ts';
 
 // Functions, not constants: the job modules import the domain, which may import
 // this module back, and a constant would capture kinds not yet defined.

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { type AnyJobKind, type JobOutput, type JobQueue, type JobRunner, jobTimedOut, runLogged } from './queue.ts';
+import type { AnyJobKind, JobOutput } from '../context.ts';
+import { type JobQueue, type JobRunner, jobTimedOut, runLogged } from './queue.ts';
 
 const RETRY_DELAY_MS = 1_000;
 const MAX_RETRY_DELAY_MS = 300_000;

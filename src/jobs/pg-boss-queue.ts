@@ -1,5 +1,6 @@
 import { PgBoss } from 'pg-boss';
-import { type AnyJobKind, type JobOutput, type JobQueue, type JobRunner, jobTimedOut, runLogged } from './queue.ts';
+import type { AnyJobKind, JobOutput } from '../context.ts';
+import { type JobQueue, type JobRunner, jobTimedOut, runLogged } from './queue.ts';
 
 /** How often a caller waiting for a job another instance runs looks at its state. */
 const CALL_POLL_MS = 200;

@@ -1,9 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { RequestContext } from '../context.ts';
-import { type Database, providerOf } from '../db/index.ts';
-import { DomainError, type ErrorStatus, unavailable } from '../errors.ts';
-import { inProcessQueue } from './in-process-queue.ts';
-import { pgBossQueue } from './pg-boss-queue.ts';
+import type { AnyJobKind, JobOutput, JobSender, RequestContext } from '../context.ts';
+import { DomainError, unavailable } from '../errors.ts';
 
 /**
  * Background work (purging deleted spaces, processing OpenAPI specs…), run
@@ -13,58 +10,11 @@ import { pgBossQueue } from './pg-boss-queue.ts';
  * database there is one instance, and jobs run in its process.
  */
 
-/** One kind of job: what it does and how failures are retried. */
-export interface JobKind<Data extends object = object> {
-  name: string;
-  /** Attempts after the first before the job is marked failed. */
-  retryLimit: number;
-  /** An attempt running longer than this is considered lost and retried. */
-  timeoutSeconds: number;
-  /**
-   * Does the work, in a context of its own with no viewer (no permissions to
-   * check: whoever queued the job was checked then). What it returns is added
-   * to the job's log line, and is what `call` answers with. A DomainError it
-   * throws is the client's and ends the job (retrying cannot help): `call`
-   * rethrows it where the job was queued.
-   */
-  // biome-ignore lint/suspicious/noConfusingVoidType: a job may return nothing at all
-  run(ctx: RequestContext, data: Data, job: { id: string; attempt: number }): Promise<void | Record<string, unknown>>;
-}
-
-/**
- * A kind whatever its data: the queue handles kinds of every data type alike,
- * and a kind's `run` takes its own data (parameters are contravariant, so no
- * narrower type holds them all).
- */
-// biome-ignore lint/suspicious/noExplicitAny: see above
-export type AnyJobKind = JobKind<any>;
-
-export interface SendOptions {
-  /** At most one job of this kind per window of this many seconds, across every instance. */
-  oncePerSeconds?: number;
-}
-
-export interface CallOptions {
-  timeoutMs: number;
-}
-
-/** What a finished job leaves: its run's result, or the client error that refused it. */
-export type JobOutput = Record<string, unknown> & { refused?: { status: ErrorStatus; message: string } };
-
-export interface JobQueue {
+/** A queue of jobs: what request handlers send to (JobSender, src/context.ts), and what works them. */
+export interface JobQueue extends JobSender {
   readonly backend: 'postgresql' | 'in-process';
   /** This instance takes jobs of `kind` from now on. */
   work(kind: AnyJobKind): Promise<void>;
-  /** Queues a job; its id, or null when the window of `oncePerSeconds` already has one. */
-  send<Data extends object>(kind: JobKind<Data>, data: Data, options?: SendOptions): Promise<string | null>;
-  /**
-   * Queues a job and waits for its end, for work a request answers with
-   * (website imports, PDFs) but that any instance may run. Resolves to the
-   * job's output (see `outcomeOf`); rejects when its last attempt failed, or
-   * with a 503 when it has not ended within `timeoutMs` (it is then cancelled
-   * unless already running).
-   */
-  call<Data extends object>(kind: JobKind<Data>, data: Data, options: CallOptions): Promise<JobOutput>;
   /** Stops taking jobs and waits (bounded) for those running. */
   stop(): Promise<void>;
 }
@@ -76,10 +26,6 @@ export type JobLog = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 export interface JobRunner {
   log: JobLog;
   context(): RequestContext;
-}
-
-export function openJobQueue(database: Pick<Database, 'url'>, runner: JobRunner): JobQueue {
-  return providerOf(database.url) === 'postgresql' ? pgBossQueue(database.url, runner) : inProcessQueue(runner);
 }
 
 /**
@@ -109,8 +55,6 @@ export async function runLogged(kind: AnyJobKind, data: object, job: { id: strin
  * first time it queues one (servers work every kind from the start, see
  * src/jobs/background.ts).
  */
-export type JobSender = Pick<JobQueue, 'send' | 'call'>;
-
 export function jobSender(queue: JobQueue): JobSender {
   const working = new Map<string, Promise<void>>();
   const worked = (kind: AnyJobKind) => {
@@ -132,17 +76,6 @@ export function jobSender(queue: JobQueue): JobSender {
       return queue.call(kind, data, options);
     },
   };
-}
-
-/**
- * Runs a job for a request and answers with its output: through the queue
- * (any instance may run it), or in this context where nothing queues (seeds,
- * the CLI). A client error the job refused with is thrown here again.
- */
-export async function callJob<Data extends object>(ctx: RequestContext, kind: JobKind<Data>, data: Data, options: CallOptions): Promise<JobOutput> {
-  const output = ctx.jobs ? await ctx.jobs.call(kind, data, options) : (((await kind.run(ctx, data, { id: 'inline', attempt: 1 })) ?? {}) as JobOutput);
-  if (output.refused) throw new DomainError(output.refused.status, output.refused.message);
-  return output;
 }
 
 /** The 503 of a job that did not end in time. */

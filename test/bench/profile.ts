@@ -9,7 +9,7 @@
 import inspector from 'node:inspector/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildApp } from '../../src/app.ts';
+import { buildApp } from '../../src/http/app.ts';
 import { openDatabase } from '../../src/db/index.ts';
 import { type DataSet, type Sizes, prepareDataSet } from './dataset.ts';
 import { BENCH_DIR } from './processes.ts';

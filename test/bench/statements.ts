@@ -3,7 +3,7 @@
 // and the listings' statements are explained by the database itself.
 import Sqlite from 'better-sqlite3';
 import pg from 'pg';
-import { buildApp } from '../../src/app.ts';
+import { buildApp } from '../../src/http/app.ts';
 import type { FastifyInstance } from 'fastify';
 import { type Database, openDatabase, providerOf } from '../../src/db/index.ts';
 import { type OpenOptions, sqliteFilePath } from '../../src/db/client.ts';

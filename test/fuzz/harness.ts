@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { buildApp } from '../../src/app.ts';
+import { buildApp } from '../../src/http/app.ts';
 import { type Database, openDatabase } from '../../src/db/index.ts';
 import { type FileStorage, localDiskStorage } from '../../src/storage/files.ts';
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_GRAPHQL_LIMITS } from '../../src/graphql/limits.ts';
+import { DEFAULT_GRAPHQL_LIMITS } from '../../src/config.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { buildTeam } from '../support/factories.ts';
 import { expectData } from '../support/graphql.ts';

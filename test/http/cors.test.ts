@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseCorsOrigins } from '../../src/cors.ts';
+import { parseCorsOrigins } from '../../src/config.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { buildTeam } from '../support/factories.ts';
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { redactUrl } from '../../src/logging.ts';
+import { redactUrl } from '../../src/http/logging.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { buildTeam } from '../support/factories.ts';
 

@@ -1,7 +1,10 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { providerOf } from '../../src/db/index.ts';
 import { conflict } from '../../src/errors.ts';
-import { type JobKind, type JobQueue, callJob, jobSender, openJobQueue } from '../../src/jobs/queue.ts';
+import type { JobKind } from '../../src/context.ts';
+import { callJob } from '../../src/domain/jobs.ts';
+import { type JobQueue, jobSender } from '../../src/jobs/queue.ts';
+import { openJobQueue } from '../../src/jobs/open-queue.ts';
 import { createContext } from '../../src/context.ts';
 import { TEST_URLS, type TestApp, createTestApp } from '../support/app.ts';
 import { closeWhenFileEnds } from '../support/cleanup.ts';

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Role } from '../../src/domain/access.ts';
 import { purgeDeletedSpaces } from '../../src/domain/spaces/purge.ts';
 import { startBackgroundWork } from '../../src/jobs/background.ts';
-import { openJobQueue } from '../../src/jobs/queue.ts';
+import { openJobQueue } from '../../src/jobs/open-queue.ts';
 import { jobRunner } from '../support/jobs.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { DAY, timeTravel } from '../support/clock.ts';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { inject } from 'vitest';
-import { type AppOptions, buildApp } from '../../src/app.ts';
+import { type AppOptions, buildApp } from '../../src/http/app.ts';
 import type { PublicUrls } from '../../src/config.ts';
 import { type Database, openDatabase } from '../../src/db/index.ts';
 import type { OpenOptions } from '../../src/db/client.ts';

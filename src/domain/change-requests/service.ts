@@ -5,7 +5,7 @@ import { newId } from '../../lib/ids.ts';
 import { type Ordering, type Page, pageRequestOf } from '../../lib/pagination.ts';
 import { parseInput } from '../../lib/validation.ts';
 import { type Role, atLeast, authorize } from '../access.ts';
-import { reindexSpace } from '../search/service.ts';
+import { reindexSpace } from '../search/indexing.ts';
 import { recountChangeRequests } from './counts.ts';
 import { changeRequestOpenComments } from '../comments/counts.ts';
 import { storeDocuments } from '../content/documents.ts';

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { conflict } from '../../errors.ts';
-import type { JobKind } from '../../jobs/queue.ts';
+import type { JobKind } from '../../context.ts';
 import { lockSpace } from '../change-requests/service.ts';
-import { reindexSpace } from '../search/service.ts';
+import { reindexSpace } from '../search/indexing.ts';
 import { inTransaction } from '../transaction.ts';
 import { markdownOf, storeDocuments } from './documents.ts';
 import type { ImportInput } from './import-input.ts';
 import { writeRevision } from './revisions.ts';
-import { noteContributor } from './service.ts';
+import { noteContributor } from '../change-requests/contributors.ts';
 import { type PageState, type PageTree, loadPageTree } from './tree.ts';
 import type { z } from 'zod';
 

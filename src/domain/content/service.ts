@@ -10,7 +10,8 @@ import { defineRecordLoader, loader } from '../loaders.ts';
 import { visibleSpace } from '../spaces/service.ts';
 import { mapPage } from '../shared/pages.ts';
 import { inTransaction } from '../transaction.ts';
-import { callJob } from '../../jobs/queue.ts';
+import { noteContributor } from '../change-requests/contributors.ts';
+import { callJob } from '../jobs.ts';
 import { importWebsiteJob, renderPdfJob } from './jobs.ts';
 import { applyChanges, slugOf } from './changes.ts';
 import { ImportInput } from './import-input.ts';
@@ -280,14 +281,6 @@ export async function importContent(ctx: RequestContext, source: ContentSource, 
 }
 
 /** The viewer contributed to a change request's content (the `contributor` filter). */
-export async function noteContributor(tx: RequestContext, changeRequestId: string, userId = tx.viewer!.user.id): Promise<void> {
-  await tx.db.changeRequestContributor.upsert({
-    where: { changeRequestId_userId: { changeRequestId, userId } },
-    create: { changeRequestId, userId },
-    update: {},
-  });
-}
-
 /** The bytes of every file an `insert_files` change names by URL: public addresses only, 1 MB, 10 s each. */
 async function fetchFiles(ctx: RequestContext, changes: ContentChange[]) {
   const fetched = new Map<string, { bytes: Buffer; contentType: string }>();

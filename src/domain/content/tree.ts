@@ -1,4 +1,4 @@
-import type { RequestContext } from '../../context.ts';
+import type { RequestContext, RevisionCache } from '../../context.ts';
 import { Prisma } from '../../db/index.ts';
 import { LRUCache } from 'lru-cache';
 import { defineLoader, loader } from '../loaders.ts';
@@ -79,11 +79,10 @@ interface PageRow extends Omit<PageState, 'hidden' | 'noIndex' | 'noRobotsIndex'
  * Reads go through the space or change request that points at a revision, so
  * what the viewer may see is still decided per request.
  */
-export type PageTreeCache = LRUCache<string, PageTree>;
-
-export function createPageTreeCache(maxBytes: number): PageTreeCache | undefined {
+export function createPageTreeCache(maxBytes: number): RevisionCache | undefined {
   if (maxBytes <= 0) return undefined;
-  return new LRUCache<string, PageTree>({ maxSize: maxBytes, sizeCalculation: estimatedBytes });
+  // Only this module fills it, with page trees.
+  return new LRUCache<string, object>({ maxSize: maxBytes, sizeCalculation: (tree) => estimatedBytes(tree as PageTree) });
 }
 
 /** Roughly what a tree holds in memory: per page its objects and map entries, and its strings. */
@@ -101,7 +100,7 @@ export const pageTrees = defineLoader<string, PageTree>(async (ctx, requested) =
   const revisionIds = cache ? requested.filter((id) => !cache.has(id)) : requested;
   const built = revisionIds.length ? await readPageTrees(ctx, revisionIds) : new Map<string, PageTree>();
   if (cache) for (const [id, tree] of built) cache.set(id, tree);
-  return requested.map((id) => built.get(id) ?? cache!.get(id)!);
+  return requested.map((id) => built.get(id) ?? (cache!.get(id) as PageTree));
 });
 
 async function readPageTrees(ctx: RequestContext, revisionIds: readonly string[]): Promise<Map<string, PageTree>> {

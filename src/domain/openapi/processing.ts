@@ -3,7 +3,7 @@ import { validate } from '@readme/openapi-parser';
 import { parse as parseYaml } from 'yaml';
 import { type RequestContext, withDb } from '../../context.ts';
 import { type Db, Prisma, type OpenApiSpecRecord } from '../../db/index.ts';
-import type { JobKind } from '../../jobs/queue.ts';
+import type { JobKind } from '../../context.ts';
 import { newId } from '../../lib/ids.ts';
 import { FetchRefused, fetchBounded } from '../../lib/safe-fetch.ts';
 import { serializeOn } from '../transaction.ts';

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/index.ts';
-import type { JobKind } from '../../jobs/queue.ts';
+import type { JobKind } from '../../context.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { SPACE_RETENTION_MS } from './service.ts';
 

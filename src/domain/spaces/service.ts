@@ -14,7 +14,7 @@ import { endPosition, levelOn, positionAmongSiblings } from '../shared/content-t
 import { type ChildListing, countsBy, listChildren, mapPage } from '../shared/pages.ts';
 import { moveContentInput, transferInput } from '../shared/schemas.ts';
 import { copyRevisionToSpace, writeEmptyRevision } from '../content/revisions.ts';
-import { reindexSpace } from '../search/service.ts';
+import { reindexSpace } from '../search/indexing.ts';
 import { inTransaction } from '../transaction.ts';
 import { CreateSpaceInput, GetSpaceQuery, ListSpacesQuery, UpdateSpaceCustomFieldsInput, UpdateSpaceInput } from './inputs.ts';
 import { type SpaceJSON, presentSpace } from './presenter.ts';

@@ -31,7 +31,7 @@ interface ViewerRow {
 /**
  * The viewer behind a bearer token, or null when the token is unknown: the user,
  * all its memberships and the data generations of the user and of each of its
- * organizations (src/response-cache.ts) in one statement, since every request
+ * organizations (src/http/response-cache.ts) in one statement, since every request
  * needs them.
  * (Raw SQL, straight to the driver: Prisma would send one statement per
  * relation, and this statement runs for every request.)

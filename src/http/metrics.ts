@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { Database } from './db/index.ts';
+import type { Database } from '../db/index.ts';
 
 /**
  * Prometheus metrics at /metrics (prom-client): HTTP requests by route,

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { PublicUrls } from './config.ts';
-import type { Database } from './db/index.ts';
+import type { PublicUrls } from '../config.ts';
+import type { Database } from '../db/index.ts';
 
 /**
  * The `urls.app` (and `urls.published` without a custom hostname) of every

@@ -2,8 +2,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { PublicUrls } from './config.ts';
-import { OPENAPI_PATH } from './rest/plugin.ts';
+import type { PublicUrls } from '../config.ts';
+import { OPENAPI_PATH } from '../rest/plugin.ts';
 
 /**
  * The pages people open in a browser: `/`, a landing page linking everything

@@ -1,30 +1,32 @@
 import compress from '@fastify/compress';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import type { PublicUrls } from './config.ts';
-import { type RequestContext, createContext } from './context.ts';
-import type { Database } from './db/index.ts';
-import { viewerForToken } from './domain/users/service.ts';
-import { DomainError, invalid, unauthenticated } from './errors.ts';
-import type { GraphQLLimits } from './graphql/limits.ts';
-import { graphqlPlugin } from './graphql/yoga.ts';
-import { type Clock, systemClock } from './lib/clock.ts';
-import { type CorsOrigins, registerCors } from './cors.ts';
-import { createPageTreeCache } from './domain/content/tree.ts';
-import { DATABASE_UNAVAILABLE_MESSAGE, RETRY_AFTER_SECONDS, isDatabaseUnavailable } from './db/unavailable.ts';
-import { assertCleanInput } from './lib/text-input.ts';
+import type { PublicUrls } from '../config.ts';
+import { type RequestContext, createContext } from '../context.ts';
+import type { Database } from '../db/index.ts';
+import { viewerForToken } from '../domain/users/service.ts';
+import { DomainError, invalid, unauthenticated } from '../errors.ts';
+import type { CorsOrigins, GraphQLLimits, RateLimits } from '../config.ts';
+import { graphqlPlugin } from './graphql.ts';
+import { type Clock, systemClock } from '../lib/clock.ts';
+import { registerCors } from './cors.ts';
+import { createPageTreeCache } from '../domain/content/tree.ts';
+import { DATABASE_UNAVAILABLE_MESSAGE, RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/unavailable.ts';
+import { assertCleanInput } from '../lib/text-input.ts';
 import { registerHealth } from './health.ts';
 import { LOGGER_OPTIONS, requestIdOf } from './logging.ts';
 import { registerAppLinks } from './app-links.ts';
-import type { PersistedOperations } from './graphql/persisted-operations.ts';
+import type { PersistedOperations } from '../graphql/persisted-operations.ts';
 import { registerPages } from './pages.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
-import { bearerToken } from './lib/tokens.ts';
-import { DEFAULT_RATE_LIMITS, RateLimited, type RateLimits, registerRateLimits } from './rate-limit.ts';
+import { bearerToken } from '../lib/tokens.ts';
+import { RateLimited, registerRateLimits } from './rate-limit.ts';
+import { DEFAULT_RATE_LIMITS } from '../config.ts';
 import { registerResponseCache } from './response-cache.ts';
-import { registerFileDownloads } from './rest/files.ts';
-import { OPENAPI_PATH, restPlugin } from './rest/plugin.ts';
-import type { FileStorage } from './storage/files.ts';
-import { type JobQueue, jobSender, openJobQueue } from './jobs/queue.ts';
+import { registerFileDownloads } from '../rest/files.ts';
+import { OPENAPI_PATH, restPlugin } from '../rest/plugin.ts';
+import type { FileStorage } from '../storage/files.ts';
+import { type JobQueue, jobSender } from '../jobs/queue.ts';
+import { openJobQueue } from '../jobs/open-queue.ts';
 import { METRICS_PATH, registerMetrics } from './metrics.ts';
 
 declare module 'fastify' {
@@ -47,13 +49,13 @@ export interface AppOptions {
   logStream?: { write(line: string): void };
   /** Prefills GraphiQL's Authorization header (the demo token of `npm start`). */
   graphiqlToken?: string;
-  /** Memory for cached read responses in bytes (src/response-cache.ts); 0 or absent: no cache. */
+  /** Memory for cached read responses in bytes (src/http/response-cache.ts); 0 or absent: no cache. */
   responseCacheBytes?: number;
   /** Memory for page trees of revisions kept between requests, in bytes (src/domain/content/tree.ts); 0 or absent: none kept. */
   pageTreeCacheBytes?: number;
-  /** Origins whose pages may call the APIs (src/cors.ts); any origin when absent. */
+  /** Origins whose pages may call the APIs (src/http/cors.ts); any origin when absent. */
   corsOrigins?: CorsOrigins;
-  /** Requests per minute per client and failed authentications per address (src/rate-limit.ts); the defaults when absent. */
+  /** Requests per minute per client and failed authentications per address (src/http/rate-limit.ts); the defaults when absent. */
   rateLimits?: RateLimits;
   /** What one GraphQL request may ask for (src/graphql/limits.ts); the defaults when absent. */
   graphqlLimits?: GraphQLLimits;

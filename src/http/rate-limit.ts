@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { DomainError } from './errors.ts';
-import { bearerToken } from './lib/tokens.ts';
+import { DomainError } from '../errors.ts';
+import { bearerToken } from '../lib/tokens.ts';
+import type { RateLimits } from '../config.ts';
 
 /**
  * How many requests a client may send per minute: per API token when it sends
@@ -11,15 +12,6 @@ import { bearerToken } from './lib/tokens.ts';
  * so that every instance shares the counts; in memory otherwise. 0 turns a
  * limit off.
  */
-export interface RateLimits {
-  perMinute: number;
-  failedAuthenticationsPerMinute: number;
-  redisUrl?: string | undefined;
-  /** Prefix of the Redis keys (tests isolate their runs with it). */
-  redisPrefix?: string | undefined;
-}
-
-export const DEFAULT_RATE_LIMITS: RateLimits = { perMinute: 6000, failedAuthenticationsPerMinute: 60 };
 
 const WINDOW_MS = 60_000;
 

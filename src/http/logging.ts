@@ -3,8 +3,8 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import pino from 'pino';
 import pretty from 'pino-pretty';
-import { isDatabaseUnavailable } from './db/unavailable.ts';
-import { DomainError } from './errors.ts';
+import { isDatabaseUnavailable } from '../db/unavailable.ts';
+import { DomainError } from '../errors.ts';
 
 /**
  * What reaches the logs: requests without their secrets (share keys, visitor

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
-import type { Database } from './db/index.ts';
+import type { Database } from '../db/index.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { Database } from './db/client.ts';
-import { MIGRATIONS_TABLE, migrationFiles } from './db/migrate.ts';
+import type { Database } from '../db/client.ts';
+import { MIGRATIONS_TABLE, migrationFiles } from '../db/migrate.ts';
 
 /** How long readiness waits for the database: probes give up after a few seconds. */
 const READY_TIMEOUT_MS = 2_000;
