@@ -1,6 +1,44 @@
 // The Markdown report of a run: every measurement, then the targets as
 // ratios within this run, each marked met or not.
-import type { Measurement, Results } from './run.ts';
+import type { Sizes } from './dataset.ts';
+import type { LoadResult } from './load.ts';
+import type { ScenarioProfile } from './profile.ts';
+import type { StatementCount } from './statements.ts';
+
+/** How long and how hard each scenario is measured. */
+export interface Plan {
+  rounds: number;
+  seconds: number;
+  warmup: number;
+  connections: number;
+  waterfalls: number;
+  soakSeconds: number;
+}
+
+export interface Measurement extends LoadResult {
+  scenario: string;
+  system: string;
+  database: string;
+  rounds: number[];
+}
+
+export interface Results {
+  date: string;
+  quick: boolean;
+  machine: { cpus: string; cores: number; memoryGiB: number; node: string };
+  plan: Plan;
+  sizes: Sizes;
+  measurements: Measurement[];
+  statements: Record<string, Record<string, StatementCount>>;
+  memory: Record<string, { idleMB: number; peakUnderTreeMB: number }>;
+  waterfall: Record<string, { calls: number; bytes: number; waterfallMs: number; treeQueryMs: number; treeBytes: number }>;
+  soak?: { seconds: number; samples: Array<{ atSeconds: number; rssMB: number; requestsPerSecond: number }> };
+  /** S6: share of the answers served by the response cache, per system. */
+  hitRates: Record<string, number>;
+  /** Per scenario and database: in-process time, statements and the CPU split. */
+  cpu: Array<Omit<ScenarioProfile, 'profile'>>;
+  plans: Record<string, string[]>;
+}
 
 const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '–');
 

@@ -9,11 +9,11 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { type DataSet, FULL, type Sizes, prepareDataSet, prepareTenants } from './dataset.ts';
 import { type LoadResult, type MixResult, type Request, median, runLoad, runMix } from './load.ts';
-import { type ScenarioProfile, profileScenario } from './profile.ts';
+import { profileScenario } from './profile.ts';
 import { BENCH_DIR, type RunningSystem, memoryOf, resetPeakMemory } from './processes.ts';
-import { renderMarkdown } from './report.ts';
+import { type Measurement, type Results, renderMarkdown } from './report.ts';
 import { SCENARIO_REQUESTS, TREE_QUERY, auth, graphql } from './scenarios.ts';
-import { type StatementCount, countStatements, explainRequest } from './statements.ts';
+import { countStatements, explainRequest } from './statements.ts';
 import { startDocsGateway, startFastifyConstant, startFastifySqlite, startMesh, startPostGraphile } from './systems.ts';
 import { postOnce, restWaterfall } from './waterfall.ts';
 
@@ -36,31 +36,6 @@ const URLS = {
 };
 const started = Date.now();
 const log = (message: string) => console.log(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s] ${message}`);
-
-export interface Measurement extends LoadResult {
-  scenario: string;
-  system: string;
-  database: string;
-  rounds: number[];
-}
-
-export interface Results {
-  date: string;
-  quick: boolean;
-  machine: { cpus: string; cores: number; memoryGiB: number; node: string };
-  plan: typeof plan;
-  sizes: Sizes;
-  measurements: Measurement[];
-  statements: Record<string, Record<string, StatementCount>>;
-  memory: Record<string, { idleMB: number; peakUnderTreeMB: number }>;
-  waterfall: Record<string, { calls: number; bytes: number; waterfallMs: number; treeQueryMs: number; treeBytes: number }>;
-  soak?: { seconds: number; samples: Array<{ atSeconds: number; rssMB: number; requestsPerSecond: number }> };
-  /** S6: share of the answers served by the response cache, per system. */
-  hitRates: Record<string, number>;
-  /** Per scenario and database: in-process time, statements and the CPU split. */
-  cpu: Array<Omit<ScenarioProfile, 'profile'>>;
-  plans: Record<string, string[]>;
-}
 
 /** Installs the peers from their lockfile, again whenever the lockfile changed since. */
 function ensurePeersInstalled() {

@@ -1,6 +1,6 @@
 import { addMember, buildTeam, buildUser, unique } from '../support/factories.ts';
 import type { FuzzTarget } from './harness.ts';
-import type { OpenApiDocument } from './rest-cases.ts';
+import type { OpenApiDocument } from './openapi-document.ts';
 
 /**
  * What the fuzzed requests point at: an organization administered by the

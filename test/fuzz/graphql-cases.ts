@@ -14,7 +14,8 @@ import {
   isScalarType,
 } from 'graphql';
 import type { Fixtures, Kind } from './fixtures.ts';
-import { CUSTOM_FIELD_NAMES, HINT_KINDS, type JsonSchema, type OpenApiDocument, fromSchema, mutationsOf, operationsOf } from './rest-cases.ts';
+import type { JsonSchema, OpenApiDocument } from './openapi-document.ts';
+import { CUSTOM_FIELD_NAMES, HINT_KINDS, fromSchema, mutationsOf, operationsOf } from './rest-cases.ts';
 import { Deep, Huge, KINDS, hostileJson, hostileString, jsonText, oddNumbers, refOf } from './values.ts';
 
 /**

@@ -4,7 +4,7 @@ import { schema } from '../../src/graphql/schema.ts';
 import { closeWhenFileEnds } from '../support/cleanup.ts';
 import { graphqlCaseArbs } from './graphql-cases.ts';
 import { type FuzzTarget, startFuzzTarget } from './harness.ts';
-import type { OpenApiDocument } from './rest-cases.ts';
+import type { OpenApiDocument } from './openapi-document.ts';
 import { fetchOpenApi, formatStats, fuzzGraphQL, graphqlProblem, healthProblems } from './run.ts';
 import { FUZZ_RUNS, FUZZ_SEED, withReplayHint } from './settings.ts';
 

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { type Fixtures, type Kind, PARAMETER_KINDS } from './fixtures.ts';
+import type { JsonSchema, OpenApiDocument, OpenApiOperation } from './openapi-document.ts';
 import { Deep, Huge, KINDS, encodeComponent, hostileJson, hostileString, hugeString, jsonText, pageTokenArb, refOf, resolveText } from './values.ts';
 
 /**
@@ -12,25 +13,6 @@ import { Deep, Huge, KINDS, encodeComponent, hostileJson, hostileString, hugeStr
  * fields, unknown fields, ~1 MB strings, deep nesting, non-objects, invalid
  * JSON, other content types).
  */
-
-export type JsonSchema = Record<string, any>;
-
-export interface OpenApiParameter {
-  name: string;
-  in: 'path' | 'query';
-  required?: boolean;
-  schema: JsonSchema;
-}
-
-export interface OpenApiOperation {
-  operationId: string;
-  parameters: OpenApiParameter[];
-  requestBody?: { content: { 'application/json': { schema: JsonSchema } } };
-}
-
-export interface OpenApiDocument {
-  paths: Record<string, Record<string, OpenApiOperation>>;
-}
 
 export interface Operation {
   method: string;

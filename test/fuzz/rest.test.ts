@@ -5,7 +5,8 @@ import { issueApiToken } from '../../src/domain/users/provisioning.ts';
 import { closeWhenFileEnds } from '../support/cleanup.ts';
 import { buildTeam } from '../support/factories.ts';
 import { type FuzzTarget, startFuzzTarget } from './harness.ts';
-import { type OpenApiDocument, caseArb, operationsOf } from './rest-cases.ts';
+import type { OpenApiDocument } from './openapi-document.ts';
+import { caseArb, operationsOf } from './rest-cases.ts';
 import { fetchOpenApi, formatStats, fuzzRest, healthProblems, restProblem } from './run.ts';
 import { FUZZ_RUNS, FUZZ_SEED, withReplayHint } from './settings.ts';
 

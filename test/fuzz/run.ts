@@ -4,7 +4,8 @@ import { buildTeam } from '../support/factories.ts';
 import { type Fixtures, buildFixtures } from './fixtures.ts';
 import { type GraphQLCase, graphqlBody, graphqlCaseArbs } from './graphql-cases.ts';
 import { type FuzzTarget, safeJson } from './harness.ts';
-import { type OpenApiDocument, type RestCase, isDestructive, materialize, restCaseArb } from './rest-cases.ts';
+import type { OpenApiDocument } from './openapi-document.ts';
+import { type RestCase, isDestructive, materialize, restCaseArb } from './rest-cases.ts';
 
 /**
  * The properties, for the bounded runs of test/fuzz/*.test.ts and the long run
