@@ -13,12 +13,26 @@ import { emptyDatabase } from './support/databases.ts';
 import { expectData } from './support/graphql.ts';
 
 /**
- * Every GraphQL document of the README runs as written, on the demo data of
- * `npm start` (a database of its own), within the default limits.
+ * Every GraphQL document of the README and of docs/*.md runs as written, on
+ * the demo data of `npm start` (a database of its own), within the default
+ * limits: an example keeps being checked wherever it lives.
  */
 
-const README = fs.readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-const documents = [...README.matchAll(/```graphql\n([\s\S]*?)```/g)].map((match) => match[1]!);
+const ROOT = new URL('../', import.meta.url);
+const README = fs.readFileSync(new URL('README.md', ROOT), 'utf8');
+const DOCS = fs
+  .readdirSync(new URL('docs/', ROOT))
+  .filter((name) => name.endsWith('.md'))
+  .sort()
+  .map((name) => `docs/${name}`);
+
+const examples = ['README.md', ...DOCS].flatMap((file) =>
+  [...fs.readFileSync(new URL(file, ROOT), 'utf8').matchAll(/```graphql\n([\s\S]*?)```/g)].map((match, index) => ({
+    name: `${file} #${index + 1}`,
+    file,
+    document: match[1]!,
+  })),
+);
 
 let t: TestApp;
 let token: string;
@@ -34,17 +48,18 @@ beforeAll(async () => {
   token = await issueApiToken(t.database.db, alice.id, 'readme test');
 });
 
-describe('the README', () => {
-  it('holds the current table of operations (npm run readme:operations)', () => {
+describe('the README and docs/', () => {
+  it('hold the current table of operations in the README (npm run readme:operations)', () => {
     expect(README).toContain(operationTable());
     expect(withOperationTable(README)).toBe(README);
   });
 
-  it('has GraphQL examples', () => {
-    expect(documents.length).toBeGreaterThanOrEqual(3);
+  it('have GraphQL examples, in the README and in docs/', () => {
+    expect(examples.filter((example) => example.file === 'README.md').length).toBeGreaterThanOrEqual(1);
+    expect(examples.filter((example) => example.file !== 'README.md').length).toBeGreaterThanOrEqual(3);
   });
 
-  it.each(documents.map((document, index) => [index + 1, document]))('GraphQL example %i runs on the demo data', async (_index, document) => {
+  it.each(examples.map((example) => [example.name, example.document]))('GraphQL example %s runs on the demo data', async (_name, document) => {
     const portal = await t.database.db.site.findFirstOrThrow({ where: { title: 'Acme Developer Portal' } });
     const variables = document.includes('$siteId') ? { siteId: portal.id } : {};
     const data = expectData(await t.graphql(token, document, variables));
