@@ -6,6 +6,8 @@ import type { Database } from '../db/index.ts';
  * Prometheus metrics at /metrics (prom-client): HTTP requests by route,
  * method and status with their latency, GraphQL operations by type and
  * outcome, response cache hits, the database pool, and the process itself.
+ * Our own metrics are named `docs_gateway_*`; the process' and Node's standard
+ * ones keep the names dashboards look for (`process_*`, `nodejs_*`).
  * Each app has a registry of its own (tests build several apps per process).
  * The route label is the route's pattern (`/v1/spaces/:spaceId`), never the
  * raw URL: ids would make a series per object.
@@ -20,7 +22,7 @@ export interface GraphQLMetrics {
 
 export function registerMetrics(app: FastifyInstance, database: Database): GraphQLMetrics {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: 'docs_gateway_' });
+  collectDefaultMetrics({ register: registry });
 
   const requests = new Counter({
     name: 'docs_gateway_http_requests_total',

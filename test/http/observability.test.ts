@@ -58,7 +58,14 @@ describe('GET /metrics', () => {
     expect(value('docs_gateway_response_cache_total{result="hit"}')).toBeGreaterThanOrEqual(1);
     expect(value('docs_gateway_graphql_operations_total{type="query",outcome="ok"}')).toBeGreaterThanOrEqual(1);
     expect(value('docs_gateway_graphql_operations_total{type="query",outcome="error"}')).toBeGreaterThanOrEqual(1);
-    expect(text).toMatch(/^docs_gateway_process_resident_memory_bytes \d+/m);
+    // The process' and Node's standard metrics under their usual names; the prefix is for ours only.
+    expect(text).toMatch(/^process_resident_memory_bytes \d+/m);
+    expect(text).toMatch(/^process_cpu_seconds_total \S+/m);
+    expect(text).toMatch(/^nodejs_eventloop_lag_seconds \S+/m);
+    expect(text).toMatch(/^nodejs_heap_size_used_bytes \d+/m);
+    const names = new Set([...text.matchAll(/^# TYPE (\S+)/gm)].map((match) => match[1]!));
+    expect([...names].filter((name) => !/^(docs_gateway|process|nodejs)_/.test(name))).toEqual([]);
+    expect([...names].filter((name) => /^docs_gateway_(process|nodejs)_/.test(name))).toEqual([]);
     // No object ids in label values: one series per route, not per object.
     expect(text).not.toContain(team.organization.id);
     if (t.database.provider === 'postgresql') expect(text).toMatch(/^docs_gateway_db_pool_connections\{state="total"\} \d+/m);
