@@ -78,6 +78,7 @@ const Environment = z.object({
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(DATABASE_DEFAULTS.poolSize),
   DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(1).default(DATABASE_DEFAULTS.connectTimeoutMs),
   DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(1).default(DATABASE_DEFAULTS.statementTimeoutMs),
+  DATABASE_LOCK_TIMEOUT_MS: z.coerce.number().int().min(1).default(DATABASE_DEFAULTS.lockTimeoutMs),
   FILES_DIR: z.string().min(1).default('./data/files'),
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   HOST: z.string().default('127.0.0.1'),
@@ -134,8 +135,8 @@ const Environment = z.object({
 
 export interface Config {
   databaseUrl: string;
-  /** PostgreSQL pool size and waits (src/db/client.ts). */
-  database: Required<Pick<OpenOptions, 'poolSize' | 'connectTimeoutMs' | 'statementTimeoutMs'>>;
+  /** PostgreSQL pool size and waits: for a connection, a statement, a lock (src/db/client.ts). */
+  database: Required<Pick<OpenOptions, 'poolSize' | 'connectTimeoutMs' | 'statementTimeoutMs' | 'lockTimeoutMs'>>;
   /** Where uploaded files are stored (src/storage/files.ts). */
   filesDir: string;
   port: number;
@@ -189,6 +190,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: { po
       poolSize: values.DATABASE_POOL_SIZE,
       connectTimeoutMs: values.DATABASE_CONNECT_TIMEOUT_MS,
       statementTimeoutMs: values.DATABASE_STATEMENT_TIMEOUT_MS,
+      lockTimeoutMs: values.DATABASE_LOCK_TIMEOUT_MS,
     },
     filesDir: values.FILES_DIR,
     port,

@@ -54,9 +54,11 @@ export interface OpenOptions {
   connectTimeoutMs?: number;
   /** How long one statement may run (the server cancels it) or wait for an answer (a stalled server). */
   statementTimeoutMs?: number;
+  /** PostgreSQL: how long a statement may wait for a lock another transaction holds before it fails (503). */
+  lockTimeoutMs?: number;
 }
 
-export const DATABASE_DEFAULTS = { poolSize: 10, connectTimeoutMs: 5_000, statementTimeoutMs: 15_000 } as const;
+export const DATABASE_DEFAULTS = { poolSize: 10, connectTimeoutMs: 5_000, statementTimeoutMs: 15_000, lockTimeoutMs: 3_000 } as const;
 
 export function openDatabase(url: string, options: OpenOptions = {}): Database {
   const provider = providerOf(url);
@@ -68,7 +70,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
   };
   // PostgreSQL: one pool for Prisma and the direct reads. Every wait is bounded, so
   // a database that stops answering fails requests (503) instead of hanging them.
-  const { poolSize, connectTimeoutMs, statementTimeoutMs } = { ...DATABASE_DEFAULTS, ...options };
+  const { poolSize, connectTimeoutMs, statementTimeoutMs, lockTimeoutMs } = { ...DATABASE_DEFAULTS, ...options };
   const pool =
     provider === 'postgresql'
       ? new pg.Pool({
@@ -78,6 +80,8 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
           // The server cancels a statement running longer; the client stops waiting
           // for one that gets no answer at all (a frozen server or network) shortly after.
           statement_timeout: statementTimeoutMs,
+          // A statement waiting behind another transaction's lock fails sooner than one that works.
+          lock_timeout: lockTimeoutMs,
           query_timeout: statementTimeoutMs + 1_000,
           idle_in_transaction_session_timeout: statementTimeoutMs * 2,
           keepAlive: true,

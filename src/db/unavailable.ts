@@ -1,6 +1,7 @@
 /**
  * Whether an error means the database cannot answer now (unreachable, gone,
- * restarting, out of connections, or slower than the statement timeout) rather
+ * restarting, out of connections, slower than the statement timeout, or a lock
+ * held longer than the lock timeout by another transaction) rather
  * than a bug: clients get a 503 with Retry-After, and the server keeps running
  * and recovers by itself when the database is back (the pool opens new
  * connections on demand).
@@ -19,7 +20,7 @@ const ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'DatabaseDoesNotExist', '
 /**
  * PostgreSQL SQLSTATEs: connection exceptions (08xxx), shutdown and startup
  * (57P01–57P03), too many connections (53300), the database dropped (3D000),
- * the statement timeout (57014); and Node's socket errors.
+ * the statement timeout (57014), the lock timeout (55P03); and Node's socket errors.
  */
 const DRIVER_CODES = new Set([
   '08000',
@@ -33,6 +34,7 @@ const DRIVER_CODES = new Set([
   '53300',
   '3D000',
   '57014',
+  '55P03',
   'ECONNREFUSED',
   'ECONNRESET',
   'ETIMEDOUT',

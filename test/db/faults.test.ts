@@ -234,3 +234,45 @@ describe.skipIf(!onPostgres)('a PostgreSQL database that was dropped', () => {
     expect(response.json().error.code).toBe(503);
   });
 });
+
+describe.skipIf(!onPostgres)('a PostgreSQL row locked by another transaction', () => {
+  // The lock wait is bounded on its own (DATABASE_LOCK_TIMEOUT_MS): with the
+  // statement timeout at a minute, the write could only answer within the
+  // test's timeout through the lock timeout.
+  it('answers 503 with Retry-After once the lock timeout passes, over REST and GraphQL, and writes once the lock is released', async () => {
+    const t = await createTestApp({ databaseOptions: { lockTimeoutMs: 300, statementTimeoutMs: 60_000 }, responseCacheBytes: 0 });
+    const team = await buildTeam(t.database);
+    const holder = new pg.Client({ connectionString: inject('databaseUrl') });
+    await holder.connect();
+    try {
+      const before = await t.database.db.organization.findUniqueOrThrow({ where: { id: team.organization.id } });
+      await holder.query('BEGIN');
+      await holder.query('SELECT "id" FROM "organizations" WHERE "id" = $1 FOR UPDATE', [team.organization.id]);
+
+      const rest = await t.call('PATCH', `/v1/orgs/${team.organization.id}`, { token: team.admin.token, body: { inviteLinks: !before.inviteLinks } });
+      expect(rest.statusCode, rest.body).toBe(503);
+      expect(rest.headers['retry-after']).toBe('5');
+      expect(rest.json()).toEqual({ error: { code: 503, message: DATABASE_UNAVAILABLE } });
+
+      const graphql = await t.call('POST', '/graphql', {
+        token: team.admin.token,
+        body: {
+          query: 'mutation($input: UpdateOrganizationInput!) { updateOrganization(input: $input) { organization { id } } }',
+          variables: { input: { organizationId: team.organization.id, inviteLinks: !before.inviteLinks } },
+        },
+      });
+      expect(graphql.statusCode, graphql.body).toBe(503);
+      expect(graphql.headers['retry-after']).toBe('5');
+      expect(graphql.json().errors[0]).toMatchObject({ message: DATABASE_UNAVAILABLE, extensions: { code: 503 } });
+      // Reads do not wait for a row lock.
+      expect((await t.call('GET', `/v1/orgs/${team.organization.id}`, { token: team.admin.token })).statusCode).toBe(200);
+
+      await holder.query('ROLLBACK');
+      const after = await t.call('PATCH', `/v1/orgs/${team.organization.id}`, { token: team.admin.token, body: { inviteLinks: !before.inviteLinks } });
+      expect(after.statusCode, after.body).toBe(200);
+      expect(after.json()).toMatchObject({ inviteLinks: !before.inviteLinks });
+    } finally {
+      await holder.end();
+    }
+  });
+});
