@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import pino from 'pino';
-import pretty from 'pino-pretty';
+import { prettyFactory } from 'pino-pretty';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import { DomainError } from '../errors.ts';
 
@@ -58,18 +58,24 @@ export function serializeRequest(request: FastifyRequest) {
 }
 
 interface ErrorWithOrigin {
+  name?: unknown;
   originalError?: unknown;
-  extensions?: { code?: unknown };
+  path?: unknown;
+  extensions?: { code?: unknown; http?: { status?: unknown } };
   message?: unknown;
 }
 
 /** The status a GraphQL error stands for, when it is the client's (4xx) or the database's (503). */
 function clientStatus(error: unknown): number | undefined {
-  const original = (error as ErrorWithOrigin)?.originalError ?? error;
+  const { name, originalError, path, extensions } = (error ?? {}) as ErrorWithOrigin;
+  const original = originalError ?? error;
   if (original instanceof DomainError) return original.status;
   if (isDatabaseUnavailable(original)) return 503;
-  const code = (error as ErrorWithOrigin)?.extensions?.code;
-  return typeof code === 'number' && code < 500 ? code : undefined;
+  // Yoga's refusals of the request itself (a body that is not JSON, variables that are not an object).
+  const status = typeof extensions?.code === 'number' ? extensions.code : extensions?.http?.status;
+  if (typeof status === 'number') return status < 500 ? status : undefined;
+  // graphql-js' own errors about the document (a syntax error): outside execution, and nothing of ours failed under them.
+  return name === 'GraphQLError' && originalError === undefined && path === undefined ? 400 : undefined;
 }
 
 /** The logger of the request being served, for code called without it (Yoga's logger). */
@@ -82,18 +88,25 @@ export function withRequestLog<T>(log: FastifyBaseLogger, work: () => T): T {
 
 /**
  * Yoga's logger: Yoga logs every error it masks at error level; those that are
- * the client's (a 404, a 403) are information, without stack, and a database
- * that cannot answer is a warning. Lines go to the request's logger, with its
- * reqId, when Yoga runs inside `withRequestLog`.
+ * the client's (a 404, a 403, a syntax error, a body that is not JSON) are
+ * information, without stack, and a database that cannot answer is a warning.
+ * Yoga reports an error about the request itself twice (when masking it and
+ * when answering): each error is logged once. Lines go to the request's
+ * logger, with its reqId, when Yoga runs inside `withRequestLog`.
  */
 export function yogaLogger(fallback: FastifyBaseLogger) {
   const current = () => requestLog.getStore() ?? fallback;
+  const logged = new WeakSet<object>();
   return {
     debug: (...args: unknown[]) => current().debug(args.map(String).join(' ')),
     info: (...args: unknown[]) => current().info(args.map(String).join(' ')),
     warn: (...args: unknown[]) => current().warn(args.map(String).join(' ')),
     error: (...args: unknown[]) => {
       const [first] = args;
+      if (typeof first === 'object' && first !== null) {
+        if (logged.has(first)) return;
+        logged.add(first);
+      }
       const status = clientStatus(first);
       const message = String((first as ErrorWithOrigin)?.message ?? first);
       if (status === 503) current().warn({ status }, `graphql: ${message}`);
@@ -105,11 +118,69 @@ export function yogaLogger(fallback: FastifyBaseLogger) {
 
 export type LogFormat = 'json' | 'pretty';
 
-/** Where log lines go: stdout as JSON, or stdout made readable for a person at a terminal. */
-export function logDestination(format: LogFormat): { write(line: string): void } {
-  return format === 'pretty'
-    ? pretty({ sync: true, colorize: process.stdout.isTTY === true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' })
-    : pino.destination({ dest: 1, sync: true });
+export interface LogOutput {
+  write(text: string): void;
+}
+
+/**
+ * Where log lines go: stdout as JSON, or stdout made readable for a person at a
+ * terminal. Read by a person, a request is one line (method, URL, status, time)
+ * instead of the two records Fastify logs with their request and response
+ * objects, which pino-pretty would spread over a dozen lines.
+ */
+export function logDestination(
+  format: LogFormat,
+  out: LogOutput = pino.destination({ dest: 1, sync: true }),
+  colorize = process.stdout.isTTY === true,
+): LogOutput {
+  if (format === 'json') return out;
+  const prettify = prettyFactory({ colorize, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
+  const requests = new RequestLines();
+  return {
+    write(line) {
+      const record = requests.shorten(line);
+      if (record) out.write(prettify(record));
+    },
+  };
+}
+
+interface RequestRecord {
+  msg?: unknown;
+  reqId?: unknown;
+  req?: { method?: unknown; url?: unknown };
+  res?: { statusCode?: unknown };
+  responseTime?: unknown;
+  [key: string]: unknown;
+}
+
+/** Fastify's "incoming request" and "request completed" records made one short record per request. */
+class RequestLines {
+  /** "GET /v1/user" of the requests in flight, by request id. */
+  private readonly started = new Map<unknown, string>();
+
+  /** The record to print for a JSON line, or undefined to print nothing. */
+  shorten(line: string): RequestRecord | string | undefined {
+    let record: RequestRecord;
+    try {
+      record = JSON.parse(line) as RequestRecord;
+    } catch {
+      return line;
+    }
+    if (record.msg === 'incoming request' && record.req && record.reqId !== undefined) {
+      // Bounded: requests that never complete (a client gone) must not grow it.
+      if (this.started.size >= 10_000) this.started.delete(this.started.keys().next().value);
+      this.started.set(record.reqId, `${record.req.method} ${record.req.url}`);
+      return undefined;
+    }
+    if (record.msg === 'request completed' && record.res) {
+      const { req, res, responseTime, reqId, msg, ...rest } = record;
+      const request = this.started.get(reqId);
+      this.started.delete(reqId);
+      const time = typeof responseTime === 'number' ? ` ${responseTime.toFixed(1)} ms` : '';
+      return { ...rest, ...(request ? {} : { reqId }), msg: `${request ?? 'request'} ${res.statusCode}${time}` };
+    }
+    return record;
+  }
 }
 
 /** The format of a process's logs when none is configured: pretty in a terminal, JSON for machines. */

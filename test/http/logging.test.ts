@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { redactUrl } from '../../src/http/logging.ts';
+import { logDestination, redactUrl } from '../../src/http/logging.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { buildTeam } from '../support/factories.ts';
 
@@ -70,6 +70,38 @@ describe('GraphQL errors', () => {
   });
 });
 
+describe('GraphQL requests the client got wrong', () => {
+  it.each([
+    [
+      'a syntax error (POST)',
+      () => t.call('POST', '/graphql', { token: team.admin.token, body: { query: '{ viewer { ' } }),
+      'Syntax Error: Expected Name, found <EOF>.',
+    ],
+    ['a syntax error (GET)', () => t.call('GET', '/graphql?query=%7B', { token: team.admin.token }), 'Syntax Error: Expected Name, found <EOF>.'],
+    ['an empty JSON object for a body', () => t.call('POST', '/graphql', { token: team.admin.token, body: {} }), null],
+    [
+      'variables that are not an object',
+      () => t.call('POST', '/graphql', { token: team.admin.token, body: { query: '{ viewer { user { id } } }', variables: 'x' } }),
+      'Expected "variables" param to be empty or an object, but given string.',
+    ],
+  ] as const)('%s: logged once, as information, without a stack trace, with the request id', async (_name, send, message) => {
+    lines.length = 0;
+    const response = await send();
+    expect(response.json().errors?.[0]?.extensions?.code, response.body).toBe(400);
+    const logged = lines.filter((line) => String(line.msg).startsWith('graphql'));
+    expect(logged, JSON.stringify(lines)).toEqual([
+      expect.objectContaining({
+        level: 30,
+        status: 400,
+        reqId: response.headers['x-request-id'],
+        msg: message === null ? expect.stringMatching(/^graphql client error: /) : `graphql client error: ${message}`,
+      }),
+    ]);
+    expect(JSON.stringify(lines)).not.toContain('"stack"');
+    expect(lines.filter((line) => line.level !== 30)).toEqual([]);
+  });
+});
+
 describe('REST errors', () => {
   it('log a 403 (a read member updating the organization, a guest listing its spaces) as the request completed, at information level, without a stack trace', async () => {
     const reader = await team.member('read');
@@ -93,5 +125,41 @@ describe('REST errors', () => {
       expect(JSON.stringify(lines)).not.toContain(token);
     }
     expect(await t.database.db.organization.findUniqueOrThrow({ where: { id: team.organization.id } })).toEqual(before);
+  });
+});
+
+describe('pretty logs (a terminal)', () => {
+  it('print one line per request: method, URL (secrets redacted), status and time, at information level', async () => {
+    let output = '';
+    const pretty = await createTestApp({ logLevel: 'info', logStream: logDestination('pretty', { write: (text) => (output += text) }, false) });
+    const url = `/v1/orgs/${team.organization.id}?shareKey=sk-secret-123`;
+    const response = await pretty.call('GET', url, { token: team.admin.token });
+    expect(response.statusCode).toBe(200);
+    await pretty.call('GET', '/v1/orgs/org_missing', { token: team.admin.token });
+    const printed = output.split('\n').filter((line) => line.trim() !== '');
+    expect(printed, output).toEqual([
+      expect.stringMatching(
+        new RegExp(`^\\[\\d\\d:\\d\\d:\\d\\d\\.\\d{3}\\] INFO: GET /v1/orgs/${team.organization.id}\\?shareKey=\\[redacted\\] 200 \\d+\\.\\d ms$`),
+      ),
+      expect.stringMatching(/^\[[\d:.]+\] INFO: GET \/v1\/orgs\/org_missing 404 \d+\.\d ms$/),
+    ]);
+    expect(output).not.toContain('sk-secret-123');
+    expect(output).not.toContain(team.admin.token);
+  });
+
+  it('print other records as pino-pretty does', () => {
+    let output = '';
+    const pretty = logDestination('pretty', { write: (text) => (output += text) }, false);
+    pretty.write(`${JSON.stringify({ level: 40, time: '2026-01-01T00:00:00.000Z', reqId: 'r1', msg: 'unavailable' })}\n`);
+    pretty.write(
+      `${JSON.stringify({ level: 30, time: '2026-01-01T00:00:00.000Z', reqId: 'r2', res: { statusCode: 204 }, responseTime: 1.25, msg: 'request completed' })}\n`,
+    );
+    const printed = output.split('\n').filter((line) => line.trim() !== '');
+    expect(printed).toEqual([
+      expect.stringMatching(/^\[[\d:.]+\] WARN: unavailable$/),
+      expect.stringMatching(/^ +reqId: "r1"$/),
+      expect.stringMatching(/^\[[\d:.]+\] INFO: request 204 1\.3 ms$/),
+      expect.stringMatching(/^ +reqId: "r2"$/),
+    ]);
   });
 });
