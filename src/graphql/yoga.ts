@@ -93,7 +93,8 @@ function countOperations(onOperation: OperationCounter): Plugin {
 export type OperationCounter = (type: string, outcome: 'ok' | 'error') => void;
 
 export interface GraphQLServerOptions {
-  graphiqlToken?: string | undefined;
+  /** The token GraphiQL's page opens with for this request; the page asks for one when absent. */
+  graphiqlToken?: ((request: Request) => string | undefined) | undefined;
   limits?: GraphQLLimits | undefined;
   onOperation?: OperationCounter | undefined;
   persistedOperations?: PersistedOperations | undefined;
@@ -125,11 +126,12 @@ export function createGraphQLServer(options: GraphQLServerOptions) {
     context: ({ req }) => req.ctx!,
     // GraphiQL's build served by this server (src/graphql/graphiql.ts): no CDN, cacheable files.
     renderGraphiQL: (graphiqlOptions) => renderGraphiQLPage(graphiqlOptions as Record<string, unknown>),
-    graphiql: {
+    // The page is made per request: whether it may carry a token depends on the request (src/http/graphql.ts).
+    graphiql: (request) => ({
       title: 'docs-gateway',
       defaultQuery: GRAPHIQL_EXAMPLE_QUERY,
-      headers: JSON.stringify({ Authorization: `Bearer ${options.graphiqlToken ?? '<paste a token: npx docs-gateway bootstrap --help>'}` }, null, 2),
-    },
+      headers: JSON.stringify({ Authorization: `Bearer ${options.graphiqlToken?.(request) ?? '<paste a token: npx docs-gateway bootstrap --help>'}` }, null, 2),
+    }),
     maskedErrors: {
       // Domain errors reach the client with the status REST would answer; anything else is masked.
       maskError: (error, message) => {

@@ -1,10 +1,13 @@
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { Socket } from 'node:net';
 import compress from '@fastify/compress';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { PublicUrls } from '../config.ts';
 import { type RequestContext, createContext } from '../context.ts';
 import type { Database } from '../db/index.ts';
 import { viewerForToken } from '../domain/users/service.ts';
-import { DomainError, invalid, unauthenticated } from '../errors.ts';
+import { DomainError, invalid, unauthenticated, unavailable } from '../errors.ts';
 import type { CorsOrigins, GraphQLLimits, RateLimits } from '../config.ts';
 import { graphqlPlugin } from './graphql.ts';
 import { type Clock, systemClock } from '../lib/clock.ts';
@@ -93,10 +96,24 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       const { status, message } = routerError(error);
       reply.code(status).send({ error: { code: status, message } });
     },
+    // Requests that arrive while the server shuts down are refused below, in our shape.
+    return503OnClosing: false,
+    // Requests Node's parser refuses before Fastify sees them (headers too large, malformed, too slow).
+    clientErrorHandler: answerClientError,
   });
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+  });
+  // From the start of app.close() on, newcomers (on keep-alive connections, or
+  // pipelined) are answered 503 with Retry-After, before any work; the requests
+  // already in flight finish.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async () => {
+    if (closing) throw unavailable(SHUTTING_DOWN_MESSAGE);
   });
   // br or gzip above 1 KB, as the client accepts (GraphiQL's page is compressed once, src/graphql/yoga.ts).
   await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
@@ -186,9 +203,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
     return reply.code(status).send({ error: { code: status, message } });
   });
-  app.setNotFoundHandler((request, reply) =>
-    reply.code(404).send({ error: { code: 404, message: `No operation ${request.method} ${request.url.split('?')[0]}` } }),
-  );
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    // A path that exists with other methods only: 405, and Allow names them.
+    const allowed = ROUTED_METHODS.filter((method) => app.findRoute({ method, url: path }) !== null);
+    if (allowed.length > 0 && !allowed.includes(request.method as (typeof ROUTED_METHODS)[number])) {
+      const message = `No operation ${request.method} ${path}: it answers ${allowed.join(', ')}`;
+      return reply
+        .code(405)
+        .header('allow', allowed.join(', '))
+        .send({ error: { code: 405, message } });
+    }
+    return reply.code(404).send({ error: { code: 404, message: `No operation ${request.method} ${path}` } });
+  });
 
   registerResponseCache(app, { maxBytes: options.responseCacheBytes ?? 0, database });
   registerHealth(app, database);
@@ -221,6 +248,47 @@ function requiresToken(request: FastifyRequest): boolean {
 }
 
 const MAX_PATH_PARAMETER_LENGTH = 200;
+
+/** The methods a path may have routes for (OPTIONS answers every path: CORS preflights, src/http/cors.ts). */
+const ROUTED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+export const SHUTTING_DOWN_MESSAGE = 'The server is shutting down: try again shortly (another instance, or this one restarted, will answer)';
+
+/**
+ * Answers a request Node's HTTP parser refused, before it became a request
+ * (Fastify's `clientErrorHandler`): in the one error shape, with a request id
+ * of its own, and the connection closed (its bytes cannot be trusted further).
+ */
+function answerClientError(this: FastifyInstance, error: Error & { code?: string }, socket: Socket) {
+  // A connection reset or already gone: nothing to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const { status, message } = clientError(error.code);
+  const id = randomUUID();
+  this.log.info({ reqId: id, code: error.code, status }, 'refused by the HTTP parser');
+  if (socket.writable) {
+    const body = JSON.stringify({ error: { code: status, message } });
+    socket.write(
+      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n` +
+        'Content-Type: application/json; charset=utf-8\r\n' +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+        `X-Request-Id: ${id}\r\n` +
+        'Connection: close\r\n\r\n' +
+        body,
+    );
+  }
+  socket.destroy();
+}
+
+function clientError(code: string | undefined): { status: number; message: string } {
+  if (code === 'HPE_HEADER_OVERFLOW') {
+    return {
+      status: 431,
+      message: `The request line and headers are larger than ${http.maxHeaderSize / 1024} KiB together: shorten the query (or send it as a body) or the headers`,
+    };
+  }
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return { status: 408, message: 'The request was not received in time' };
+  return { status: 400, message: 'The request is not valid HTTP' };
+}
 
 /** The router's refusals, without echoing the path (it may be the client's 70,000 characters). */
 function routerError(error: { code?: string }): { status: number; message: string } {

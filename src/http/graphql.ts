@@ -21,8 +21,12 @@ export async function graphqlPlugin(
 ) {
   const limits = options.limits ?? DEFAULT_GRAPHQL_LIMITS;
   const metrics = options.metrics;
+  const { graphiqlToken } = options;
   const yoga = createGraphQLServer({
-    graphiqlToken: options.graphiqlToken,
+    // Only to a page asked for by a loopback name: a page of another site whose
+    // name was rebound to 127.0.0.1 (DNS rebinding) is same-origin with this
+    // server in the browser, but its requests name that site in Host.
+    graphiqlToken: graphiqlToken ? (request) => (isLoopbackHost(request.headers.get('host')) ? graphiqlToken : undefined) : undefined,
     limits,
     onOperation: metrics && ((type, outcome) => metrics.operation(type, outcome)),
     persistedOperations: options.persistedOperations,
@@ -36,7 +40,7 @@ export async function graphqlPlugin(
     handler: async (req, reply) => {
       // Yoga builds the request's URL from its Host header: one that makes no URL is the client's mistake, not a 500.
       const { host } = req.raw.headers;
-      if (host !== undefined && !URL.canParse(`http://${host}/`)) req.raw.headers.host = 'localhost';
+      if (host !== undefined && !URL.canParse(`http://${host}/`)) req.raw.headers.host = 'host.invalid';
       const response = await withRequestLog(req.log, () => yoga.handleNodeRequestAndResponse(req, reply, { req, reply }));
       // Streams (subscriptions, incremental delivery) pass as they are; results are
       // read whole, to bound their size and for the response cache to see their text.
@@ -57,4 +61,18 @@ export async function graphqlPlugin(
       return reply.send(text);
     },
   });
+}
+
+/**
+ * Whether a Host header names this machine's loopback interface: `localhost`,
+ * an address of 127.0.0.0/8 (in any form URLs accept, `127.1` say) or `[::1]`,
+ * with any port.
+ */
+export function isLoopbackHost(host: string | null | undefined): boolean {
+  // A name or a bracketed IPv6 address, and a port: nothing a URL would read as user info or a path.
+  const name = /^(\[[\da-f:.]+\]|[^\s:@/\\?#[\]]+)(?::\d{1,5})?$/i.exec(host ?? '')?.[1];
+  if (!name || !URL.canParse(`http://${name}/`)) return false;
+  // URLs spell the name one way: lower case, IPv4 in dotted decimal, IPv6 compressed.
+  const { hostname } = new URL(`http://${name}/`);
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
 }

@@ -55,13 +55,25 @@ function docsPage(): string {
 `;
 }
 
-/** Swagger UI on our own document; "Try it out" sends a token pasted under Authorize. */
-const INIT_SCRIPT = `window.ui = SwaggerUIBundle({
-  url: ${JSON.stringify(OPENAPI_PATH)},
-  dom_id: '#reference',
-  deepLinking: true,
-  persistAuthorization: true,
-});
+/**
+ * Swagger UI on our own document; "Try it out" sends a token pasted under
+ * Authorize. It calls the server the page was opened at, whatever its address
+ * (127.0.0.1, a LAN name, a proxy's): the document names PUBLIC_URL for API
+ * clients, which the page may not reach and its policy (`connect-src 'self'`)
+ * would refuse anyway.
+ */
+const INIT_SCRIPT = `fetch(${JSON.stringify(OPENAPI_PATH)})
+  .then(function (response) {
+    if (!response.ok) throw new Error(${JSON.stringify(`${OPENAPI_PATH} answered `)} + response.status);
+    return response.json();
+  })
+  .then(function (spec) {
+    spec.servers = [{ url: window.location.origin, description: 'This server, where this page was opened' }];
+    window.ui = SwaggerUIBundle({ spec: spec, dom_id: '#reference', deepLinking: true, persistAuthorization: true });
+  })
+  .catch(function (error) {
+    document.getElementById('reference').textContent = 'The OpenAPI document could not be loaded: ' + error.message;
+  });
 `;
 
 function landingPage(urls: PublicUrls): string {

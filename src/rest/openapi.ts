@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { createRequire } from 'node:module';
 import { z } from 'zod';
 import type { Route } from './route.ts';
@@ -275,7 +276,8 @@ function responses(route: Route) {
     ...(route.body ? { 413: error(`The body is larger than ${route.bodyLimit ? `${Math.round(route.bodyLimit / 1024 / 1024)} MiB` : '1 MiB'}`) } : {}),
     414: error('A path parameter is longer than 200 characters'),
     429: error('Too many requests from this token or address (or failed authentications): wait as Retry-After says', RETRY_AFTER_HEADER),
-    503: error('The database is unavailable or too slow to answer, or the server is busy: try again shortly', RETRY_AFTER_HEADER),
+    431: error(`The request line (path and query) and the headers are larger than ${http.maxHeaderSize / 1024} KiB together; the connection is closed`),
+    503: error('The database is unavailable or too slow to answer, the server is busy, or it is shutting down: try again shortly', RETRY_AFTER_HEADER),
   };
   if (route.status === 204 || route.status === 205 || !route.response) {
     return { [route.status]: { description: 'Done (no content)', headers: REQUEST_ID_HEADER }, ...errors };
