@@ -8,11 +8,13 @@ ENV NPM_CONFIG_UPDATE_NOTIFIER=false
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY prisma ./prisma
+# bin/build.js holds the bundle's build; the install's own build waits for the sources.
+COPY bin ./bin
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json ./
 COPY src ./src
-# The bundle loads none of the tools that run the sources (tsx), bundle them (esbuild)
-# or generate the client (the prisma CLI): 796 MB → 573 MB.
+# The bundle (dist/cli/: the command and the two halves it loads) loads none of the tools
+# that run the sources (tsx), bundle them (esbuild) or generate the client (the prisma CLI): 796 MB → 573 MB.
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund \
  && npm uninstall --ignore-scripts --omit=dev --no-audit --no-fund prisma tsx esbuild
 
@@ -22,7 +24,8 @@ ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=4000 \
     DATABASE_URL=file:/data/docs-gateway.db \
-    FILES_DIR=/data/files
+    FILES_DIR=/data/files \
+    DOCS_GATEWAY_COMMAND="docker run --rm … docs-gateway"
 WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules

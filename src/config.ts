@@ -120,6 +120,7 @@ const Environment = z.object({
     .number()
     .positive()
     .default(DEFAULT_GRAPHQL_LIMITS.maxResponseBytes / 1024 / 1024),
+  DOCS_GATEWAY_COMMAND: z.string().trim().min(1).default('npx docs-gateway'),
   CORS_ORIGINS: z
     .string()
     .default('*')
@@ -162,6 +163,8 @@ export interface Config {
   /** What one GraphQL request may ask for (src/graphql/limits.ts). */
   graphqlLimits: GraphQLLimits;
   urls: PublicUrls;
+  /** How the server's hints name this command: `npx docs-gateway` in a checkout; the container image sets its own. */
+  command: string;
 }
 
 /** Addresses written into `urls` of every object. */
@@ -220,5 +223,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: { po
       maxResponseBytes: Math.round(values.GRAPHQL_MAX_RESPONSE_MB * 1024 * 1024),
     },
     urls: { api, app: (values.APP_URL ?? `${api}/app`).replace(/\/$/, '') },
+    command: values.DOCS_GATEWAY_COMMAND,
   };
 }

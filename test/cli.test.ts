@@ -10,16 +10,20 @@ import { hashApiToken } from '../src/lib/tokens.ts';
 import { createTestApp, type TestApp } from './support/app.ts';
 import { unique } from './support/factories.ts';
 import { rawRequest } from './support/http.ts';
+import { emptyDatabase } from './support/databases.ts';
 import { freePort } from './support/network.ts';
 
 /**
- * The command-line contract: real `docs-gateway` processes (bin/docs-gateway.js)
- * on the run's database. Other tools depend on the exact flags and JSON output.
+ * The command-line contract: real `docs-gateway` processes (bin/docs-gateway.js,
+ * running the bundle test/support/global-setup.ts built, as `npx docs-gateway`
+ * does) on the run's database. Other tools depend on the exact flags and JSON output.
  */
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = path.join(ROOT, 'bin', 'docs-gateway.js');
-// Each process starts tsx and Prisma: allow for slow machines.
+/** The bundle itself, as the container image runs it (`node dist/cli/docs-gateway.mjs`). */
+const BUNDLE = path.join(ROOT, 'dist', 'cli', 'docs-gateway.mjs');
+// Servers load the demo data under forced garbage collection: allow for slow machines.
 const CLI_TEST_TIMEOUT = 180_000;
 
 interface Run {
@@ -51,6 +55,8 @@ function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
     'REDIS_URL',
     'REDIS_PREFIX',
     'FETCH_PRIVATE_ADDRESSES',
+    'LOG_FORMAT',
+    'DOCS_GATEWAY_COMMAND',
   ]) {
     delete base[name];
   }
@@ -274,7 +280,8 @@ describe('docs-gateway users create', () => {
         cli(['users', 'create', '--email', emails[1]!, '--org', 'org_doesnotexist', '--role', 'edit', '--json']),
         cli(['users', 'create', '--email', emails[2]!, '--org', admin.organizationId!, '--json']),
       ]);
-      expectFailure(badRole, /role/);
+      // The roles it takes, named.
+      expectFailure(badRole, /^docs-gateway: role: must be one of admin, create, review, edit, comment, read, guest\n$/);
       expectFailure(unknownOrg, /org_doesnotexist/);
       expectFailure(noRole, /--role/);
       expect(await t.database.db.user.count({ where: { email: { in: emails } } })).toBe(0);
@@ -392,25 +399,19 @@ describe('database handles', () => {
 });
 
 describe('docs-gateway serve', () => {
-  let server: ChildProcess | undefined;
+  let servers: ChildProcess[] = [];
   let dir: string | undefined;
   afterEach(async () => {
-    if (server && server.exitCode === null && server.signalCode === null) {
-      const exited = new Promise((resolve) => server!.once('exit', resolve));
+    for (const server of servers) {
+      if (server.exitCode !== null || server.signalCode !== null) continue;
+      const exited = new Promise((resolve) => server.once('exit', resolve));
       server.kill('SIGKILL');
       await exited;
     }
-    server = undefined;
+    servers = [];
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
     dir = undefined;
   });
-
-  // bin/docs-gateway.js runs the sources through tsx; `npm start` runs the
-  // bundle `npm run build` writes (less memory, faster start), with --demo.
-  const bundle = () => {
-    execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'pipe' });
-    return path.join(ROOT, 'dist', 'cli', 'docs-gateway.mjs');
-  };
 
   function startServer(entryPoint: string, args: string[], file: string, env: Record<string, string> = {}) {
     const child = spawn(process.execPath, [...FORCED_GC, entryPoint, 'serve', ...args], {
@@ -418,7 +419,7 @@ describe('docs-gateway serve', () => {
       env: childEnv({ DATABASE_URL: `file:${file}`, HOST: '127.0.0.1', LOG_LEVEL: 'warn', PORT: '1', ...env }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    server = child;
+    servers.push(child);
     const output = { stdout: '', stderr: '' };
     child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output.stdout += chunk));
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (output.stderr += chunk));
@@ -430,7 +431,7 @@ describe('docs-gateway serve', () => {
 
   it.each([
     ['bin/docs-gateway.js', () => BIN, false],
-    ['the production bundle, --demo', bundle, true],
+    ['the bundle as the container runs it, --demo', () => BUNDLE, true],
   ])(
     'migrates, serves on --port, and stops with exit code 0 on SIGTERM, its database closed (%s)',
     async (_name, entryPoint, demo) => {
@@ -519,8 +520,7 @@ describe('docs-gateway serve', () => {
       await new Promise<void>((resolve) => slowSite.listen(0, '127.0.0.1', resolve));
       try {
         const port = await freePort();
-        // The production bundle: loading the demo data through tsx under forced collection takes a minute.
-        const { child, output, exit } = startServer(bundle(), ['--port', String(port), '--demo'], path.join(dir, 'x.db'), { FETCH_PRIVATE_ADDRESSES: 'true' });
+        const { child, output, exit } = startServer(BIN, ['--port', String(port), '--demo'], path.join(dir, 'x.db'), { FETCH_PRIVATE_ADDRESSES: 'true' });
         const base = `http://127.0.0.1:${port}`;
         await listening(base, child, output);
         const token = /token {4}(dgw_\S+)/.exec(output.stdout)?.[1];
@@ -559,7 +559,17 @@ describe('docs-gateway serve', () => {
       const page = await graphiqlPage(base);
       expect(page).not.toContain(token);
       expect(page).not.toMatch(/dgw_/);
-      expect(page).toContain('paste a token');
+      // Where a token comes from, run from a checkout or from the container image.
+      expect(page).toContain('paste a token: docs-gateway bootstrap --help (npx docs-gateway … in a checkout, docker run … docs-gateway … with the image)');
+      // It says it listens on every interface, and prints an address one can open.
+      const messages = output.stdout
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .map((line) => JSON.parse(line).msg as string);
+      expect(messages).toEqual(
+        expect.arrayContaining([`listening on every interface (0.0.0.0), port ${port}; on this machine:`, `REST     ${base}/v1`, `GraphiQL ${base}/graphql`]),
+      );
+      expect(output.stdout).not.toContain('0.0.0.0:');
       child.kill('SIGTERM');
       expect(await exit).toEqual({ code: 0, signal: null });
     },
@@ -585,6 +595,110 @@ describe('docs-gateway serve', () => {
     },
     CLI_TEST_TIMEOUT,
   );
+
+  it.each([
+    ['npx docs-gateway', () => BIN, {}],
+    ['docker run --rm … docs-gateway', () => BUNDLE, { DOCS_GATEWAY_COMMAND: 'docker run --rm … docs-gateway' }],
+  ] as const)(
+    'on an empty database, says how to make an organization, its admin and a token (%s); pretty logs give a request one line',
+    async (command, entryPoint, env) => {
+      const database = await emptyDatabase();
+      try {
+        const port = await freePort();
+        const { child, output, exit } = startServer(entryPoint(), ['--port', String(port)], 'unused', {
+          DATABASE_URL: database.url,
+          LOG_FORMAT: 'pretty',
+          LOG_LEVEL: 'info',
+          ...env,
+        });
+        const base = `http://127.0.0.1:${port}`;
+        await listening(base, child, output);
+        await vi.waitUntil(() => output.stdout.includes('bootstrap'), { timeout: 30_000, interval: 100 });
+        const hint = output.stdout.split('\n').find((line) => line.includes('bootstrap'));
+        expect(hint).toMatch(
+          new RegExp(
+            `^\\[[\\d:.]+\\] INFO: no organization or user yet: create them and a token with +${command.replace('…', '.')} bootstrap --org <title> --email <email>$`,
+          ),
+        );
+        expect(output.stdout).not.toMatch(/token {4}dgw_/);
+
+        // One line per request: method, URL, status, time; not the request and response objects.
+        expect((await fetch(`${base}/v1/user`)).status).toBe(401);
+        await vi.waitUntil(() => output.stdout.includes('GET /v1/user'), { timeout: 30_000, interval: 100 });
+        expect(output.stdout.split('\n').filter((line) => line.includes('/v1/user'))).toEqual([
+          expect.stringMatching(/^\[[\d:.]+\] INFO: GET \/v1\/user 401 \d+\.\d ms$/),
+        ]);
+        expect(output.stdout).not.toMatch(/incoming request|request completed|reqId|remoteAddress/);
+
+        child.kill('SIGTERM');
+        expect(await exit, `${output.stdout}\n${output.stderr}`).toEqual({ code: 0, signal: null });
+      } finally {
+        await database.drop();
+      }
+    },
+    CLI_TEST_TIMEOUT,
+  );
+
+  it(
+    'refuses a second server on the same SQLite file in one line, exit 1; the lock goes with its holder, after kill -9 too',
+    async () => {
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-gateway-serve-'));
+      const file = path.join(dir, 'x.db');
+      const [firstPort, secondPort, thirdPort] = [await freePort(), await freePort(), await freePort()];
+      const first = startServer(BIN, ['--port', String(firstPort)], file);
+      await listening(`http://127.0.0.1:${firstPort}`, first.child, first.output);
+
+      const second = startServer(BIN, ['--port', String(secondPort)], file);
+      expect(await second.exit, second.output.stdout).toEqual({ code: 1, signal: null });
+      expect(second.output.stderr).toBe(`docs-gateway: another docs-gateway serve is using ${file}: SQLite serves one instance (several need PostgreSQL)\n`);
+      expect(second.output.stdout).toBe('');
+      // The first one serves on.
+      expect((await fetch(`http://127.0.0.1:${firstPort}/healthz`)).status).toBe(200);
+
+      // Killed without a chance to clean up, it leaves no lock behind.
+      first.child.kill('SIGKILL');
+      expect(await first.exit).toEqual({ code: null, signal: 'SIGKILL' });
+      const third = startServer(BIN, ['--port', String(thirdPort)], file);
+      await listening(`http://127.0.0.1:${thirdPort}`, third.child, third.output);
+      third.child.kill('SIGTERM');
+      expect(await third.exit, `${third.output.stdout}\n${third.output.stderr}`).toEqual({ code: 0, signal: null });
+    },
+    CLI_TEST_TIMEOUT,
+  );
+});
+
+/** The Node.js of the system, when it is one docs-gateway does not run on (Node 20: better-sqlite3 13 crashes it). */
+const SYSTEM_NODE = '/usr/bin/node';
+const systemNodeVersion = fs.existsSync(SYSTEM_NODE) ? execFileSync(SYSTEM_NODE, ['--version'], { encoding: 'utf8' }).trim() : '';
+
+describe.skipIf(!systemNodeVersion.startsWith('v20.'))(`on ${systemNodeVersion || 'Node 20'} (unsupported)`, () => {
+  const NODE_LINE = `docs-gateway needs Node.js 22.15+ or 24+ (23 is not supported); this is Node.js ${systemNodeVersion.slice(1)}\n`;
+  /** Only the system's commands: its node and npm first. */
+  const systemEnv = { PATH: '/usr/bin:/bin', HOME: os.homedir(), NPM_CONFIG_UPDATE_NOTIFIER: 'false' };
+
+  function run(command: string, args: string[]): Promise<Run> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(command, args, { cwd: ROOT, env: systemEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      child.on('error', reject);
+      child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+    });
+  }
+
+  it('docs-gateway prints one line naming the supported versions and exits 1, instead of crashing', async () => {
+    const result = await run(SYSTEM_NODE, [BIN, '--version']);
+    expect(result).toEqual({ code: 1, signal: null, stdout: '', stderr: NODE_LINE });
+  });
+
+  it('npm start does the same (it runs the command)', async () => {
+    const result = await run('/usr/bin/npm', ['start']);
+    expect({ code: result.code, signal: result.signal, stderr: result.stderr }).toEqual({ code: 1, signal: null, stderr: NODE_LINE });
+    // Only npm's own banner besides.
+    expect(result.stdout.trim().split('\n')).toEqual(['> docs-gateway@0.1.0 start', '> node bin/docs-gateway.js serve --demo']);
+  });
 });
 
 /** The GraphiQL page, as a browser asks for it. */

@@ -89,6 +89,12 @@ function countOperations(onOperation: OperationCounter): Plugin {
   };
 }
 
+/**
+ * GraphiQL's Authorization header when the page carries no token: where a token
+ * comes from, for the command as a checkout runs it and as the container image does.
+ */
+const GRAPHIQL_TOKEN_HINT = '<paste a token: docs-gateway bootstrap --help (npx docs-gateway … in a checkout, docker run … docs-gateway … with the image)>';
+
 /** Counts one executed GraphQL operation. */
 export type OperationCounter = (type: string, outcome: 'ok' | 'error') => void;
 
@@ -130,7 +136,7 @@ export function createGraphQLServer(options: GraphQLServerOptions) {
     graphiql: (request) => ({
       title: 'docs-gateway',
       defaultQuery: GRAPHIQL_EXAMPLE_QUERY,
-      headers: JSON.stringify({ Authorization: `Bearer ${options.graphiqlToken?.(request) ?? '<paste a token: npx docs-gateway bootstrap --help>'}` }, null, 2),
+      headers: JSON.stringify({ Authorization: `Bearer ${options.graphiqlToken?.(request) ?? GRAPHIQL_TOKEN_HINT}` }, null, 2),
     }),
     maskedErrors: {
       // Domain errors reach the client with the status REST would answer; anything else is masked.

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import { ensureBuilt } from '../../bin/build.js';
 import { runMigrations } from '../../src/db/migrate.ts';
 
 /**
@@ -11,6 +12,9 @@ import { runMigrations } from '../../src/db/migrate.ts';
  * when it is a postgresql:// URL. It is dropped when the run ends.
  */
 export default async function setup(project: TestProject) {
+  // The `docs-gateway` command runs the bundle (bin/docs-gateway.js), as users run it: built
+  // once here, when a source changed since the last build, not by each process a test starts.
+  await ensureBuilt();
   const serverUrl = process.env.DATABASE_URL ?? '';
   const name = `docs_gateway_test_${process.pid}_${Date.now().toString(36)}`;
   let url: string;

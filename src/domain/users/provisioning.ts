@@ -6,7 +6,7 @@ import { userSearchText } from '../../lib/search.ts';
 import { generateApiToken, hashApiToken } from '../../lib/tokens.ts';
 import { parseInput } from '../../lib/validation.ts';
 import { z } from 'zod';
-import { role } from '../shared/schemas.ts';
+import { ROLES } from '../access.ts';
 import { serializeOn } from '../transaction.ts';
 
 /**
@@ -86,9 +86,12 @@ export async function bootstrap({ db, provider }: Pick<Database, 'db' | 'provide
   }, PROVISIONING_TRANSACTION);
 }
 
+const ROLES_AND_GUEST = [...ROLES, 'guest'] as const;
+const memberRoleOrGuest = z.enum(ROLES_AND_GUEST, { error: `must be one of ${ROLES_AND_GUEST.join(', ')}` });
+
 /** `docs-gateway users create`: a user (reused if the email exists) with a role in an organization, and a token. */
 export async function createUserWithToken({ db, provider }: Pick<Database, 'db' | 'provider'>, input: { email: string; org: string; role: string }) {
-  const memberRole = parseInput(z.union([role, z.literal('guest')]), input.role, 'role');
+  const memberRole = parseInput(memberRoleOrGuest, input.role, 'role');
   return db.$transaction(async (tx) => {
     const txDb = tx as unknown as Db;
     await serializeOn(txDb, provider, `user:${input.email.toLowerCase()}`);

@@ -1,0 +1,113 @@
+// The bundle the `docs-gateway` command runs (dist/cli/), with esbuild's options
+// in this one place: `npm run build`, the install (postinstall), the command
+// itself when the bundle is missing or older than its sources
+// (bin/docs-gateway.js), the tests (test/support/global-setup.ts) and the
+// container image (Dockerfile) all build it here.
+//
+// Three files, no shared chunks: docs-gateway.mjs reads the command line and
+// loads serve.mjs or admin.mjs for the command it runs, so `--version` loads
+// neither and `bootstrap` never loads the HTTP server. Each holds everything it
+// needs, so a rebuild never removes a file a running server could still load.
+//
+// Plain JavaScript that any Node parses (bin/docs-gateway.js imports it before
+// it knows the Node version is supported).
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const OUT_DIR = path.join(ROOT, 'dist', 'cli');
+/** The command's entry point, as `node dist/cli/docs-gateway.mjs …` runs it (the container does). */
+export const BUNDLE = path.join(OUT_DIR, 'docs-gateway.mjs');
+/** What the last build read and wrote, and when it started. */
+const MANIFEST = path.join(OUT_DIR, 'bundle.json');
+const COMMANDS = ['serve', 'admin'];
+
+/** src/cli/main.ts imports ./serve.ts and ./admin.ts when a command runs: in the bundle, the files built beside it. */
+const commandsApart = {
+  name: 'commands-apart',
+  setup(build) {
+    build.onResolve({ filter: new RegExp(`^\\./(${COMMANDS.join('|')})\\.ts$`) }, (args) =>
+      args.importer === path.join(ROOT, 'src', 'cli', 'main.ts') ? { path: args.path.replace(/\.ts$/, '.mjs'), external: true } : undefined,
+    );
+  },
+};
+
+export const BUILD_OPTIONS = {
+  absWorkingDir: ROOT,
+  entryPoints: {
+    'docs-gateway': 'src/cli/main.ts',
+    ...Object.fromEntries(COMMANDS.map((command) => [command, `src/cli/${command}.ts`])),
+  },
+  outdir: 'dist/cli',
+  outExtension: { '.js': '.mjs' },
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node22',
+  // node_modules stay where they are, loaded by Node as the sources load them.
+  packages: 'external',
+  plugins: [commandsApart],
+  logLevel: 'warning',
+  metafile: true,
+  write: false,
+};
+
+/** Writes through a file of its own then renames it: a process starting meanwhile reads the old file or the new, whole. */
+function writeWhole(file, contents) {
+  const temporary = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(temporary, contents);
+  fs.renameSync(temporary, file);
+}
+
+/** Builds dist/cli/ from the sources. */
+export async function build() {
+  const startedAt = Date.now();
+  const esbuild = await import('esbuild');
+  const result = await esbuild.build(BUILD_OPTIONS);
+  fs.mkdirSync(OUT_DIR, { recursive: true });
+  // The entry point last: it loads the others.
+  const outputs = [...result.outputFiles].sort((a, b) => Number(a.path === BUNDLE) - Number(b.path === BUNDLE));
+  for (const output of outputs) writeWhole(output.path, output.contents);
+  const manifest = {
+    startedAt,
+    inputs: [...Object.keys(result.metafile.inputs), 'bin/build.js'],
+    outputs: outputs.map((output) => path.relative(ROOT, output.path)),
+  };
+  writeWhole(MANIFEST, `${JSON.stringify(manifest, null, 1)}\n`);
+}
+
+/** Whether dist/cli/ is whole and was built after the last change to any file it was built from. */
+export function isFresh() {
+  let manifest;
+  try {
+    manifest = JSON.parse(fs.readFileSync(MANIFEST, 'utf8'));
+  } catch {
+    return false;
+  }
+  for (const output of manifest.outputs) if (!fs.existsSync(path.join(ROOT, output))) return false;
+  for (const input of manifest.inputs) {
+    const stat = fs.statSync(path.join(ROOT, input), { throwIfNoEntry: false });
+    if (!stat || stat.mtimeMs >= manifest.startedAt) return false;
+  }
+  return true;
+}
+
+/** Builds dist/cli/ unless it is fresh. */
+export async function ensureBuilt() {
+  if (!isFresh()) await build();
+}
+
+// `node bin/build.js`: build. `--if-stale`: only when not fresh. `--postinstall`: also nothing
+// where there are no sources yet (the container's build installs before it copies them).
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const flags = process.argv.slice(2);
+  const skip = flags.includes('--postinstall') && !fs.existsSync(path.join(ROOT, 'src', 'cli', 'main.ts'));
+  if (!skip) {
+    (flags.includes('--if-stale') || flags.includes('--postinstall') ? ensureBuilt() : build()).catch((error) => {
+      // esbuild has printed what failed.
+      console.error(`docs-gateway: the build failed: ${error.message.split('\n')[0]}`);
+      process.exitCode = 1;
+    });
+  }
+}
