@@ -1,8 +1,9 @@
-// The triggers behind the response cache (src/http/response-cache.ts): every write to
-// a table bumps the data generation of each scope the written rows belong to —
-// the organization, and for users also the user itself — so that a cached answer
-// is dropped exactly when data it could contain changes, whichever instance,
-// tool or hand-typed SQL wrote it. prisma/new-migration.ts adds them to every
+// The triggers behind the caches (src/http/response-cache.ts, src/domain/users/viewer-cache.ts):
+// every write to a table bumps the data generation of each scope the written rows
+// belong to — the organization, and for users also the user itself — so that a
+// cached answer is dropped exactly when data it could contain changes, whichever
+// instance, tool or hand-typed SQL wrote it. On PostgreSQL each committed bump is
+// announced on the channel `docs_gateway_generations` (src/db/generation-feed.ts). prisma/new-migration.ts adds them to every
 // table a migration creates; a new table must say here how its rows find their
 // organization.
 
@@ -12,8 +13,10 @@ export type Provider = 'sqlite' | 'postgresql';
 export type ScopeOf =
   /** The row is an organization. */
   | { kind: 'self' }
-  /** A column holds the organization id. */
+  /** A column holds the organization id (or, for rows of a user, the user id). */
   | { kind: 'column'; column: string }
+  /** Several columns each hold a scope: a membership belongs to its organization and to its user. */
+  | { kind: 'columns'; columns: string[] }
   /** The organization of a parent row, whose id is in `via`. */
   | { kind: 'parent'; table: string; via: string }
   /** A user: the user itself, and the organizations it is a member of. */
@@ -23,12 +26,13 @@ export type ScopeOf =
 export const GENERATION_SCOPES: Record<string, ScopeOf | null> = {
   _docs_gateway_migrations: null,
   data_generations: null,
-  // Tokens are checked before the cache is consulted.
-  api_tokens: null,
+  // A token's user: cached viewers of the user are read again when a token goes.
+  api_tokens: { kind: 'column', column: 'userId' },
   organizations: { kind: 'self' },
   organization_email_domains: { kind: 'column', column: 'organizationId' },
   users: { kind: 'user' },
-  members: { kind: 'column', column: 'organizationId' },
+  // The user too: a cached viewer's memberships change with them.
+  members: { kind: 'columns', columns: ['organizationId', 'userId'] },
   collections: { kind: 'column', column: 'organizationId' },
   spaces: { kind: 'column', column: 'organizationId' },
   custom_fields: { kind: 'column', column: 'organizationId' },
@@ -86,6 +90,8 @@ function sqliteScopes(scope: ScopeOf, row: 'NEW' | 'OLD'): string {
       return `SELECT ${row}."id" AS "scope"`;
     case 'column':
       return `SELECT ${row}."${scope.column}" AS "scope"`;
+    case 'columns':
+      return scope.columns.map((column) => `SELECT ${row}."${column}" AS "scope"`).join(' UNION ');
     case 'parent':
       return `SELECT p."organizationId" AS "scope" FROM "${scope.table}" p WHERE p."id" = ${row}."${scope.via}"`;
     case 'user':
@@ -100,6 +106,8 @@ function postgresScopes(scope: ScopeOf, rows: 'new_rows' | 'old_rows'): string {
       return `SELECT r."id" FROM ${rows} r`;
     case 'column':
       return `SELECT r."${scope.column}" FROM ${rows} r`;
+    case 'columns':
+      return scope.columns.map((column) => `SELECT r."${column}" FROM ${rows} r`).join(' UNION ');
     case 'parent':
       return `SELECT p."organizationId" FROM ${rows} r JOIN "${scope.table}" p ON p."id" = r."${scope.via}"`;
     case 'user':
@@ -107,13 +115,31 @@ function postgresScopes(scope: ScopeOf, rows: 'new_rows' | 'old_rows'): string {
   }
 }
 
-/** What a migration that introduces the scoped generations defines once (PostgreSQL). */
-export const POSTGRES_BUMP_FUNCTION = `CREATE FUNCTION bump_data_generations(scopes TEXT[]) RETURNS void LANGUAGE sql AS $$
+/** The channel on which PostgreSQL announces committed bumps: `scope:version,…`, or `*` when too many for one notification. */
+export const GENERATIONS_CHANNEL = 'docs_gateway_generations';
+
+/**
+ * The bump every trigger calls (PostgreSQL), as migration 20261125170000_viewer_cache
+ * defines it. NOTIFY is transactional: listeners hear a bump only once it is
+ * committed, and never one that is rolled back.
+ */
+export const POSTGRES_BUMP_FUNCTION = `CREATE OR REPLACE FUNCTION bump_data_generations(scopes TEXT[]) RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+  announced TEXT;
+BEGIN
   -- In scope order, so that transactions bumping several scopes never wait on each other in a cycle.
-  INSERT INTO "data_generations" ("scope", "version")
-  SELECT DISTINCT s, 1 FROM unnest(scopes) s WHERE s IS NOT NULL ORDER BY s
-  ON CONFLICT ("scope") DO UPDATE SET "version" = "data_generations"."version" + 1
-$$;`;
+  WITH bumped AS (
+    INSERT INTO "data_generations" ("scope", "version")
+    SELECT DISTINCT s, 1 FROM unnest(scopes) s WHERE s IS NOT NULL ORDER BY s
+    ON CONFLICT ("scope") DO UPDATE SET "version" = "data_generations"."version" + 1
+    RETURNING "scope", "version"
+  )
+  SELECT string_agg("scope" || ':' || "version", ',') INTO announced FROM bumped;
+  IF announced IS NOT NULL THEN
+    -- A notification holds at most 8,000 bytes: '*' tells listeners to forget every generation.
+    PERFORM pg_notify('docs_gateway_generations', CASE WHEN octet_length(announced) > 7900 THEN '*' ELSE announced END);
+  END IF;
+END $$;`;
 
 /** The triggers of these tables (tables whose writes change no answer are left out). */
 export function generationTriggers(provider: Provider, tables: string[]): string {

@@ -5,6 +5,14 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import type { SqlDriverAdapter, SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
+import {
+  GENERATIONS_CHANNEL,
+  type GenerationFeed,
+  type PostgresGenerationFeed,
+  type SqliteGenerationFeed,
+  postgresGenerationFeed,
+  sqliteGenerationFeed,
+} from './generation-feed.ts';
 import { PrismaClient as PostgresClient } from './generated/postgresql/client.ts';
 import { PrismaClient as SqliteClient } from './generated/sqlite/client.ts';
 
@@ -29,8 +37,17 @@ export interface Database {
    * `$1`, `$2`… in order; values come back as the driver gives them.
    */
   readRows<T>(sql: string, params: unknown[]): Promise<T[]>;
+  /**
+   * The text of the first column of the first row (null without a row), on the
+   * driver itself: the statements of compiled reads (src/graphql/compiled/),
+   * which answer one JSON text. PostgreSQL prepares each named statement once
+   * per connection.
+   */
+  readText(statement: { sql: string; parameters: readonly unknown[]; name?: string }): Promise<string | null>;
   /** PostgreSQL: connections of the pool, open, idle, and requests waiting for one (metrics). */
   poolStats?(): { total: number; idle: number; waiting: number };
+  /** Committed bumps of data generations, as they happen (src/db/generation-feed.ts). */
+  generations: GenerationFeed;
   close(): Promise<void>;
 }
 
@@ -90,20 +107,41 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
   // An idle connection the server ends (restart, administrator) is dropped by the
   // pool and the next query opens another; unheard, the error would end the process.
   pool?.on('error', () => {});
-  const counting = countStatements(pool ? new PrismaPg(pool) : sqliteAdapter(url), (query) => seen(query.sql, query.args));
   const direct = pool ? poolReader(pool) : sqliteReader(url);
+  const generations = pool
+    ? postgresGenerationFeed(url, {
+        connectTimeoutMs,
+        notify: (payload) => {
+          const sql = 'SELECT pg_notify($1, $2)';
+          seen(sql, [GENERATIONS_CHANNEL, payload]);
+          return pool.query(sql, [GENERATIONS_CHANNEL, payload]);
+        },
+      })
+    : sqliteGenerationFeed(direct?.dataVersion);
+  const counting = countStatements(pool ? new PrismaPg(pool) : sqliteAdapter(url), (query) => seen(query.sql, query.args), generations);
   const db = provider === 'sqlite' ? (new SqliteClient({ adapter: counting }) as unknown as Db) : new PostgresClient({ adapter: counting });
   return {
     db,
     provider,
     url,
     statementCount: () => statements,
+    generations,
     ...(pool ? { poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }) } : {}),
     readRows: async <T>(sql: string, params: unknown[]) => {
       seen(sql, params);
       return direct ? ((await direct.read(sql, params)) as T[]) : db.$queryRawUnsafe<T[]>(sql, ...params);
     },
+    readText: async ({ sql, parameters, name }) => {
+      seen(sql, parameters as unknown[]);
+      if (!direct) {
+        const rows = await db.$queryRawUnsafe<Array<Record<string, unknown>>>(sql, ...parameters);
+        const first = rows[0];
+        return first ? (Object.values(first)[0] as string | null) : null;
+      }
+      return direct.readText(sql, parameters, name);
+    },
     close: async () => {
+      await generations.close();
       direct?.close();
       await db.$disconnect();
       await pool?.end().catch(() => {});
@@ -113,11 +151,21 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
 
 interface DirectReader {
   read(sql: string, params: unknown[]): Promise<unknown[]> | unknown[];
+  readText(sql: string, params: readonly unknown[], name?: string): Promise<string | null> | string | null;
+  /** SQLite: the file's change counter as this connection sees it (moves with other connections' commits). */
+  dataVersion?: () => number;
   close(): void;
 }
 
 function poolReader(pool: pg.Pool): DirectReader {
-  return { read: async (sql, params) => (await pool.query(sql, params)).rows, close: () => {} };
+  return {
+    read: async (sql, params) => (await pool.query(sql, params)).rows,
+    readText: async (sql, params, name) => {
+      const result = await pool.query({ text: sql, values: params as unknown[], rowMode: 'array', ...(name ? { name } : {}) });
+      return (result.rows[0]?.[0] as string | undefined) ?? null;
+    },
+    close: () => {},
+  };
 }
 
 /** A read-only connection of its own (WAL: it never waits on the writer), with its statements prepared once. */
@@ -125,16 +173,39 @@ function sqliteReader(url: string): DirectReader | undefined {
   const file = sqliteFilePath(url);
   if (file === ':memory:') return undefined;
   let connection: BetterSqlite3.Database | undefined;
+  let dataVersion: BetterSqlite3.Statement | undefined;
   const prepared = new Map<string, BetterSqlite3.Statement>();
+  const open = () => {
+    if (!connection) {
+      connection = new BetterSqlite3(file, { readonly: true, timeout: 5000 });
+      // Page tokens of compiled reads (src/db/sql.ts): SQLite has no base64.
+      connection.function('docs_gateway_base64url', { deterministic: true }, (text: unknown) => Buffer.from(String(text)).toString('base64url'));
+    }
+    return connection;
+  };
+  const textStatements = new Map<string, BetterSqlite3.Statement>();
   return {
+    dataVersion: () => {
+      dataVersion ??= open().prepare('PRAGMA data_version').pluck();
+      return dataVersion.get() as number;
+    },
     read(sql, params) {
-      connection ??= new BetterSqlite3(file, { readonly: true, timeout: 5000 });
       let statement = prepared.get(sql);
       if (!statement) {
-        statement = connection.prepare(sql.replace(/\$\d+/g, '?'));
+        statement = open().prepare(sql.replace(/\$\d+/g, '?'));
         prepared.set(sql, statement);
       }
       return statement.all(...params);
+    },
+    readText(sql, params) {
+      let statement = textStatements.get(sql);
+      if (!statement) {
+        statement = open().prepare(sql).pluck();
+        // Statements of compiled reads are many shapes of few documents: keep a bounded number.
+        if (textStatements.size >= 500) textStatements.delete(textStatements.keys().next().value!);
+        textStatements.set(sql, statement);
+      }
+      return (statement.get(...params) as string | undefined) ?? null;
     },
     close: () => connection?.close(),
   };
@@ -149,29 +220,62 @@ function sqliteAdapter(url: string): SqlDriverAdapterFactory {
 /** SQLITE_MAX_VARIABLE_NUMBER of the SQLite that better-sqlite3 bundles. */
 const SQLITE_MAX_VARIABLES = 32_766;
 
+/** Statements that may write: what a COMMIT, or a write outside a transaction, makes final. */
+const WRITE = /^\s*(INSERT|UPDATE|DELETE|CREATE|DROP|ALTER|TRUNCATE)\b/i;
+
 /**
- * Wraps an adapter factory so that every SQL statement it runs is counted, and
- * so that Prisma knows SQLite's real parameter limit: it splits a statement with
+ * Wraps an adapter factory so that every SQL statement it runs is counted, that
+ * the generation feed learns when writes are committed (src/db/generation-feed.ts),
+ * and so that Prisma knows SQLite's real parameter limit: it splits a statement with
  * more parameters than the adapter's `maxBindValues` (999 unless told), so a
  * level of 1,000 ids in a tree would cost two statements.
  */
-function countStatements(factory: SqlDriverAdapterFactory, onStatement: (query: { sql: string; args: unknown[] }) => void): SqlDriverAdapterFactory {
-  const wrap = <T extends object>(target: T): T =>
+function countStatements(
+  factory: SqlDriverAdapterFactory,
+  onStatement: (query: { sql: string; args: unknown[] }) => void,
+  feed: GenerationFeed,
+): SqlDriverAdapterFactory {
+  const sqliteFeed = factory.provider === 'sqlite' ? (feed as SqliteGenerationFeed) : undefined;
+  const postgresFeed = factory.provider === 'postgres' ? (feed as PostgresGenerationFeed) : undefined;
+  const wrap = <T extends object>(target: T, inTransaction: boolean): T =>
     new Proxy(target, {
       get(object, key, receiver) {
         const value = Reflect.get(object, key, receiver);
         if (key === 'queryRaw' || key === 'executeRaw' || key === 'executeScript') {
-          return (...args: unknown[]) => {
+          return async (...args: unknown[]) => {
             const query = args[0] as { sql?: string; args?: unknown[] } | string;
-            onStatement(typeof query === 'string' ? { sql: query, args: [] } : { sql: query.sql ?? '', args: query.args ?? [] });
-            return (value as (...a: unknown[]) => unknown).apply(object, args);
+            const sql = typeof query === 'string' ? query : (query.sql ?? '');
+            onStatement({ sql, args: typeof query === 'string' ? [] : (query.args ?? []) });
+            const run = () => (value as (...a: unknown[]) => unknown).apply(object, args);
+            if (postgresFeed) {
+              const result = await run();
+              if (inTransaction ? /^\s*COMMIT\b/i.test(sql) : WRITE.test(sql)) postgresFeed.committed();
+              return result;
+            }
+            if (inTransaction || !sqliteFeed) return run();
+            // A statement of its own commits (or fails) as it returns: its bumps are known.
+            try {
+              const result = await run();
+              sqliteFeed.ended(true);
+              return result;
+            } catch (error) {
+              sqliteFeed.ended(false);
+              throw error;
+            }
           };
         }
         if (key === 'getConnectionInfo' && factory.provider === 'sqlite') {
           return () => ({ maxBindValues: SQLITE_MAX_VARIABLES, supportsRelationJoins: false });
         }
         if (key === 'startTransaction') {
-          return async (...args: unknown[]) => wrap(await (value as (...a: unknown[]) => Promise<object>).apply(object, args));
+          return async (...args: unknown[]) => wrap(await (value as (...a: unknown[]) => Promise<object>).apply(object, args), true);
+        }
+        // Prisma sends COMMIT (or ROLLBACK) before it calls these.
+        if (inTransaction && sqliteFeed && (key === 'commit' || key === 'rollback')) {
+          return async () => {
+            await (value as () => Promise<void>).apply(object);
+            sqliteFeed.ended(key === 'commit');
+          };
         }
         return typeof value === 'function' ? value.bind(object) : value;
       },
@@ -179,6 +283,10 @@ function countStatements(factory: SqlDriverAdapterFactory, onStatement: (query: 
   return {
     provider: factory.provider,
     adapterName: factory.adapterName,
-    connect: async () => wrap((await factory.connect()) as SqlDriverAdapter),
+    connect: async () => {
+      const adapter = (await factory.connect()) as SqlDriverAdapter & { client?: BetterSqlite3.Database };
+      if (sqliteFeed && adapter.client) sqliteFeed.attach(adapter.client);
+      return wrap(adapter, false);
+    },
   };
 }

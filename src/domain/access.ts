@@ -22,9 +22,36 @@ export function asRole(value: string | null | undefined): Role | null {
   return value && (ROLES as readonly string[]).includes(value) ? (value as Role) : null;
 }
 
+/** A membership that opens the organization: active (guests included). */
+export function activeMember(member: MemberRecord | null | undefined): member is MemberRecord {
+  return member != null && !member.disabled;
+}
+
+/**
+ * A membership that opens the organization's content — its collections, spaces
+ * and sites: active, with a role. Such a member has a level on every piece of
+ * content (`contentLevel`); guests have none.
+ */
+export function readsContent(member: MemberRecord | null | undefined): member is MemberRecord {
+  return activeMember(member) && asRole(member.role) !== null;
+}
+
+/**
+ * The organizations a viewer's memberships open, as the predicates of compiled
+ * reads take them (src/graphql/compiled/): where it is a member, and where it
+ * reads the content.
+ */
+export function openedOrganizations(memberships: Iterable<MemberRecord>): { memberOf: string[]; contentOf: string[] } {
+  const members = [...memberships].filter(activeMember);
+  return {
+    memberOf: members.map((member) => member.organizationId),
+    contentOf: members.filter(readsContent).map((member) => member.organizationId),
+  };
+}
+
 /** The level a member has on a piece of content, given the default levels from the content up to the root. */
 export function contentLevel(member: MemberRecord | null, defaultLevels: Array<string | null>): Role | null {
-  if (!member || member.disabled) return null;
+  if (!readsContent(member)) return null;
   const role = asRole(member.role);
   if (role === 'admin') return 'admin';
   if (role === null) return null;
@@ -38,7 +65,7 @@ export interface OrganizationAccess {
 }
 
 export function organizationPermissions({ member, role }: OrganizationAccess) {
-  const isMember = member !== null && !member.disabled;
+  const isMember = activeMember(member);
   const isAdmin = isMember && role === 'admin';
   const nonGuest = isMember && role !== null;
   return {
@@ -95,7 +122,7 @@ export function authorize(allowed: boolean, action: string): void {
  * settings need admin).
  */
 export function sitePermissions({ member, role }: OrganizationAccess) {
-  const nonGuest = member !== null && !member.disabled && role !== null;
+  const nonGuest = readsContent(member) && role !== null;
   const isAdmin = nonGuest && role === 'admin';
   return {
     view: nonGuest,

@@ -6,10 +6,11 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import type { PublicUrls } from '../config.ts';
 import { type RequestContext, createContext } from '../context.ts';
 import type { Database } from '../db/index.ts';
-import { viewerForToken } from '../domain/users/service.ts';
+import { createViewerCache } from '../domain/users/viewer-cache.ts';
 import { DomainError, invalid, unauthenticated, unavailable } from '../errors.ts';
 import type { CorsOrigins, GraphQLLimits, RateLimits } from '../config.ts';
 import { graphqlPlugin } from './graphql.ts';
+import type { CompiledReadsMode } from '../graphql/compiled/plugin.ts';
 import { type Clock, systemClock } from '../lib/clock.ts';
 import { registerCors } from './cors.ts';
 import { createPageTreeCache } from '../domain/content/tree.ts';
@@ -72,6 +73,8 @@ export interface AppOptions {
   persistedOperations?: PersistedOperations;
   /** The job queue; by default one on the app's database (src/jobs/), stopped with the app. */
   jobs?: JobQueue;
+  /** Queries answered by one SQL statement per root field (src/graphql/compiled/): on unless off; `verify` also executes them and compares (tests). */
+  compiledReads?: CompiledReadsMode;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -161,11 +164,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // After the requests in flight: jobs running finish (bounded) before the database closes under them.
   app.addHook('onClose', () => jobQueue.stop());
 
+  const viewers = createViewerCache(database);
+  app.addHook('onClose', async () => viewers.close());
+  // Caches are read only once they know of every write this instance made (a client's previous request, a job).
+  app.addHook('onRequest', async () => database.generations.barrier());
   app.decorateRequest('ctx', null);
   app.addHook('onRequest', async (request) => {
     if (!requiresToken(request)) return;
     const token = bearerToken(request.headers.authorization);
-    const viewer = token ? await viewerForToken(database, token) : null;
+    const viewer = token ? await viewers.viewerForToken(token) : null;
     if (!viewer) {
       // Each failure spends the address's stricter budget: guessing tokens ends in 429s.
       const limited = await checkFailedAuthentication(request);
@@ -229,6 +236,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     limits: options.graphqlLimits,
     metrics,
     persistedOperations: options.persistedOperations,
+    compiledReads: { mode: options.compiledReads ?? 'on', database, urls },
   });
   return app;
 }

@@ -4,7 +4,7 @@ import { DEFAULT_GRAPHQL_LIMITS } from '../config.ts';
 import { registerGraphiQLAssets } from '../graphql/graphiql.ts';
 import { responseTooLarge } from '../graphql/limits.ts';
 import type { PersistedOperations } from '../graphql/persisted-operations.ts';
-import { createGraphQLServer } from '../graphql/yoga.ts';
+import { type GraphQLServerOptions, createGraphQLServer } from '../graphql/yoga.ts';
 import { withRequestLog, yogaLogger } from './logging.ts';
 import type { GraphQLMetrics } from './metrics.ts';
 import { GRAPHIQL_CONTENT_SECURITY_POLICY } from './security-headers.ts';
@@ -17,6 +17,7 @@ export async function graphqlPlugin(
     limits?: GraphQLLimits | undefined;
     metrics?: GraphQLMetrics | undefined;
     persistedOperations?: PersistedOperations | undefined;
+    compiledReads?: GraphQLServerOptions['compiledReads'];
   },
 ) {
   const limits = options.limits ?? DEFAULT_GRAPHQL_LIMITS;
@@ -31,6 +32,7 @@ export async function graphqlPlugin(
     onOperation: metrics && ((type, outcome) => metrics.operation(type, outcome)),
     persistedOperations: options.persistedOperations,
     logging: yogaLogger(app.log),
+    compiledReads: options.compiledReads,
   });
 
   registerGraphiQLAssets(app);

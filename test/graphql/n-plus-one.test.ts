@@ -4,7 +4,8 @@ import { addMember, buildOrganization, buildUser, type TestUser } from '../suppo
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp();
+  // The executor's bounds, for what compiled reads leave to it (those: test/graphql/compiled-reads.test.ts).
+  t = await createTestApp({ compiledReads: 'off' });
 });
 
 /** A viewer in `organizations` organizations, each with `collections` collections of `spaces` spaces. */

@@ -13,7 +13,8 @@ let t: TestApp;
 let statements: string[] = [];
 let tree: Awaited<ReturnType<typeof buildSiteTree>>;
 beforeAll(async () => {
-  t = await createTestApp({ responseCacheBytes: 0, onStatement: (sql) => statements.push(sql) });
+  // The executor's reads (compiled reads are test/graphql/compiled-reads.test.ts).
+  t = await createTestApp({ responseCacheBytes: 0, compiledReads: 'off', onStatement: (sql) => statements.push(sql) });
   tree = await buildSiteTree(t, { sites: 2, groups: 1, sectionsPerGroup: 2, siteSpacesPerSection: 3 });
 });
 

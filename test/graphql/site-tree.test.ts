@@ -11,7 +11,8 @@ import { buildSiteTree } from '../support/site-tree.ts';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp();
+  // The executor's bounds, for what compiled reads leave to it (those: test/graphql/compiled-reads.test.ts).
+  t = await createTestApp({ compiledReads: 'off' });
 });
 
 const TREE = /* GraphQL */ `

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { inject } from 'vitest';
 import { type AppOptions, buildApp } from '../../src/http/app.ts';
+import { OPENAPI_PATH } from '../../src/rest/plugin.ts';
 import type { PublicUrls } from '../../src/config.ts';
 import { type Database, openDatabase } from '../../src/db/index.ts';
 import type { OpenOptions } from '../../src/db/client.ts';
@@ -75,8 +76,17 @@ export async function createTestApp({ databaseUrl, onStatement, databaseOptions,
     await app.close();
     await database.close();
   });
-  const call: TestApp['call'] = (method, url, options = {}) =>
-    app.inject({
+  // Every successful REST answer a test receives matches the response schema of
+  // its operation, formats included (test/support/contract.ts): which operation
+  // answered is remembered by request id.
+  const operationOf = new Map<string, string>();
+  app.addHook('onSend', async (request, _reply, payload) => {
+    const route = request.routeOptions.url;
+    if (route?.startsWith('/v1/') && route !== OPENAPI_PATH) operationOf.set(request.id, route.replace(/:(\w+)/g, '{$1}'));
+    return payload;
+  });
+  const call: TestApp['call'] = async (method, url, options = {}) => {
+    const response = await app.inject({
       method: method as never,
       url,
       headers: {
@@ -86,6 +96,15 @@ export async function createTestApp({ databaseUrl, onStatement, databaseOptions,
       },
       ...(options.body !== undefined ? { payload: JSON.stringify(options.body) } : {}),
     });
+    const id = String(response.headers['x-request-id']);
+    const operation = operationOf.get(id);
+    operationOf.delete(id);
+    if (operation && method.toUpperCase() !== 'HEAD' && response.statusCode < 300 && String(response.headers['content-type']).startsWith('application/json')) {
+      const { expectMatchesSchema } = await import('./contract.ts');
+      expectMatchesSchema(method.toUpperCase(), operation, response.statusCode, response.json());
+    }
+    return response;
+  };
   return {
     app,
     database,

@@ -43,7 +43,7 @@ export async function getCollection(ctx: RequestContext, collectionId: string): 
   return presentCollection(collection, level, ctx.urls);
 }
 
-const inSiblingOrder: Ordering<CollectionRecord> = {
+export const collectionsInSiblingOrder: Ordering<CollectionRecord> = {
   name: 'collections',
   keys: [
     { field: 'position', direction: 'asc', type: 'string', value: (row) => row.position },
@@ -52,7 +52,7 @@ const inSiblingOrder: Ordering<CollectionRecord> = {
 };
 
 /** Across parents sibling positions do not compare: the nested listing goes by creation. */
-const byCreation: Ordering<CollectionRecord> = {
+export const collectionsByCreation: Ordering<CollectionRecord> = {
   name: 'collections-by-creation',
   keys: [
     { field: 'createdAt', direction: 'asc', type: 'date', value: (row) => row.createdAt },
@@ -63,7 +63,7 @@ const byCreation: Ordering<CollectionRecord> = {
 const collectionsOfOrganization: ChildListing<CollectionRecord, { nested: boolean }> = {
   name: 'organization-collections',
   records: collectionRecords,
-  ordering: ({ nested }) => (nested ? byCreation : inSiblingOrder),
+  ordering: ({ nested }) => (nested ? collectionsByCreation : collectionsInSiblingOrder),
   parentOf: (row) => row.organizationId,
   findMany: (ctx, organizationIds, { nested }, args) =>
     ctx.db.collection.findMany({
@@ -84,7 +84,7 @@ const collectionsOfOrganization: ChildListing<CollectionRecord, { nested: boolea
 const collectionsOfCollection: ChildListing<CollectionRecord, null> = {
   name: 'collection-collections',
   records: collectionRecords,
-  ordering: () => inSiblingOrder,
+  ordering: () => collectionsInSiblingOrder,
   parentOf: (row) => row.parentId!,
   findMany: (ctx, parentIds, _filter, args) => ctx.db.collection.findMany({ ...args, where: { AND: [{ parentId: { in: parentIds } }, args.where] } }),
   count: async (ctx, parentIds) =>

@@ -1,3 +1,4 @@
+import { type AddressSet, renderAddresses } from '../shared/addresses.ts';
 import type { Api, Wire } from '../shared/api-types.ts';
 import type { PublicUrls } from '../../config.ts';
 import type { OrganizationRecord } from '../../db/index.ts';
@@ -6,13 +7,16 @@ import { type OrganizationAccess, asRole, organizationPermissions } from '../acc
 /** The contract's Organization; `internal_isOnNewTrial` is documented as always true. */
 export type OrganizationJSON = Wire<Api.Organization> & { internal_isOnNewTrial: true };
 
+/** The addresses of an organization (its `urls`). */
+export const ORGANIZATION_ADDRESSES = {
+  location: { address: [{ base: 'api' }, '/v1/orgs/', { column: 'id' }] },
+  app: { address: [{ base: 'app' }, '/o/', { column: 'id' }] },
+  logo: { address: [{ column: 'logo' }], when: 'logo' },
+} satisfies AddressSet;
+
 /** Fields computed from an organization row, shared by REST's presenter and GraphQL's resolvers. */
 export function organizationUrls(org: OrganizationRecord, urls: PublicUrls): OrganizationJSON['urls'] {
-  return {
-    location: `${urls.api}/v1/orgs/${org.id}`,
-    app: `${urls.app}/o/${org.id}`,
-    ...(org.logo ? { logo: org.logo } : {}),
-  };
+  return renderAddresses(ORGANIZATION_ADDRESSES, org, urls) as OrganizationJSON['urls'];
 }
 
 /** Trials do not exist here: every organization answers the same. */

@@ -4,7 +4,7 @@ import { invalid } from '../../errors.ts';
 import { generateNKeysBetween } from 'fractional-indexing';
 import { keyBetween } from '../../lib/ordering.ts';
 import { serializeOn } from '../transaction.ts';
-import { type Role, asRole, contentLevel } from '../access.ts';
+import { type Role, asRole, contentLevel, readsContent } from '../access.ts';
 import { defineRecordLoader, loader } from '../loaders.ts';
 import { organizationAccess } from '../organizations/service.ts';
 import type { ContentPosition } from './schemas.ts';
@@ -42,8 +42,8 @@ export async function memberLevelOn(
   defaultLevel: string | null,
   parentId: string | null,
 ): Promise<Role | null> {
-  const role = asRole(member?.role);
-  if (!member || member.disabled || role === null) return null;
+  if (!readsContent(member)) return null;
+  const role = asRole(member.role);
   if (role === 'admin') return 'admin';
   // Walk up only as far as the first explicit default level.
   const levels: Array<string | null> = [defaultLevel];

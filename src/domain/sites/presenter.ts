@@ -1,6 +1,7 @@
 import type { PublicUrls } from '../../config.ts';
 import type { Prisma } from '../../db/index.ts';
 import type { SitePermissions } from '../access.ts';
+import { type Address, type AddressSet, renderAddress, renderAddresses } from '../shared/addresses.ts';
 import type { Api, Wire } from '../shared/api-types.ts';
 import type { SpaceJSON } from '../spaces/presenter.ts';
 
@@ -24,9 +25,13 @@ export type SiteSectionGroupJSON = Omit<Wire<Api.SiteSectionGroup>, 'sections' |
 export type ShareLinkJSON = Wire<Api.ShareLink>;
 
 /** Where a published site is served: its custom hostname, else the application's address for it. */
+export const PUBLISHED_ADDRESS: Address = [
+  { if: 'hostname', use: ['https://', { column: 'hostname' }], otherwise: [{ base: 'app' }, '/sites/', { column: 'id' }] },
+  { if: 'basename', use: ['/', { column: 'basename' }] },
+];
+
 export function publishedUrl(site: SiteRecord, urls: PublicUrls): string {
-  if (site.hostname) return `https://${site.hostname}${site.basename ? `/${site.basename}` : ''}`;
-  return `${urls.app}/sites/${site.id}${site.basename ? `/${site.basename}` : ''}`;
+  return renderAddress(PUBLISHED_ADDRESS, site, urls);
 }
 
 // Fields computed from the rows of a site's structure, shared by REST's presenters
@@ -35,13 +40,16 @@ export function publishedUrl(site: SiteRecord, urls: PublicUrls): string {
 /** Access to sites follows the organization role; nothing is set per site. */
 export const SITE_DEFAULT_LEVEL = 'inherit' as const;
 
+/** The addresses of a site (its `urls`); `published` once it is published. */
+export const SITE_ADDRESSES = {
+  location: { address: [{ base: 'api' }, '/v1/orgs/', { column: 'organizationId' }, '/sites/', { column: 'id' }] },
+  app: { address: [{ base: 'app' }, '/o/', { column: 'organizationId' }, '/sites/', { column: 'id' }] },
+  preview: { address: [{ base: 'app' }, '/o/', { column: 'organizationId' }, '/sites/', { column: 'id' }, '/preview'] },
+  published: { address: PUBLISHED_ADDRESS, when: 'published' },
+} satisfies AddressSet;
+
 export function siteUrls(site: SiteRecord, urls: PublicUrls): SiteJSON['urls'] {
-  return {
-    location: `${urls.api}/v1/orgs/${site.organizationId}/sites/${site.id}`,
-    app: `${urls.app}/o/${site.organizationId}/sites/${site.id}`,
-    preview: `${urls.app}/o/${site.organizationId}/sites/${site.id}/preview`,
-    ...(site.published ? { published: publishedUrl(site, urls) } : {}),
-  };
+  return renderAddresses(SITE_ADDRESSES, site, urls) as SiteJSON['urls'];
 }
 
 export function siteProxy(site: SiteRecord, urls: PublicUrls): SiteJSON['proxy'] | undefined {

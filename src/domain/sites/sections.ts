@@ -25,7 +25,7 @@ import {
 } from './records.ts';
 
 /** Sections in site order: top-level entries by position, sections of a group after each other. */
-const inSiteOrder: Ordering<SectionRecord> = {
+export const sectionsInSiteOrder: Ordering<SectionRecord> = {
   name: 'site-sections',
   keys: [
     { field: 'topPosition', direction: 'asc', type: 'string', value: (row) => row.topPosition },
@@ -37,7 +37,7 @@ const inSiteOrder: Ordering<SectionRecord> = {
 export const sectionsOfSite: ChildListing<SectionRecord, null> = {
   name: 'site-sections',
   records: sectionRecords,
-  ordering: () => inSiteOrder,
+  ordering: () => sectionsInSiteOrder,
   parentOf: (row) => row.siteId,
   findMany: (ctx, siteIds, _filter, args) => ctx.db.siteSection.findMany({ ...args, where: { AND: [{ siteId: { in: siteIds } }, args.where] } }),
   count: async (ctx, siteIds) =>

@@ -35,7 +35,7 @@ interface SiteFilter {
   published?: boolean | undefined;
 }
 
-const byCreation: Ordering<SiteRecord> = {
+export const sitesByCreation: Ordering<SiteRecord> = {
   name: 'sites',
   keys: [
     { field: 'createdAt', direction: 'asc', type: 'date', value: (row) => row.createdAt },
@@ -54,7 +54,7 @@ function siteWhere(filter: SiteFilter) {
 const sitesOfOrganization: ChildListing<SiteRecord, SiteFilter> = {
   name: 'organization-sites',
   records: siteRecords,
-  ordering: () => byCreation,
+  ordering: () => sitesByCreation,
   parentOf: (row) => row.organizationId,
   findMany: async (ctx, organizationIds, filter, args) => {
     const rows = await ctx.db.site.findMany({
@@ -93,7 +93,7 @@ export async function listSites(ctx: RequestContext, organizationId: string, que
 
 const sitesOfSpace: ChildListing<SiteRecord & { siteSpaces: Array<{ spaceId: string }> }, null> = {
   name: 'space-sites',
-  ordering: () => byCreation,
+  ordering: () => sitesByCreation,
   parentOf: (row) => row.siteSpaces[0]!.spaceId,
   findMany: async (ctx, spaceIds, _filter, args) => {
     const rows = await ctx.db.site.findMany({

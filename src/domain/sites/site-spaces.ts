@@ -19,7 +19,7 @@ import { type SiteSpaceRecord, entryOfVisibleSite, manageableSite, presentSiteSp
  * Site spaces created in one instant (a site created with its spaces) share a
  * parent, so their position breaks the tie in the order the site shows them.
  */
-const byCreation: Ordering<SiteSpaceRecord> = {
+export const siteSpacesByCreation: Ordering<SiteSpaceRecord> = {
   name: 'site-spaces',
   keys: [
     { field: 'createdAt', direction: 'asc', type: 'date', value: (row) => row.createdAt },
@@ -35,7 +35,7 @@ interface SiteSpaceFilter {
 export const siteSpacesOfSite: ChildListing<SiteSpaceRecord, SiteSpaceFilter> = {
   name: 'site-site-spaces',
   records: siteSpaceRecords,
-  ordering: () => byCreation,
+  ordering: () => siteSpacesByCreation,
   parentOf: (row) => row.siteId,
   findMany: (ctx, siteIds, filter, args) =>
     ctx.db.siteSpace.findMany({

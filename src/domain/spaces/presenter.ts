@@ -1,3 +1,4 @@
+import { type AddressSet, renderAddresses } from '../shared/addresses.ts';
 import type { Api, Wire } from '../shared/api-types.ts';
 import type { PublicUrls } from '../../config.ts';
 import type { SpaceRecord } from '../../db/index.ts';
@@ -6,13 +7,16 @@ import { changeRequestCountsOf } from '../change-requests/counts.ts';
 
 export type SpaceJSON = Wire<Api.Space>;
 
+/** The addresses of a space (its `urls`). */
+export const SPACE_ADDRESSES = {
+  location: { address: [{ base: 'api' }, '/v1/spaces/', { column: 'id' }] },
+  app: { address: [{ base: 'app' }, '/s/', { column: 'id' }] },
+  icon: { address: [{ column: 'icon' }], when: 'icon' },
+} satisfies AddressSet;
+
 /** Fields computed from a space row, shared by REST's presenter and GraphQL's resolvers. */
 export function spaceUrls(space: SpaceRecord, urls: PublicUrls): SpaceJSON['urls'] {
-  return {
-    location: `${urls.api}/v1/spaces/${space.id}`,
-    app: `${urls.app}/s/${space.id}`,
-    ...(space.icon ? { icon: space.icon } : {}),
-  };
+  return renderAddresses(SPACE_ADDRESSES, space, urls) as SpaceJSON['urls'];
 }
 
 /**

@@ -73,7 +73,7 @@ export async function getSpace(ctx: RequestContext, spaceId: string, query: unkn
   return presentSpaceRecord(ctx, await spaceRecord(ctx, spaceId, query));
 }
 
-const inSiblingOrder: Ordering<SpaceRecord> = {
+export const spacesInSiblingOrder: Ordering<SpaceRecord> = {
   name: 'spaces',
   keys: [
     { field: 'position', direction: 'asc', type: 'string', value: (row) => row.position },
@@ -82,7 +82,7 @@ const inSiblingOrder: Ordering<SpaceRecord> = {
 };
 
 /** Across collections sibling positions do not compare: organization-wide listings go by creation. */
-const byCreation: Ordering<SpaceRecord> = {
+export const spacesByCreation: Ordering<SpaceRecord> = {
   name: 'spaces-by-creation',
   keys: [
     { field: 'createdAt', direction: 'asc', type: 'date', value: (row) => row.createdAt },
@@ -93,7 +93,7 @@ const byCreation: Ordering<SpaceRecord> = {
 const spacesOfOrganization: ChildListing<SpaceRecord, null> = {
   name: 'organization-spaces',
   records: spaceRecords,
-  ordering: () => byCreation,
+  ordering: () => spacesByCreation,
   parentOf: (row) => row.organizationId,
   findMany: (ctx, organizationIds, _filter, args) =>
     ctx.db.space.findMany({
@@ -114,7 +114,7 @@ const spacesOfOrganization: ChildListing<SpaceRecord, null> = {
 const spacesOfCollection: ChildListing<SpaceRecord, null> = {
   name: 'collection-spaces',
   records: spaceRecords,
-  ordering: () => inSiblingOrder,
+  ordering: () => spacesInSiblingOrder,
   parentOf: (row) => row.parentId!,
   findMany: (ctx, parentIds, _filter, args) =>
     ctx.db.space.findMany({ ...args, where: { AND: [{ parentId: { in: parentIds }, deletedAt: null }, args.where] } }),

@@ -28,15 +28,21 @@ interface ViewerRow {
   userGeneration: bigint | number | string | null;
 }
 
+/** A viewer as read from the database, with the version of each scope its generation is made of. */
+export interface ViewerRead {
+  viewer: Viewer;
+  /** Scope (the user, each organization) → its data generation then ('0' when never bumped). */
+  versions: Map<string, string>;
+}
+
 /**
  * The viewer behind a bearer token, or null when the token is unknown: the user,
  * all its memberships and the data generations of the user and of each of its
- * organizations (src/http/response-cache.ts) in one statement, since every request
- * needs them.
+ * organizations (src/http/response-cache.ts) in one statement.
  * (Raw SQL, straight to the driver: Prisma would send one statement per
- * relation, and this statement runs for every request.)
+ * relation.) Requests get viewers through the cache of src/domain/users/viewer-cache.ts.
  */
-export async function viewerForToken(database: Database, token: string): Promise<Viewer | null> {
+export async function readViewer(database: Pick<Database, 'readRows'>, token: string): Promise<ViewerRead | null> {
   const rows = await database.readRows<ViewerRow>(
     `SELECT u."id", u."email", u."displayName", u."photoURL", u."searchText", u."createdAt", u."updatedAt",
            m."organizationId", m."role", m."disabled", m."sso", m."joinedAt", m."lastSeenAt",
@@ -62,10 +68,10 @@ export async function viewerForToken(database: Database, token: string): Promise
   };
   const memberships = new Map<string, MemberRecord>();
   // What this user's answers can be made of: the user, and each organization at its generation.
-  const generations = [`${user.id}:${first.userGeneration ?? 0}`];
+  const versions = new Map<string, string>([[user.id, String(first.userGeneration ?? 0)]]);
   for (const row of rows) {
     if (row.organizationId === null) continue;
-    generations.push(`${row.organizationId}:${row.generation ?? 0}`);
+    versions.set(row.organizationId, String(row.generation ?? 0));
     memberships.set(row.organizationId, {
       organizationId: row.organizationId,
       userId: user.id,
@@ -76,7 +82,15 @@ export async function viewerForToken(database: Database, token: string): Promise
       lastSeenAt: row.lastSeenAt === null ? null : new Date(row.lastSeenAt),
     });
   }
-  return { user, memberships, generation: generations.sort().join(',') };
+  return { viewer: { user, memberships, generation: generationOf(versions) }, versions };
+}
+
+/** The one string of a viewer's generations: `scope:version` of the user and each organization, sorted. */
+export function generationOf(versions: ReadonlyMap<string, string>): string {
+  return [...versions]
+    .map(([scope, version]) => `${scope}:${version}`)
+    .sort()
+    .join(',');
 }
 
 export function requireViewer(ctx: RequestContext): UserRecord {

@@ -1,0 +1,132 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../support/app.ts';
+import { untilGenerationsHeard } from '../support/generations.ts';
+import { expectData } from '../support/graphql.ts';
+import { buildSiteTree } from '../support/site-tree.ts';
+
+/**
+ * Compiled reads (src/graphql/compiled/): a query over the graph's trees is one
+ * SQL statement per root field, whatever its breadth, and answers exactly what
+ * the executor answers (the whole suite runs in `verify` mode; here both apps
+ * answer the same requests side by side).
+ */
+
+let compiled: TestApp;
+let executed: TestApp;
+beforeAll(async () => {
+  compiled = await createTestApp({ compiledReads: 'on', responseCacheBytes: 0 });
+  executed = await createTestApp({ compiledReads: 'off', responseCacheBytes: 0 });
+  await untilGenerationsHeard(compiled.database);
+});
+
+/** The benchmark's S3: an organization's sites, their sections, their site spaces and spaces. */
+const TREE = /* GraphQL */ `
+  query Tree($id: ID!) {
+    organization(id: $id) {
+      title
+      sites(first: 20) {
+        edges {
+          node {
+            id
+            title
+            sections(first: 20) {
+              edges {
+                node {
+                  id
+                  title
+                  path
+                  siteSpaces {
+                    id
+                    path
+                    space { id title emoji visibility organization { title } }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+`;
+
+async function both(token: string, query: string, variables: Record<string, unknown>) {
+  // The viewer behind the token is read once, then kept: warmed so that only the query is counted.
+  await compiled.call('GET', '/v1/user', { token });
+  await compiled.database.generations.barrier();
+  const before = compiled.statements();
+  const fast = await compiled.graphql(token, query, variables);
+  const statements = compiled.statements() - before;
+  const slow = await executed.graphql(token, query, variables);
+  return { fast, slow, statements };
+}
+
+describe('compiled reads', () => {
+  it('answer a whole site tree in one statement, as the executor does, at any breadth', async () => {
+    for (const n of [2, 6]) {
+      const tree = await buildSiteTree(compiled, { sites: n, groups: n / 2, sectionsPerGroup: 2, siteSpacesPerSection: n });
+      const { fast, slow, statements } = await both(tree.admin.token, TREE, { id: tree.organizationId });
+      expect(fast.errors).toBeUndefined();
+      expect(fast.data).toEqual(slow.data);
+      expect(expectData(fast).organization.sites.edges).toHaveLength(n);
+      expect(statements).toBe(1);
+    }
+  });
+
+  it('answer a space in one statement, with its addresses and enums as GraphQL names', async () => {
+    const tree = await buildSiteTree(compiled, { sites: 1, groups: 1, sectionsPerGroup: 1, siteSpacesPerSection: 1 });
+    const spaceId = (await compiled.call('GET', `/v1/orgs/${tree.organizationId}/spaces`, { token: tree.admin.token })).json().items[0].id;
+    await compiled.database.db.space.update({ where: { id: spaceId }, data: { visibility: 'share-link' } });
+    const query = 'query Space($id: ID!) { space(id: $id) { id title emoji visibility createdAt updatedAt deletedAt urls { app location } } }';
+    const { fast, slow, statements } = await both(tree.admin.token, query, { id: spaceId });
+    expect(fast.data).toEqual(slow.data);
+    expect(expectData(fast).space.visibility).toBe('share_link');
+    expect(statements).toBe(1);
+  });
+
+  it('leave to the executor what they cannot answer: a guest listing sites gets the 403, a stranger the 404', async () => {
+    const tree = await buildSiteTree(compiled, { sites: 1, groups: 1, sectionsPerGroup: 1, siteSpacesPerSection: 1 });
+    const guest = await tree.member(null);
+    const asGuest = await both(guest.token, TREE, { id: tree.organizationId });
+    expect(asGuest.fast).toEqual(asGuest.slow);
+    expect(asGuest.fast.errors?.[0]?.extensions?.code).toBe(403);
+    const stranger = await buildSiteTree(compiled, { sites: 1, groups: 1, sectionsPerGroup: 1, siteSpacesPerSection: 1 });
+    const asStranger = await both(stranger.admin.token, TREE, { id: tree.organizationId });
+    expect(asStranger.fast).toEqual(asStranger.slow);
+    expect(asStranger.fast.errors?.[0]?.extensions?.code).toBe(404);
+  });
+
+  it('page connections with the REST tokens: first, after, hasNextPage, cursors and totalCount', async () => {
+    const tree = await buildSiteTree(compiled, { sites: 5, groups: 1, sectionsPerGroup: 1, siteSpacesPerSection: 1 });
+    const query = /* GraphQL */ `
+      query Page($id: ID!, $after: String) {
+        organization(id: $id) {
+          sites(first: 2, after: $after) {
+            totalCount
+            pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+            edges { cursor node { id title createdAt urls { location app preview published } } }
+          }
+        }
+      }
+    `;
+    let after: string | null = null;
+    const seen: string[] = [];
+    for (;;) {
+      const { fast, slow, statements }: Awaited<ReturnType<typeof both>> = await both(tree.admin.token, query, { id: tree.organizationId, after });
+      expect(fast.data).toEqual(slow.data);
+      expect(statements).toBe(1);
+      const sites = expectData(fast).organization.sites;
+      expect(sites.totalCount).toBe(5);
+      seen.push(...sites.edges.map((edge: { node: { id: string } }) => edge.node.id));
+      // The REST listing continues from the same token.
+      if (after) {
+        const rest = await compiled.call('GET', `/v1/orgs/${tree.organizationId}/sites?limit=2&page=${after}`, { token: tree.admin.token });
+        expect(rest.json().items.map((site: { id: string }) => site.id)).toEqual(sites.edges.map((edge: { node: { id: string } }) => edge.node.id));
+      }
+      if (!sites.pageInfo.hasNextPage) break;
+      after = sites.pageInfo.endCursor;
+    }
+    expect(seen).toHaveLength(5);
+    expect(new Set(seen).size).toBe(5);
+  });
+});
