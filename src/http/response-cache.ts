@@ -89,7 +89,8 @@ function cacheKey(request: FastifyRequest): string | null {
   if (!viewer?.generation) return null;
   const scope = `${viewer.user.id}\u0000${request.method}\u0000${request.url}`;
   if (request.url.startsWith('/v1/')) {
-    if (request.method !== 'GET' || request.headers['x-visitor-token'] !== undefined) return null;
+    const query = request.query as Record<string, unknown> | undefined;
+    if (request.method !== 'GET' || request.headers['x-visitor-token'] !== undefined || query?.visitorToken !== undefined) return null;
     return scope;
   }
   if (request.url.startsWith('/graphql') && (request.method === 'POST' || request.method === 'GET')) {

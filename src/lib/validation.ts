@@ -30,6 +30,10 @@ export const queryInt = (min: number, max: number) =>
     z.number({ error: 'must be an integer' }).int('must be an integer').min(min, `must be at least ${min}`).max(max, `must be at most ${max}`),
   );
 
+/** An array whose items must all differ: refused with `message` otherwise, and documented as `uniqueItems`. */
+export const distinct = <T extends z.ZodArray>(schema: T, message: string): T =>
+  schema.refine((items) => new Set(items).size === items.length, message).meta({ uniqueItems: true });
+
 /** A query-string boolean: "true"/"false" over REST, true/false over GraphQL. */
 export const queryBool = () =>
   z.preprocess((value) => (value === 'true' ? true : value === 'false' ? false : value), z.boolean({ error: 'must be true or false' }));

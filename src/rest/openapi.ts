@@ -187,10 +187,27 @@ const ownSchemas: Record<string, JsonSchema> = {
   Error: errorSchema,
 };
 
+/** Official schemas the contract differs from, changed where it does (their descriptions say how). */
+const officialChanges: Record<string, (schema: JsonSchema) => JsonSchema> = {
+  // The contract creates a provider from its label alone; an empty string is no URI.
+  OrganizationSAMLProvider: (schema) => ({
+    ...schema,
+    description:
+      'A SAML identity provider. `ssoURL`, `entityID` and `certificate` are absent until set: a provider created with its label alone is `pending` until all three are.',
+    required: (schema.required as string[]).filter((name) => !['ssoURL', 'entityID', 'certificate'].includes(name)),
+  }),
+  // The contract lists `$id` among the fields of an adaptive schema.
+  SiteAdaptiveJSONSchema: (schema) => ({
+    ...schema,
+    properties: { ...(schema.properties as JsonSchema), $id: { type: 'string', maxLength: 2048, description: 'The identifier of the schema, kept as given' } },
+  }),
+};
+
 /** Adds `name` and every schema it references to `into`. */
 function collectSchema(name: string, into: Record<string, JsonSchema>) {
   if (into[name]) return;
-  const schema = ownSchemas[name] ?? officialSpec().components.schemas[name];
+  const official = officialSpec().components.schemas[name];
+  const schema = ownSchemas[name] ?? (official && officialChanges[name] ? officialChanges[name](official) : official);
   if (!schema) throw new Error(`No schema named ${name} for /v1/openapi.json`);
   into[name] = schema;
   const visit = (node: unknown) => {
@@ -237,11 +254,18 @@ function parameters(route: Route) {
     description: describePathParameter(name!),
     schema: { type: 'string', maxLength: 200 },
   }));
-  const properties = route.query ? ((inputSchema(route.query).properties ?? {}) as Record<string, JsonSchema>) : {};
+  const json = route.query ? inputSchema(route.query) : {};
+  const properties = (json.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((json.required ?? []) as string[]);
   const query = Object.entries(properties)
     .filter(([name]) => !graphqlOnly.has(name))
-    .map(([name, schema]) => ({ name, in: 'query', required: false, ...(QUERY_DESCRIPTIONS[name] ? { description: QUERY_DESCRIPTIONS[name] } : {}), schema }));
-  return [...path, ...query];
+    .map(([name, { description, ...schema }]) => {
+      // The parameter's own description (zod's .describe()), else what the name means in every listing.
+      const said = (description as string | undefined) ?? QUERY_DESCRIPTIONS[name];
+      return { name, in: 'query', required: required.has(name), ...(said ? { description: said } : {}), schema };
+    });
+  const headers = (route.headers ?? []).map(({ name, description, schema }) => ({ name, in: 'header', required: false, description, schema }));
+  return [...path, ...query, ...headers];
 }
 
 /** What the query parameters many listings share mean. */
@@ -251,6 +275,9 @@ const QUERY_DESCRIPTIONS: Record<string, string> = {
   format: 'The format of bodies: markdown (default) or document',
   order: 'asc or desc',
   metadata: 'Whether to include the metadata of pages',
+  shareKey: 'The key of an active share link, for a share-link site',
+  visitorToken:
+    "A visitor token, for a visitor-auth site: a JWT (HS256, expiring within 30 days) signed with the site's key or the organization's (`docsVisitorClaims` of ping); the `X-Visitor-Token` header may carry it instead",
 };
 
 const REQUEST_ID_HEADER = {

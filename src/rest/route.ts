@@ -24,6 +24,8 @@ export interface Route {
   summary: string;
   tag: string;
   query?: z.ZodType;
+  /** Request headers the operation reads, documented as header parameters. */
+  headers?: Array<{ name: string; description: string; schema: Record<string, unknown> }>;
   body?: z.ZodType;
   /** Largest request body in bytes, when it is not Fastify's 1 MiB (uploads). */
   bodyLimit?: number;

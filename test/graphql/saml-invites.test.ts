@@ -29,12 +29,12 @@ async function run(token: string, name: string, input: Record<string, unknown>, 
   return expectData(await mutate(t, token, name, input, selection))[name];
 }
 
-/** A REST provider as GraphQL answers it: unset strings are null there. */
+/** A REST provider as GraphQL answers it: what REST leaves out until set is null there. */
 const asGraphQL = (provider: any) => ({
   ...provider,
-  ssoURL: provider.ssoURL || null,
-  entityID: provider.entityID || null,
-  certificate: provider.certificate || null,
+  ssoURL: provider.ssoURL ?? null,
+  entityID: provider.entityID ?? null,
+  certificate: provider.certificate ?? null,
   defaultTeam: provider.defaultTeam ?? null,
 });
 

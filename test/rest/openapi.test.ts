@@ -188,6 +188,50 @@ describe('GET /v1/openapi.json', () => {
     }
   });
 
+  it('says what the server enforces: required query parameters, distinct items, email addresses, non-empty bodies, at least one field', () => {
+    const queryParameter = (method: string, path: string, name: string) =>
+      operation(method, path).parameters.find((parameter: any) => parameter.in === 'query' && parameter.name === name);
+    // Search needs its query.
+    for (const path of ['/v1/orgs/{organizationId}/search', '/v1/spaces/{spaceId}/search']) {
+      expect(queryParameter('GET', path, 'query'), path).toMatchObject({ required: true, schema: { type: 'string', minLength: 1, maxLength: 512 } });
+      expect(queryParameter('GET', path, 'page').required).toBe(false);
+    }
+    // Lists whose items must differ.
+    expect(requestBodySchema('POST', '/v1/orgs/{organizationId}/translations').properties.languages).toMatchObject({ uniqueItems: true });
+    expect(requestBodySchema('PUT', '/v1/orgs/{organizationId}/translations/{translationSettingsId}').properties.languages).toMatchObject({
+      uniqueItems: true,
+    });
+    expect(requestBodySchema('POST', '/v1/orgs/{organizationId}/custom-fields').properties.options).toMatchObject({ uniqueItems: true });
+    expect(requestBodySchema('PATCH', '/v1/orgs/{organizationId}/custom-fields/{fieldName}').properties.options).toMatchObject({ uniqueItems: true });
+    expect(requestBodySchema('POST', '/v1/orgs/{organizationId}/sites/{siteId}/section-groups').properties.sections).toMatchObject({ uniqueItems: true });
+    // Invited addresses are email addresses, given alone or with a role.
+    const emails = requestBodySchema('POST', '/v1/orgs/{organizationId}/invites').properties.emails;
+    expect(emails.items.anyOf).toEqual([
+      expect.objectContaining({ type: 'string', format: 'email' }),
+      expect.objectContaining({ properties: expect.objectContaining({ email: expect.objectContaining({ format: 'email' }) }) }),
+    ]);
+    // A comment or reply says something.
+    for (const [method, path] of [
+      ['POST', '/v1/spaces/{spaceId}/comments'],
+      ['POST', '/v1/spaces/{spaceId}/comments/{commentId}/replies'],
+    ]) {
+      expect(requestBodySchema(method!, path!).properties.body.properties.markdown, path).toMatchObject({ type: 'string', minLength: 1, pattern: '\\S' });
+    }
+    // Updates that must change something.
+    expect(requestBodySchema('PATCH', '/v1/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}')).toMatchObject({ minProperties: 1 });
+    expect(requestBodySchema('POST', '/v1/spaces/{spaceId}/move')).toMatchObject({ minProperties: 1 });
+    // An OpenAPI spec's source is a url or a text, one of them.
+    expect(requestBodySchema('POST', '/v1/orgs/{organizationId}/openapi').properties.source.oneOf).toEqual([{ required: ['url'] }, { required: ['text'] }]);
+    // A PDF of one page alone needs the page.
+    const pdf = '/v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf';
+    expect(queryParameter('GET', pdf, 'page').description).toMatch(/required when `only=true`/);
+    expect(queryParameter('GET', pdf, 'only').description).toMatch(/`page` is then required/);
+    // No query parameter keeps its description inside its schema.
+    for (const [path, method, found] of operations()) {
+      for (const parameter of found.parameters ?? []) expect(parameter.schema.description, `${method} ${path} ${parameter.name}`).toBeUndefined();
+    }
+  });
+
   it('resolves every $ref inside the document', () => {
     const refs = collectRefs(document, '#', []);
     expect(refs.length).toBeGreaterThan(0);

@@ -74,7 +74,15 @@ describe('SAML providers', () => {
   it('starts pending with a label only, a guest role and no team, and becomes active once configured', async () => {
     const { organizationId, admin, base, call, create, team } = await setup();
     const created = await create({ label: 'Later' });
-    expect(created).toMatchObject({ label: 'Later', status: 'pending', ssoURL: '', entityID: '', certificate: '', defaultRole: null });
+    expect(created).toMatchObject({ label: 'Later', status: 'pending', defaultRole: null });
+    // Not set yet: absent (an empty string is no URI), in the answer and in the listing.
+    expect(created).not.toHaveProperty('ssoURL');
+    expect(created).not.toHaveProperty('entityID');
+    expect(created).not.toHaveProperty('certificate');
+    expectMatchesSchema('POST', PROVIDERS, 201, created);
+    const listed = (await call('GET', base, admin.token)).json();
+    expect(listed.items).toEqual([created]);
+    expectMatchesSchema('GET', PROVIDERS, 200, listed);
     expect(created.defaultTeam).toBeUndefined();
     const url = `${base}/${created.id}`;
     const partial = await call('PATCH', url, admin.token, { ssoURL: complete.ssoURL, entityID: complete.entityID });

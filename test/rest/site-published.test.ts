@@ -305,6 +305,44 @@ describe('GET /v1/orgs/{organizationId}/sites/{siteId}/published', () => {
     expectError(await published(w, site.id, stranger.token, { visitor: valid }), 404);
   });
 
+  it('takes the visitor token as the documented visitorToken query parameter, or in the X-Visitor-Token header', async () => {
+    const w = await buildSiteWorld(t);
+    const site = await adaptiveSite(w, 'visitor-auth');
+    await w.publish(site.id);
+    const { privateKey } = await w.rest('GET', w.url(site.id, '/publishing/auth'));
+    const stranger = await w.stranger();
+    const valid = await visitorToken(privateKey, { beta: true });
+    const url = (token: string) => w.url(site.id, `/published?visitorToken=${encodeURIComponent(token)}`);
+    const inQuery = await t.call('GET', url(valid), { token: stranger.token });
+    expect(inQuery.statusCode, inQuery.body).toBe(200);
+    expectMatchesSchema('GET', P.published, 200, inQuery.json());
+    const inHeader = await publishedBody(w, site.id, stranger.token, { visitor: valid });
+    expect(treeOf(inQuery.json())).toEqual(treeOf(inHeader));
+    expect(treeOf(inHeader)).toEqual([['General', ['general', 'preview']], ['Beta', ['beta']], { 'Mixed group': [['Always', ['always']]] }]);
+    // A token expires by the clock, not by a write: answers opened with one are never served from the cache.
+    expect(inQuery.headers['x-cache']).toBeUndefined();
+    expect((await t.call('GET', url(valid), { token: stranger.token })).headers['x-cache']).toBeUndefined();
+    // Both: the same token is fine; two different tokens are refused.
+    const both = await t.call('GET', url(valid), { token: stranger.token, headers: { 'x-visitor-token': valid } });
+    expect(both.statusCode, both.body).toBe(200);
+    const other = await visitorToken(privateKey, { beta: false });
+    expectError(
+      await t.call('GET', url(valid), { token: stranger.token, headers: { 'x-visitor-token': other } }),
+      400,
+      /^visitorToken: the query parameter and the X-Visitor-Token header are different tokens/,
+    );
+    // A wrong token in the query opens nothing, as in the header.
+    expectError(await t.call('GET', url(await visitorToken('not-the-key', { beta: true })), { token: stranger.token }), 404);
+
+    // Both ways are in the document.
+    const parameters = (await t.call('GET', '/v1/openapi.json')).json().paths[P.published].get.parameters as Array<{ name: string; in: string }>;
+    expect(parameters.filter((parameter) => parameter.in !== 'path')).toEqual([
+      expect.objectContaining({ name: 'shareKey', in: 'query' }),
+      expect.objectContaining({ name: 'visitorToken', in: 'query', description: expect.stringContaining('X-Visitor-Token') }),
+      expect.objectContaining({ name: 'X-Visitor-Token', in: 'header', schema: { type: 'string', minLength: 1, maxLength: 8192 } }),
+    ]);
+  });
+
   it("opens a visitor-auth site with a member's docsVisitorClaims from ping, whose claims conditions read", async () => {
     const w = await buildSiteWorld(t);
     const site = await w.site({ title: 'Staff docs', visibility: 'visitor-auth' });

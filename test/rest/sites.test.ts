@@ -645,6 +645,7 @@ describe('GET and PUT /v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema',
     // The contract lists `$id` among the fields of the schema: it is kept.
     const withId = { $id: 'https://example.com/visitor.json', ...adaptiveSchema({ beta: 'boolean' }) };
     const replaced = await w.rest('PUT', w.url(site.id, '/adaptive-schema'), { jsonSchema: withId });
+    expectMatchesSchema('PUT', P.adaptiveSchema, 200, replaced);
     expect(replaced.jsonSchema).toEqual({ $schema: 'http://json-schema.org/draft-07/schema#', ...withId });
   });
 

@@ -15,10 +15,8 @@ const format = z.enum(DOCUMENT_FORMATS).optional();
 export const commentBody = z.strictObject(
   {
     document: z.undefined({ error: 'structured documents are not accepted as input: send {"markdown": "…"}' }).optional(),
-    markdown: z
-      .string()
-      .max(100_000)
-      .refine((value) => value.trim().length > 0, 'must not be empty'),
+    // Documented as minLength 1 and a pattern: some character that is not blank space.
+    markdown: z.string().min(1, { error: 'must not be empty', abort: true }).max(100_000).regex(/\S/, 'must not be empty'),
   },
   { error: 'must be {"markdown": "…"}' },
 );

@@ -229,7 +229,15 @@ export async function pageBody(ctx: RequestContext, documentId: string | null, f
   return format === 'document' ? structuredDocumentOf(markdown) : markdown;
 }
 
-export const PdfQuery = z.object({ only: queryBool().optional(), page: z.string().min(1).max(100).optional() });
+export const PdfQuery = z.object({
+  only: queryBool().optional().describe('Render the page given as `page` alone, without the pages under it (`page` is then required)'),
+  page: z
+    .string()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe('The id of a page to render, with the pages under it (without them when `only=true`); required when `only=true`; the whole content when absent'),
+});
 
 /** How long a request waits for its PDF or import job before answering 503 (the job is then dropped). */
 export const CONTENT_JOB_WAIT_MS = 60_000;

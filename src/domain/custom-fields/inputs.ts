@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageParams } from '../../lib/pagination.ts';
+import { distinct } from '../../lib/validation.ts';
 
 /**
  * Custom field types, and the value each takes on a space:
@@ -16,7 +17,7 @@ export const customFieldName = z
   .max(50)
   .regex(/^[a-z_\-0-9]+$/, 'must contain only lowercase letters, digits, "_" and "-"');
 
-const options = z.array(z.string().min(1).max(100)).min(1).max(50);
+const options = distinct(z.array(z.string().min(1).max(100)).min(1).max(50), 'must not repeat a value');
 
 export const ListCustomFieldsQuery = z.object({ ...pageParams });
 

@@ -85,7 +85,6 @@ function checkOptions(type: CustomFieldType, options: string[] | undefined) {
   const takesOptions = typesWithOptions.includes(type);
   if (takesOptions && !options) throw invalid(`options: is required for a ${type} field`);
   if (!takesOptions && options) throw invalid(`options: only select and multi-select fields have options`);
-  if (options && new Set(options).size !== options.length) throw invalid('options: must not repeat a value');
 }
 
 export async function createCustomField(ctx: RequestContext, organizationId: string, body: unknown) {

@@ -9,7 +9,8 @@ const email = z
   .trim()
   .max(320)
   .pipe(z.email({ error: 'must be an email address' }))
-  .transform((value) => value.toLowerCase());
+  .transform((value) => value.toLowerCase())
+  .meta({ format: 'email' });
 
 export const ListInvitesQuery = z.object({ ...pageParams });
 

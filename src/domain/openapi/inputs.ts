@@ -23,7 +23,8 @@ export const specSource = z
   })
   .refine((source) => (source.url === undefined) !== (source.text === undefined), {
     message: 'must have either a url or a text (one of them)',
-  });
+  })
+  .meta({ oneOf: [{ required: ['url'] }, { required: ['text'] }] });
 export type SpecSource = z.infer<typeof specSource>;
 
 export const ListOpenAPISpecsQuery = z.object({ ...pageParams });

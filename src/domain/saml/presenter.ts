@@ -3,7 +3,10 @@ import type { SamlProviderRecord } from '../../db/index.ts';
 import type { Api, Wire } from '../shared/api-types.ts';
 import type { TeamJSON } from '../teams/presenter.ts';
 
-export type SamlProviderJSON = Wire<Api.OrganizationSAMLProvider>;
+/** The identity provider's settings, absent until set (see presentSamlProvider). */
+type UnsetUntilConfigured = 'ssoURL' | 'entityID' | 'certificate';
+export type SamlProviderJSON = Omit<Wire<Api.OrganizationSAMLProvider>, UnsetUntilConfigured> &
+  Partial<Pick<Wire<Api.OrganizationSAMLProvider>, UnsetUntilConfigured>>;
 export type SsoProviderLoginJSON = Wire<Api.OrganizationSSOProviderLogin>;
 export type SamlProviderStatus = 'active' | 'pending';
 
@@ -33,17 +36,19 @@ export function samlUrls(provider: Pick<SamlProviderRecord, 'id' | 'organization
 }
 
 /**
- * The official object requires `ssoURL`, `entityID` and `certificate` as
- * strings: one not configured yet (a `pending` provider) is presented as "".
+ * `ssoURL`, `entityID` and `certificate` are absent until set: the contract
+ * creates a provider from its label alone (it is `pending` until all three are
+ * set), and an empty string is no URI. (The official object lists them as
+ * required; our document says they are absent until set, src/rest/openapi.ts.)
  */
 export function presentSamlProvider(provider: SamlProviderRecord, defaultTeam: TeamJSON | null, urls: PublicUrls): SamlProviderJSON {
   return {
     object: 'saml-provider',
     id: provider.id,
     label: provider.label,
-    ssoURL: provider.ssoURL ?? '',
-    entityID: provider.entityID ?? '',
-    certificate: provider.certificate ?? '',
+    ...(provider.ssoURL !== null ? { ssoURL: provider.ssoURL } : {}),
+    ...(provider.entityID !== null ? { entityID: provider.entityID } : {}),
+    ...(provider.certificate !== null ? { certificate: provider.certificate } : {}),
     ...(defaultTeam ? { defaultTeam } : {}),
     defaultRole: (provider.defaultRole ?? null) as SamlProviderJSON['defaultRole'],
     createdAt: provider.createdAt.toISOString(),

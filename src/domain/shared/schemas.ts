@@ -59,6 +59,7 @@ export const moveContentInput = z
   .refine((body) => body.parent !== undefined || body.position !== undefined, {
     message: 'set parent, position or both',
     path: ['parent'],
-  });
+  })
+  .meta({ minProperties: 1 });
 
 export const transferInput = z.strictObject({ organization: z.string().min(1) });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageParams } from '../../lib/pagination.ts';
-import { queryBool } from '../../lib/validation.ts';
+import { distinct, queryBool } from '../../lib/validation.ts';
 
 export const SITE_TYPES = ['basic', 'premium', 'ultimate', 'sponsored', 'legacy-basic', 'legacy-premium'] as const;
 export const SITE_VISIBILITIES = ['public', 'unlisted', 'share-link', 'visitor-auth'] as const;
@@ -94,7 +94,7 @@ export const MoveSiteSpaceInput = z.strictObject({
 export const CreateSectionGroupInput = z.strictObject({
   title: z.string().min(1).max(100),
   icon: icon.nullable().optional(),
-  sections: z.array(id).max(100).optional(),
+  sections: distinct(z.array(id).max(100), 'must not repeat a section').optional(),
 });
 
 export const UpdateSectionGroupInput = z.strictObject({
@@ -114,7 +114,8 @@ export const UpdateSiteSpaceInput = z.strictObject({
 export const CreateShareLinkInput = z.strictObject({ name: z.string().max(50) });
 export const UpdateShareLinkInput = z
   .strictObject({ name: z.string().max(50).optional(), active: z.boolean().optional() })
-  .refine((body) => body.name !== undefined || body.active !== undefined, { message: 'set name, active or both', path: ['name'] });
+  .refine((body) => body.name !== undefined || body.active !== undefined, { message: 'set name, active or both', path: ['name'] })
+  .meta({ minProperties: 1 });
 export const ListShareLinksQuery = z.object({ ...pageParams });
 
 /**

@@ -96,7 +96,6 @@ export async function createSectionGroup(ctx: RequestContext, organizationId: st
   const input = parseInput(CreateSectionGroupInput, body);
   await manageableSite(ctx, organizationId, siteId, "change this site's sections");
   const sectionIds = input.sections ?? [];
-  if (new Set(sectionIds).size !== sectionIds.length) throw invalid('sections: must not repeat a section');
   const id = newId('siteSectionGroup');
   await inTransaction(ctx, async (tx) => {
     await serializeOn(tx.db, tx.provider, `site:${siteId}`);

@@ -31,7 +31,8 @@ export const UpdateSpaceInput = z
     language: z.enum(LANGUAGES).optional(),
     mergeRules: spaceMergeRules.optional(),
   })
-  .refine((body) => !(body.emoji && body.icon), { message: 'set either emoji or icon, not both', path: ['icon'] });
+  .refine((body) => !(body.emoji && body.icon), { message: 'set either emoji or icon, not both', path: ['icon'] })
+  .meta({ description: '`emoji` and `icon` are one or the other: set one of them (and null, or leave out, the other)' });
 
 /** `PATCH /v1/spaces/{spaceId}/custom-fields`: values by custom field name; a null value clears it. */
 /** Values one request may set: every statement's parameters stay within SQLite's bound. */
@@ -45,5 +46,6 @@ export const UpdateSpaceCustomFieldsInput = z.strictObject({
         value: z.union([z.string().max(256), z.number(), z.boolean(), z.array(z.string().max(256)).max(50), z.null()]),
       }),
     )
-    .refine((values) => Object.keys(values).length <= MAX_CUSTOM_FIELD_VALUES, `must hold at most ${MAX_CUSTOM_FIELD_VALUES} fields`),
+    .refine((values) => Object.keys(values).length <= MAX_CUSTOM_FIELD_VALUES, `must hold at most ${MAX_CUSTOM_FIELD_VALUES} fields`)
+    .meta({ maxProperties: MAX_CUSTOM_FIELD_VALUES }),
 });

@@ -47,9 +47,9 @@ SamlProvider.implement({
   fields: (t) => ({
     object: t.string({ description: 'Always "saml-provider" (the REST `object`)', resolve: () => 'saml-provider' }),
     label: t.exposeString('label', { description: 'Name of the provider, shown on sign-in pages' }),
-    ssoURL: t.exposeString('ssoURL', { nullable: true, description: 'The identity provider\'s sign-in URL (REST: "" while unset)' }),
-    entityID: t.exposeString('entityID', { nullable: true, description: 'The identity provider\'s entity ID (REST: "" while unset)' }),
-    certificate: t.exposeString('certificate', { nullable: true, description: 'The identity provider\'s X.509 certificate, PEM (REST: "" while unset)' }),
+    ssoURL: t.exposeString('ssoURL', { nullable: true, description: "The identity provider's sign-in URL (REST: absent while unset)" }),
+    entityID: t.exposeString('entityID', { nullable: true, description: "The identity provider's entity ID (REST: absent while unset)" }),
+    certificate: t.exposeString('certificate', { nullable: true, description: "The identity provider's X.509 certificate, PEM (REST: absent while unset)" }),
     defaultTeam: t.field({
       type: Team,
       nullable: true,

@@ -44,6 +44,7 @@ import {
 } from '../../domain/sites/service.ts';
 import { createShareLink, deleteShareLink, listShareLinks, updateShareLink } from '../../domain/sites/share-links.ts';
 import { addSiteSpace, deleteSiteSpace, listSiteSpaces, moveSiteSpace, updateSiteSpace } from '../../domain/sites/site-spaces.ts';
+import { invalid } from '../../errors.ts';
 import { restList } from '../../lib/pagination.ts';
 import { route } from '../route.ts';
 
@@ -159,13 +160,21 @@ export const siteRoutes = [
     method: 'GET',
     path: `${SITE}/published`,
     operationId: 'getPublishedContentSite',
-    summary: 'The published site as its audience sees it: shareKey for share-link sites, a visitor token (X-Visitor-Token header) for visitor-auth sites',
+    summary: 'The published site as its audience sees it: shareKey for share-link sites, visitorToken (or the X-Visitor-Token header) for visitor-auth sites',
     tag: 'Sites',
     query: PublishedSiteQuery,
+    headers: [
+      {
+        name: 'X-Visitor-Token',
+        description:
+          'The visitor token, as the `visitorToken` query parameter carries it (kept out of URLs and their logs); when both are sent they must be the same',
+        schema: { type: 'string', minLength: 1, maxLength: 8192 },
+      },
+    ],
     status: 200,
     response: 'PublishedContentSite',
     handler: (ctx, { params, query, headers }) =>
-      getPublishedSite(ctx, params.organizationId!, params.siteId!, { ...query, visitorToken: headers['x-visitor-token'] }),
+      getPublishedSite(ctx, params.organizationId!, params.siteId!, withVisitorToken(query, headers['x-visitor-token'])),
   }),
   route({
     method: 'GET',
@@ -393,3 +402,12 @@ export const siteRoutes = [
     handler: (ctx, { params, body }) => moveSiteSpace(ctx, params.organizationId!, params.siteId!, params.siteSpaceId!, body),
   }),
 ];
+
+/** The query with the visitor token of the `X-Visitor-Token` header, when one is sent: the header and `visitorToken` are two ways to send it. */
+function withVisitorToken(query: Record<string, unknown>, header: string | undefined): Record<string, unknown> {
+  if (header === undefined) return query;
+  if (query.visitorToken !== undefined && query.visitorToken !== header) {
+    throw invalid('visitorToken: the query parameter and the X-Visitor-Token header are different tokens: send one');
+  }
+  return { ...query, visitorToken: header };
+}
