@@ -3,6 +3,7 @@ import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import {
+  type DocumentNode,
   type GraphQLCompositeType,
   type GraphQLOutputType,
   GraphQLError,
@@ -13,6 +14,7 @@ import {
   isListType,
 } from 'graphql';
 import type { GraphQLLimits } from '../config.ts';
+import { LRUCache } from 'lru-cache';
 import { type ComplexityEstimator, getComplexity } from 'graphql-query-complexity';
 import type { Plugin } from 'graphql-yoga';
 import type { RequestContext } from '../context.ts';
@@ -108,23 +110,34 @@ const nestingGuard: Plugin = {
   },
 };
 
+/** Estimates kept per document (Yoga parses each text once), for its operations and variables seen last. */
+const ESTIMATES_PER_DOCUMENT = 64;
+
 /** Refuses an operation whose estimated cost is above `maxCost`, with its variables known, before it runs. */
 function costLimit(maxCost: number): Plugin {
+  const estimates = new WeakMap<DocumentNode, LRUCache<string, number>>();
   return {
     onExecute({ args, setResultAndStopExecution }) {
-      let cost: number;
-      try {
-        cost = getComplexity({
-          schema: args.schema,
-          query: args.document,
-          variables: (args.variableValues ?? {}) as Record<string, unknown>,
-          ...(args.operationName ? { operationName: args.operationName } : {}),
-          estimators: [objectCount],
-        });
-      } catch (error) {
-        // Variables that do not coerce: execution reports them with their field names.
-        if (error instanceof GraphQLError) return;
-        throw error;
+      const variables = (args.variableValues ?? {}) as Record<string, unknown>;
+      let known = estimates.get(args.document);
+      if (!known) estimates.set(args.document, (known = new LRUCache({ max: ESTIMATES_PER_DOCUMENT })));
+      const key = JSON.stringify([args.operationName ?? null, variables]);
+      let cost = known.get(key);
+      if (cost === undefined) {
+        try {
+          cost = getComplexity({
+            schema: args.schema,
+            query: args.document,
+            variables,
+            ...(args.operationName ? { operationName: args.operationName } : {}),
+            estimators: [objectCount],
+          });
+        } catch (error) {
+          // Variables that do not coerce: execution reports them with their field names.
+          if (error instanceof GraphQLError) return;
+          throw error;
+        }
+        known.set(key, cost);
       }
       if (cost > maxCost) {
         setResultAndStopExecution({

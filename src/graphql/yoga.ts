@@ -9,7 +9,7 @@ import { DOCUMENT_ID_PARAMETER, type PersistedOperations, persistedOperationsPlu
 import { schema } from './schema.ts';
 import { useGraphQlJit } from '@envelop/graphql-jit';
 import { compiledReadsPlugin } from './compiled/plugin.ts';
-import { GraphQLError, getOperationAST, getVariableValues, visit } from 'graphql';
+import { type DocumentNode, GraphQLError, getOperationAST, getVariableValues, visit } from 'graphql';
 import { DATABASE_UNAVAILABLE_MESSAGE, RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/unavailable.ts';
 import { assertCleanInput } from '../lib/text-input.ts';
 
@@ -54,16 +54,22 @@ const coerceVariablesFirst: Plugin = {
   },
 };
 
+/** Documents whose literal strings were found clean (Yoga parses each text once). */
+const cleanDocuments = new WeakSet<DocumentNode>();
+
 /** Strings a client sends, as variables or literals, are storable text (src/lib/text-input.ts), as over REST. */
 const cleanTextOnly: Plugin = {
   onExecute({ args, setResultAndStopExecution }) {
     try {
       assertCleanInput(args.variableValues ?? {}, 'variables');
-      visit(args.document, {
-        StringValue(node) {
-          assertCleanInput(node.value, 'a string in the document');
-        },
-      });
+      if (!cleanDocuments.has(args.document)) {
+        visit(args.document, {
+          StringValue(node) {
+            assertCleanInput(node.value, 'a string in the document');
+          },
+        });
+        cleanDocuments.add(args.document);
+      }
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       setResultAndStopExecution({ errors: [new GraphQLError(error.message, { extensions: REQUEST_ERROR })] });

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import pino from 'pino';
 import { prettyFactory } from 'pino-pretty';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
@@ -123,10 +123,21 @@ export interface LogOutput {
 }
 
 /**
+ * The one record of a request, once answered (Fastify's own two records are
+ * off): its method and URL (secrets redacted), status and time.
+ */
+export function logRequest(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
+  if ((request.log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') !== false) {
+    request.log.info({ req: request, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime }, 'request completed');
+  }
+  done();
+}
+
+/**
  * Where log lines go: stdout as JSON, or stdout made readable for a person at a
  * terminal. Read by a person, a request is one line (method, URL, status, time)
- * instead of the two records Fastify logs with their request and response
- * objects, which pino-pretty would spread over a dozen lines.
+ * instead of its record with request and response objects, which pino-pretty
+ * would spread over a dozen lines.
  */
 export function logDestination(
   format: LogFormat,
@@ -153,12 +164,9 @@ interface RequestRecord {
   [key: string]: unknown;
 }
 
-/** Fastify's "incoming request" and "request completed" records made one short record per request. */
+/** The "request completed" record made one short line: method, URL, status and time. */
 class RequestLines {
-  /** "GET /v1/user" of the requests in flight, by request id. */
-  private readonly started = new Map<unknown, string>();
-
-  /** The record to print for a JSON line, or undefined to print nothing. */
+  /** The record to print for a JSON line. */
   shorten(line: string): RequestRecord | string | undefined {
     let record: RequestRecord;
     try {
@@ -166,16 +174,9 @@ class RequestLines {
     } catch {
       return line;
     }
-    if (record.msg === 'incoming request' && record.req && record.reqId !== undefined) {
-      // Bounded: requests that never complete (a client gone) must not grow it.
-      if (this.started.size >= 10_000) this.started.delete(this.started.keys().next().value);
-      this.started.set(record.reqId, `${record.req.method} ${record.req.url}`);
-      return undefined;
-    }
     if (record.msg === 'request completed' && record.res) {
       const { req, res, responseTime, reqId, msg, ...rest } = record;
-      const request = this.started.get(reqId);
-      this.started.delete(reqId);
+      const request = req?.method ? `${req.method} ${req.url}` : undefined;
       const time = typeof responseTime === 'number' ? ` ${responseTime.toFixed(1)} ms` : '';
       return { ...rest, ...(request ? {} : { reqId }), msg: `${request ?? 'request'} ${res.statusCode}${time}` };
     }

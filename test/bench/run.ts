@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { type DataSet, FULL, type Sizes, prepareDataSet, prepareTenants } from './dataset.ts';
 import { type LoadResult, type MixResult, type Request, median, runLoad, runMix } from './load.ts';
@@ -174,19 +175,28 @@ async function main() {
   };
 
   log('starting the systems');
+  // SQLite serves one instance per file: each server gets its own copy of the data set.
+  const sqliteCopy = (name: string) => {
+    const file = path.join(BENCH_DIR, 'data', `${name}${suffix}.db`);
+    fs.rmSync(file, { force: true });
+    const source = new BetterSqlite3(SQLITE_FILE, { readonly: true });
+    source.exec(`VACUUM INTO '${file.replaceAll("'", "''")}'`);
+    source.close();
+    return `file:${file}`;
+  };
   const docs = {
-    sqlite: await startDocsGateway('docs-gateway-sqlite', URLS.sqlite),
+    sqlite: await startDocsGateway('docs-gateway-sqlite', sqliteCopy('docs-gateway-sqlite')),
     postgresql: await startDocsGateway('docs-gateway-postgresql', URLS.postgresql),
   };
   // The same servers with the response cache off: what executing each request costs.
   const uncachedDocs = {
-    sqlite: await startDocsGateway('docs-gateway-sqlite-uncached', URLS.sqlite, { responseCacheMB: 0 }),
+    sqlite: await startDocsGateway('docs-gateway-sqlite-uncached', sqliteCopy('docs-gateway-sqlite-uncached'), { responseCacheMB: 0 }),
     postgresql: await startDocsGateway('docs-gateway-postgresql-uncached', URLS.postgresql, { responseCacheMB: 0 }),
   };
   const uncached = uncachedDocs.postgresql;
   // And with no page tree kept between requests either: every tree read from the database (S7).
   const coldDocs = {
-    sqlite: await startDocsGateway('docs-gateway-sqlite-cold', URLS.sqlite, { responseCacheMB: 0, contentCacheMB: 0 }),
+    sqlite: await startDocsGateway('docs-gateway-sqlite-cold', sqliteCopy('docs-gateway-sqlite-cold'), { responseCacheMB: 0, contentCacheMB: 0 }),
     postgresql: await startDocsGateway('docs-gateway-postgresql-cold', URLS.postgresql, { responseCacheMB: 0, contentCacheMB: 0 }),
   };
   const constant = await startFastifyConstant();

@@ -23,8 +23,8 @@ describe('request logs', () => {
     expect(text).not.toContain(shareKey);
     expect(text).not.toContain(visitorToken);
     expect(text).not.toContain(team.admin.token);
-    const incoming = lines.find((line) => line.msg === 'incoming request');
-    expect(incoming?.req.url).toBe(`/v1/orgs/${team.organization.id}/sites?shareKey=[redacted]&visitorToken=[redacted]&limit=5`);
+    const completed = lines.find((line) => line.msg === 'request completed');
+    expect(completed?.req.url).toBe(`/v1/orgs/${team.organization.id}/sites?shareKey=[redacted]&visitorToken=[redacted]&limit=5`);
   });
 
   it('redacts by parameter name, whatever its case or encoding, and leaves other parameters alone', () => {
