@@ -1,5 +1,6 @@
 import { builder } from './builder.ts';
 import { describeGenerated } from './descriptions.ts';
+import { dropAbsentNulls } from './null-inputs.ts';
 import './types/common.ts';
 import './types/user.ts';
 import './types/organization.ts';
@@ -25,5 +26,10 @@ import './types/published-site.ts';
 import './types/openapi-spec.ts';
 import './types/viewer.ts';
 
-/** The graph, with the Relay plugin's generated connections, edges, inputs and payloads described (./descriptions.ts). */
-export const schema = describeGenerated(builder.toSchema());
+/**
+ * The graph, with the Relay plugin's generated connections, edges, inputs and
+ * payloads described (./descriptions.ts), and explicit nulls of nullable
+ * arguments and input fields read as absent where null means nothing else
+ * (./null-inputs.ts).
+ */
+export const schema = dropAbsentNulls(describeGenerated(builder.toSchema()));

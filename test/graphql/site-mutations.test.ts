@@ -251,7 +251,6 @@ describe('mutation updateSite', () => {
     const before = await siteRows(t, siteId);
     for (const [input, message] of [
       [{ title: 'x' }, /^title: /],
-      [{ title: null }, /^title: /],
       [{ visibility: 'secret' }, /at "input\.visibility"; Value "secret" does not exist in "SiteVisibility" enum/],
       [{ hostname: 'Not A Host' }, /^hostname: /],
       [{ basename: '' }, /^basename: /],
@@ -265,6 +264,9 @@ describe('mutation updateSite', () => {
       expectGraphQLError(result, 400, message);
     }
     expect(await siteRows(t, siteId)).toEqual(before);
+    // An explicit null on a field whose null means nothing is its absence: the title stays.
+    const kept = expectData(await mutate(t, admin.token, 'updateSite', { siteId, title: null }, 'site { title }'));
+    expect(kept.updateSite.site.title).toBe(before.site!.title);
   });
 
   it('is a 409 for a hostname another site has', async () => {

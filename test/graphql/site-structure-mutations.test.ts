@@ -307,12 +307,15 @@ describe('mutation updateSiteSectionGroup', () => {
     const before = await rows();
     for (const [input, message] of [
       [{ title: '' }, /^title: /],
-      [{ title: null }, /^title: /],
       [{ icon: 'x'.repeat(51) }, /^icon: /],
     ] as const) {
       expectGraphQLError(await attempt('updateSiteSectionGroup', { sectionGroupId: groupId, ...input }, 'sectionGroup { id }'), 400, message);
     }
     expect(await rows()).toEqual(before);
+    // An explicit null on a field whose null means nothing is its absence: the title stays.
+    const { title } = await t.database.db.siteSectionGroup.findUniqueOrThrow({ where: { id: groupId } });
+    const kept = expectData(await attempt('updateSiteSectionGroup', { sectionGroupId: groupId, title: null }, 'sectionGroup { title }'));
+    expect(kept.updateSiteSectionGroup.sectionGroup.title).toBe(title);
   });
 });
 

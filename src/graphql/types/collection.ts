@@ -16,6 +16,7 @@ import { builder } from '../builder.ts';
 import { connectionQuery, loadEach, toConnection } from '../connection.ts';
 import { ContentPositionInput, MemberRole, booleanObject, urlsObject } from './common.ts';
 import { Organization } from './organization.ts';
+import { nullIsAValue } from '../null-inputs.ts';
 
 const CollectionUrls = urlsObject('CollectionUrls', ['location', 'app']);
 const CollectionPermissions = booleanObject('CollectionPermissions', ['view', 'admin', 'viewInviteLinks', 'create'] as const);
@@ -115,7 +116,7 @@ builder.relayMutationField(
       collectionId: t.id({ required: true, description: 'The collection' }),
       title: t.string({ description: 'New title (up to 50 characters)' }),
       description: t.string({ description: 'New description (up to 100 characters)' }),
-      defaultLevel: t.field({ type: MemberRole, description: 'null inherits from the parent' }),
+      defaultLevel: t.field({ ...nullIsAValue, type: MemberRole, description: 'null inherits from the parent' }),
     }),
   },
   {
@@ -145,7 +146,7 @@ builder.relayMutationField(
   {
     inputFields: (t) => ({
       collectionId: t.id({ required: true, description: 'The collection' }),
-      parent: t.id({ description: 'New parent collection; null for the top level; absent keeps it' }),
+      parent: t.id({ ...nullIsAValue, description: 'New parent collection; null for the top level; absent keeps it' }),
       position: t.field({ type: ContentPositionInput, description: 'Where among its siblings under the parent; last when absent' }),
     }),
   },

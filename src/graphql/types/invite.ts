@@ -15,6 +15,7 @@ import { builder } from '../builder.ts';
 import { connectionQuery, loadEach, toConnection } from '../connection.ts';
 import { MemberRole } from './common.ts';
 import { Organization } from './organization.ts';
+import { nullIsAValue } from '../null-inputs.ts';
 
 /** Backed by the invite's row, read as REST's `GET …/link-invites/{inviteId}` reads it. */
 export const Invite = builder.loadableNodeRef<InviteRecord, string>('Invite', {
@@ -62,7 +63,7 @@ builder.relayMutationField(
   {
     inputFields: (t) => ({
       organizationId: t.id({ required: true, description: 'The organization to invite to' }),
-      role: t.field({ type: MemberRole, description: 'Role given on joining; null: guest' }),
+      role: t.field({ ...nullIsAValue, type: MemberRole, description: 'Role given on joining; null: guest' }),
     }),
   },
   {
@@ -79,7 +80,7 @@ builder.relayMutationField(
   {
     inputFields: (t) => ({
       inviteId: t.id({ required: true, description: 'The invite' }),
-      role: t.field({ type: MemberRole, description: 'Role given on joining; null: guest' }),
+      role: t.field({ ...nullIsAValue, type: MemberRole, description: 'Role given on joining; null: guest' }),
     }),
   },
   {
@@ -111,7 +112,7 @@ const InvitationInput = builder.inputType('InvitationInput', {
   description: 'An address to invite with a role of its own',
   fields: (t) => ({
     email: t.string({ required: true, description: 'The email address to invite (case-insensitive)' }),
-    role: t.field({ type: MemberRole, description: 'Role given on joining; null: guest' }),
+    role: t.field({ ...nullIsAValue, type: MemberRole, description: 'Role given on joining; null: guest' }),
   }),
 });
 
@@ -122,7 +123,7 @@ builder.relayMutationField(
       organizationId: t.id({ required: true, description: 'The organization to invite to' }),
       emails: t.stringList({ description: 'Addresses invited with `role`' }),
       invitations: t.field({ type: [InvitationInput], description: 'Addresses with a role of their own' }),
-      role: t.field({ type: MemberRole, description: "Role of the `emails` (the organization's default role when absent; null: guest)" }),
+      role: t.field({ ...nullIsAValue, type: MemberRole, description: "Role of the `emails` (the organization's default role when absent; null: guest)" }),
     }),
   },
   {

@@ -21,6 +21,7 @@ import { MemberRole, OrderDirection } from './common.ts';
 import { Organization } from './organization.ts';
 import { Space } from './space.ts';
 import { User } from './user.ts';
+import { nullIsAValue } from '../null-inputs.ts';
 
 const MemberSort = builder.enumType('MemberSort', {
   description: 'What members are listed by; `lastSeenAt` lists only members who have been active',
@@ -133,7 +134,7 @@ builder.relayMutationField(
     inputFields: (t) => ({
       organizationId: t.id({ required: true, description: 'The organization' }),
       userId: t.id({ required: true, description: 'The member, by user id' }),
-      role: t.field({ type: MemberRole, description: 'null makes the member a guest' }),
+      role: t.field({ ...nullIsAValue, type: MemberRole, description: 'null makes the member a guest' }),
     }),
   },
   {

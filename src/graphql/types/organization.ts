@@ -12,6 +12,7 @@ import { loader } from '../../domain/loaders.ts';
 import { builder } from '../builder.ts';
 import { loadEach } from '../connection.ts';
 import { MemberRole, booleanObject, restEnum, urlsObject } from './common.ts';
+import { nullIsAValue } from '../null-inputs.ts';
 
 const OrganizationUrls = urlsObject('OrganizationUrls', ['location', 'app'], ['logo']);
 
@@ -228,9 +229,9 @@ builder.relayMutationField(
       title: t.string({ description: 'New name (2 to 255 characters, not starting or ending with a space)' }),
       emailDomains: t.stringList({ description: 'Replaces all its email domains (up to 100 domain names)' }),
       hostname: t.string({ description: 'New hostname: 3 to 32 lowercase letters, digits and dashes, not starting or ending with a dash' }),
-      defaultRole: t.field({ type: MemberRole, description: 'null makes new members guests' }),
-      defaultContent: t.field({ type: DefaultContentInput, description: 'A site of the organization to show by default; null removes it' }),
-      logo: t.string({ description: 'Absolute URL of the logo image; null removes it' }),
+      defaultRole: t.field({ ...nullIsAValue, type: MemberRole, description: 'null makes new members guests' }),
+      defaultContent: t.field({ ...nullIsAValue, type: DefaultContentInput, description: 'A site of the organization to show by default; null removes it' }),
+      logo: t.string({ ...nullIsAValue, description: 'Absolute URL of the logo image; null removes it' }),
       sso: t.boolean({ description: 'Whether members must sign in with SSO' }),
       ai: t.boolean({ description: 'Whether AI features are on' }),
       inviteLinks: t.boolean({ description: 'Whether link invites work' }),

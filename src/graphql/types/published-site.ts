@@ -68,7 +68,7 @@ builder.queryFields((t) => ({
       }),
       visitorToken: t.arg.string({
         description:
-          "A visitor token, which a visitor-auth site needs from visitors: a JWT (HS256) signed with the site's key or the organization's, expiring within 30 days; its claims are the visitor claims (REST: the X-Visitor-Token header)",
+          "A visitor token, which a visitor-auth site needs from visitors: a JWT (HS256) signed with the site's key or the organization's, expiring within 30 days; its claims are the visitor claims (REST: the visitorToken query parameter, or the X-Visitor-Token header)",
       }),
     },
     resolve: (_root, { siteId, ...query }, ctx) => publishedContent(ctx, null, siteId, connectionQuery(query)),

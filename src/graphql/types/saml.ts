@@ -15,6 +15,7 @@ import { connectionQuery, loadEach, toConnection } from '../connection.ts';
 import { MemberRole, urlsObject } from './common.ts';
 import { Organization } from './organization.ts';
 import { Team } from './team.ts';
+import { nullIsAValue } from '../null-inputs.ts';
 
 const SamlProviderStatus = builder.enumType('SamlProviderStatus', {
   description: 'active: sign-in URL, entity ID and certificate are all set; pending: not fully configured yet',
@@ -138,8 +139,8 @@ builder.relayMutationField(
       ssoURL: t.string({ description: "The identity provider's sign-in URL (http or https)" }),
       entityID: t.string({ description: "The identity provider's entity ID" }),
       certificate: t.string({ description: 'X.509 certificate, PEM' }),
-      defaultTeamId: t.id({ description: 'A team of the organization' }),
-      defaultRole: t.field({ type: MemberRole, description: 'null: guest' }),
+      defaultTeamId: t.id({ ...nullIsAValue, description: 'A team of the organization; null: none' }),
+      defaultRole: t.field({ ...nullIsAValue, type: MemberRole, description: 'null: guest' }),
     }),
   },
   {
@@ -160,8 +161,8 @@ builder.relayMutationField(
       ssoURL: t.string({ description: "The identity provider's sign-in URL (http or https)" }),
       entityID: t.string({ description: "The identity provider's entity ID" }),
       certificate: t.string({ description: 'X.509 certificate, PEM' }),
-      defaultTeamId: t.id({ description: 'A team of the organization; null: none' }),
-      defaultRole: t.field({ type: MemberRole, description: 'null: guest' }),
+      defaultTeamId: t.id({ ...nullIsAValue, description: 'A team of the organization; null: none' }),
+      defaultRole: t.field({ ...nullIsAValue, type: MemberRole, description: 'null: guest' }),
     }),
   },
   {

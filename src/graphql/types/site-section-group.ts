@@ -12,6 +12,7 @@ import {
 } from '../../domain/sites/section-groups.ts';
 import { builder } from '../builder.ts';
 import { type FieldBuilder, SitePositionInput, SiteSection, SiteSectionGroup, deletedPayload, pathOfSite, pointer, siteIdField } from './site-common.ts';
+import { nullIsAValue } from '../null-inputs.ts';
 
 /** Section groups of a site (a site's `sectionGroups`), and their mutations. */
 
@@ -48,7 +49,7 @@ builder.relayMutationField(
     inputFields: (t) => ({
       ...siteIdField(t),
       title: t.string({ required: true, description: '1 to 100 characters' }),
-      icon: t.string({ description: 'An icon name (up to 50 characters)' }),
+      icon: t.string({ ...nullIsAValue, description: 'An icon name (up to 50 characters); null: none' }),
       sections: t.idList({ description: 'Sections of the site to put in it, in order; each must be in no group yet' }),
     }),
   },
@@ -67,7 +68,7 @@ builder.relayMutationField(
     inputFields: (t) => ({
       sectionGroupId: t.id({ required: true, description: 'The section group' }),
       title: t.string({ description: '1 to 100 characters' }),
-      icon: t.string({ description: 'An icon name (up to 50 characters); null removes it' }),
+      icon: t.string({ ...nullIsAValue, description: 'An icon name (up to 50 characters); null removes it' }),
     }),
   },
   {

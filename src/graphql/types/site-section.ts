@@ -16,6 +16,7 @@ import {
   siteIdField,
   siteOf,
 } from './site-common.ts';
+import { nullIsAValue } from '../null-inputs.ts';
 
 /** Sections of a site (a site's `sections`), and their mutations. */
 
@@ -102,9 +103,9 @@ builder.relayMutationField(
         description: 'Its path, unique among the sections of the site: URL segments of letters, digits, ".", "_", "~" or "-" (up to 100 characters)',
       }),
       defaultSiteSpace: t.id({ description: 'A site space of the section to make its default' }),
-      condition: t.string({ description: 'null removes it; absent keeps it' }),
-      icon: t.string({ description: 'An icon name (up to 50 characters); null removes it' }),
-      description: t.string({ description: 'Up to 256 characters; null removes it' }),
+      condition: t.string({ ...nullIsAValue, description: 'null removes it; absent keeps it' }),
+      icon: t.string({ ...nullIsAValue, description: 'An icon name (up to 50 characters); null removes it' }),
+      description: t.string({ ...nullIsAValue, description: 'Up to 256 characters; null removes it' }),
     }),
   },
   {

@@ -21,6 +21,7 @@ import {
   siteOf,
 } from './site-common.ts';
 import { SPACE_FIELD_COLUMNS, Space } from './space.ts';
+import { nullIsAValue } from '../null-inputs.ts';
 
 /** Site spaces: the spaces a site shows (a site's `siteSpaces`), and their mutations. */
 
@@ -112,7 +113,7 @@ builder.relayMutationField(
         description:
           'Its path, unique among the site spaces of its section (or root level): URL segments of letters, digits, ".", "_", "~" or "-" (up to 100 characters)',
       }),
-      condition: t.string({ description: 'null removes it; absent keeps it' }),
+      condition: t.string({ ...nullIsAValue, description: 'null removes it; absent keeps it' }),
     }),
   },
   {

@@ -35,6 +35,7 @@ import {
   siteIdField,
 } from './site-common.ts';
 import { Space } from './space.ts';
+import { nullIsAValue } from '../null-inputs.ts';
 
 /**
  * Sites: their settings, the sites of an organization and of a space, and the
@@ -288,14 +289,14 @@ builder.relayMutationField(
       ...siteIdField(t),
       title: t.string({ description: '2 to 128 characters' }),
       visibility: t.field({ type: SiteVisibility, description: 'Who may read it once published' }),
-      hostname: t.string({ description: 'A custom hostname of at least three labels, lowercase, e.g. docs.example.com; null removes it' }),
-      basename: t.string({ description: 'A path prefix of its published address (1 to 100 characters); null removes it' }),
+      hostname: t.string({ ...nullIsAValue, description: 'A custom hostname of at least three labels, lowercase, e.g. docs.example.com; null removes it' }),
+      basename: t.string({ ...nullIsAValue, description: 'A path prefix of its published address (1 to 100 characters); null removes it' }),
       adaptiveContent: t.field({ type: SiteAdaptiveContentInput, description: 'Turns adaptive content on or off' }),
       defaultSiteSpace: t.id({
         description: 'A site space to make the default of the default section (after `defaultSiteSection`), or of the root level of a site without sections',
       }),
       defaultSiteSection: t.id({ description: 'A section of the site to make its default' }),
-      proxy: t.string({ description: 'host/path; null removes the proxy' }),
+      proxy: t.string({ ...nullIsAValue, description: 'host/path; null removes the proxy' }),
     }),
   },
   {

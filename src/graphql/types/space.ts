@@ -28,6 +28,7 @@ import { Collection } from './collection.ts';
 import { ContentPositionInput, Language, MemberRole, booleanObject, restEnum, urlsObject } from './common.ts';
 import { CustomField } from './custom-field.ts';
 import { Organization } from './organization.ts';
+import { nullIsAValue } from '../null-inputs.ts';
 
 const SpaceUrls = urlsObject('SpaceUrls', ['location', 'app'], ['published', 'public', 'icon']);
 const SpacePermissions = booleanObject('SpacePermissions', [
@@ -258,10 +259,10 @@ builder.relayMutationField(
     inputFields: (t) => ({
       spaceId: t.id({ required: true, description: 'The space' }),
       title: t.string({ description: 'New title (up to 50 characters)' }),
-      emoji: t.string({ description: 'Emoji shown before the title (replaces the icon); null removes it' }),
-      icon: t.string({ description: 'URL of an icon (replaces the emoji); null removes it' }),
+      emoji: t.string({ ...nullIsAValue, description: 'Emoji shown before the title (replaces the icon); null removes it' }),
+      icon: t.string({ ...nullIsAValue, description: 'URL of an icon (replaces the emoji); null removes it' }),
       editMode: t.field({ type: SpaceEditMode, description: 'How its content is edited' }),
-      defaultLevel: t.field({ type: MemberRole, description: 'null inherits from the parent' }),
+      defaultLevel: t.field({ ...nullIsAValue, type: MemberRole, description: 'null inherits from the parent' }),
       language: t.field({ type: Language, description: 'Language of its content' }),
       mergeRules: t.field({
         type: 'JSON',
@@ -312,7 +313,7 @@ builder.relayMutationField(
   {
     inputFields: (t) => ({
       spaceId: t.id({ required: true, description: 'The space' }),
-      parent: t.id({ description: 'New parent collection; null for the top level; absent keeps it' }),
+      parent: t.id({ ...nullIsAValue, description: 'New parent collection; null for the top level; absent keeps it' }),
       position: t.field({ type: ContentPositionInput, description: 'Where among its new siblings; the end when absent' }),
     }),
   },
@@ -342,7 +343,7 @@ const CustomFieldValueInput = builder.inputType('CustomFieldValueInput', {
   description: 'A value for one custom field, by name',
   fields: (t) => ({
     name: t.string({ required: true, description: 'Name of the custom field' }),
-    value: t.field({ type: 'JSON', description: 'A value of the field type; null clears it' }),
+    value: t.field({ ...nullIsAValue, type: 'JSON', description: 'A value of the field type; null clears it' }),
   }),
 });
 
