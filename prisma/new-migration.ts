@@ -63,11 +63,14 @@ function legacySchemaDir(provider: 'sqlite' | 'postgresql', models: string): str
   return dir;
 }
 
-// The 6.19 CLI (development dependency "prisma6"): its WebAssembly engine diffs offline.
-const prisma6 = path.join(root, 'node_modules/prisma6/build/index.js');
+// The 6.19 CLI, fetched by npx on first use and cached by npm after (not a development
+// dependency: 93 MB every install would unpack for this script alone): its WebAssembly
+// engine diffs offline. Its install scripts would download native engines it does not use here.
+const PRISMA6 = 'prisma@6.19.3';
+const npx = { cwd: root, encoding: 'utf8', env: { ...process.env, npm_config_ignore_scripts: 'true' } } as const;
 let written = 0;
 for (const provider of ['sqlite', 'postgresql'] as const) {
-  const args = [prisma6, 'migrate', 'diff', '--config', path.join(root, 'prisma', provider, 'prisma6.config.ts')];
+  const args = ['--yes', PRISMA6, 'migrate', 'diff', '--config', path.join(root, 'prisma', provider, 'prisma6.config.ts')];
   const temporary: string[] = [];
   if (fs.existsSync(snapshot)) {
     temporary.push(legacySchemaDir(provider, snapshot));
@@ -79,7 +82,7 @@ for (const provider of ['sqlite', 'postgresql'] as const) {
   args.push('--to-schema-datamodel', temporary.at(-1)!, '--script');
   let sql: string;
   try {
-    sql = execFileSync(process.execPath, args, { cwd: root, encoding: 'utf8' });
+    sql = execFileSync('npx', args, npx);
   } finally {
     for (const dir of temporary) fs.rmSync(dir, { recursive: true });
   }

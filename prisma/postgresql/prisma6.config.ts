@@ -1,8 +1,8 @@
-// Configuration of the Prisma 6.19 CLI (npm alias "prisma6", a development
-// dependency), kept only for `migrate diff` in prisma/new-migration.ts: Prisma 7's
-// `migrate diff` needs the native schema engine, which cannot be downloaded
-// here, while 6.19 runs a WebAssembly one through a driver adapter.
-import { defineConfig } from 'prisma6/config';
+// Configuration of the Prisma 6.19 CLI (fetched by npx when prisma/new-migration.ts
+// runs), kept only for its `migrate diff`: Prisma 7's `migrate diff` needs the
+// native schema engine, which cannot be downloaded here, while 6.19 runs a
+// WebAssembly one through a driver adapter. A plain object: the 6.19 CLI passes
+// it through its own defineConfig (this project has no copy of it to import).
 import { PrismaPg } from '@prisma/adapter-pg';
 
 // Without an existing file here the 6.19 CLI downloads the native query-engine
@@ -10,7 +10,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 process.env.PRISMA_QUERY_ENGINE_LIBRARY ??= process.execPath;
 process.env.CHECKPOINT_DISABLE ??= '1';
 
-export default defineConfig({
+export default {
   experimental: { adapter: true },
   engine: 'js',
   // The WebAssembly schema engine connects through this adapter even to diff two
@@ -18,4 +18,4 @@ export default defineConfig({
   async adapter() {
     return new PrismaPg({ connectionString: process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres' });
   },
-});
+};

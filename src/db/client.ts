@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
@@ -118,7 +119,11 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
         },
       })
     : sqliteGenerationFeed(direct?.dataVersion);
-  const counting = countStatements(pool ? new PrismaPg(pool) : sqliteAdapter(url), (query) => seen(query.sql, query.args), generations);
+  const counting = countStatements(
+    pool ? new PrismaPg(pool, { statementNameGenerator: preparedName }) : sqliteAdapter(url),
+    (query) => seen(query.sql, query.args),
+    generations,
+  );
   const db = provider === 'sqlite' ? (new SqliteClient({ adapter: counting }) as unknown as Db) : new PostgresClient({ adapter: counting });
   return {
     db,
@@ -219,6 +224,16 @@ function sqliteAdapter(url: string): SqlDriverAdapterFactory {
 
 /** SQLITE_MAX_VARIABLE_NUMBER of the SQLite that better-sqlite3 bundles. */
 const SQLITE_MAX_VARIABLES = 32_766;
+
+/**
+ * PostgreSQL plans a named statement once per connection instead of at every
+ * execution. Statements with many parameters (a list of ids of any length) are
+ * left unnamed: each length would be another statement kept on every connection.
+ */
+function preparedName(query: { sql: string; args: unknown[] }): string {
+  if (query.args.length > 32) return undefined as unknown as string;
+  return `p_${createHash('sha1').update(query.sql).digest('base64url')}`;
+}
 
 /** Statements that may write: what a COMMIT, or a write outside a transaction, makes final. */
 const WRITE = /^\s*(INSERT|UPDATE|DELETE|CREATE|DROP|ALTER|TRUNCATE)\b/i;

@@ -17,7 +17,7 @@ import { createPageTreeCache } from '../domain/content/tree.ts';
 import { DATABASE_UNAVAILABLE_MESSAGE, RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/unavailable.ts';
 import { assertCleanInput } from '../lib/text-input.ts';
 import { registerHealth } from './health.ts';
-import { LOGGER_OPTIONS, logRequest, requestIdOf } from './logging.ts';
+import { LOGGER_OPTIONS, OneRecordPerRequest, requestIdOf } from './logging.ts';
 import { registerAppLinks } from './app-links.ts';
 import type { PersistedOperations } from '../graphql/persisted-operations.ts';
 import { registerPages } from './pages.ts';
@@ -101,8 +101,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     // Requests that arrive while the server shuts down are refused below, in our shape.
     return503OnClosing: false,
-    // One record per request, when it completes (logRequest below), instead of Fastify's two.
-    disableRequestLogging: true,
+    // One record per request, when it completes, instead of Fastify's two.
+    logController: new OneRecordPerRequest(),
     // Requests Node's parser refuses before Fastify sees them (headers too large, malformed, too slow).
     clientErrorHandler: answerClientError,
   });
@@ -110,7 +110,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
-  app.addHook('onResponse', logRequest);
+
   // From the start of app.close() on, newcomers (on keep-alive connections, or
   // pipelined) are answered 503 with Retry-After, before any work; the requests
   // already in flight finish.

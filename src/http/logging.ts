@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import pino from 'pino';
 import { prettyFactory } from 'pino-pretty';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
@@ -123,14 +123,18 @@ export interface LogOutput {
 }
 
 /**
- * The one record of a request, once answered (Fastify's own two records are
- * off): its method and URL (secrets redacted), status and time.
+ * One record per request, once it is answered: its method and URL (secrets
+ * redacted), status and time. Fastify's record of its arrival is at debug.
  */
-export function logRequest(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
-  if ((request.log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') !== false) {
-    request.log.info({ req: request, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime }, 'request completed');
+export class OneRecordPerRequest extends LogController {
+  override incomingRequest(request: FastifyRequest): void {
+    request.log.debug({ req: request }, 'incoming request');
   }
-  done();
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (error) reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
+    else reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+  }
 }
 
 /**
