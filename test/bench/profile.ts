@@ -7,6 +7,7 @@
 // n functions with most self time). The benchmark (`npm run bench`) reports the
 // same split for each scenario.
 import inspector from 'node:inspector/promises';
+import v8 from 'node:v8';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildApp } from '../../src/http/app.ts';
@@ -20,6 +21,8 @@ export interface ScenarioProfile {
   database: string;
   /** Median over batches, in-process, without the profiler running. */
   msPerRequest: number;
+  /** Bytes the JavaScript heap allocated per request (what the garbage collector then has to free). */
+  allocatedPerRequest: number;
   statements: number;
   kilobytes: number;
   /** Share of the CPU samples by where their function lives, in percent. */
@@ -64,6 +67,8 @@ export async function profileScenario(url: string, data: DataSet, scenario: stri
       batches.push((performance.now() - started) / (requests / 5));
     }
 
+    const allocatedPerRequest = (await allocatedBytes(() => sendMany(send, requests))) / requests;
+
     const session = new inspector.Session();
     session.connect();
     await session.post('Profiler.enable');
@@ -76,6 +81,7 @@ export async function profileScenario(url: string, data: DataSet, scenario: stri
       scenario,
       database: database.provider,
       msPerRequest: batches.sort((x, y) => x - y)[3]!,
+      allocatedPerRequest,
       statements,
       kilobytes: first.body.length / 1024,
       split: cpuSplit(profile),
@@ -85,6 +91,32 @@ export async function profileScenario(url: string, data: DataSet, scenario: stri
     await app.close();
     await database.close();
   }
+}
+
+async function sendMany(send: () => Promise<unknown>, count: number) {
+  for (let i = 0; i < count; i++) await send();
+}
+
+/**
+ * Bytes allocated on the JavaScript heap while `work` runs: what each garbage
+ * collection found in use before it ran, less what the previous one left, plus
+ * what was allocated since the last one (v8.GCProfiler).
+ */
+async function allocatedBytes(work: () => Promise<void>): Promise<number> {
+  const used = () => v8.getHeapStatistics().used_heap_size;
+  const profiler = new v8.GCProfiler();
+  const start = used();
+  profiler.start();
+  await work();
+  const end = used();
+  const { statistics } = profiler.stop() ?? { statistics: [] };
+  let allocated = 0;
+  let previous = start;
+  for (const gc of statistics) {
+    allocated += gc.beforeGC.heapStatistics.usedHeapSize - previous;
+    previous = gc.afterGC.heapStatistics.usedHeapSize;
+  }
+  return allocated + end - previous;
 }
 
 /** The split as text lines, largest first. */
@@ -105,7 +137,7 @@ if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).
   const data = await prepareDataSet(url, QUICK, console.log);
   const result = await profileScenario(url, data, flags.scenario!, Number(flags.requests));
   console.log(
-    `${result.scenario} on ${result.database}: ${result.msPerRequest.toFixed(1)} ms per request (median of 7 batches), ${result.statements} statements, ${result.kilobytes.toFixed(1)} KB`,
+    `${result.scenario} on ${result.database}: ${result.msPerRequest.toFixed(1)} ms per request (median of 7 batches), ${result.statements} statements, ${result.kilobytes.toFixed(1)} KB, ${(result.allocatedPerRequest / 1048576).toFixed(2)} MB allocated per request`,
   );
   console.log(formatSplit(result.split));
   if (process.env.PROFILE_TOP) console.log(topFunctions(result.profile, Number(process.env.PROFILE_TOP)));
