@@ -51,10 +51,7 @@ export function list(table: keyof Tables, where: Join, keys: readonly SortKey[])
     const child = c.alias();
     const object = compileObject(c, type.name, child, selection.nodes);
     if (object === UNSUPPORTED) return UNSUPPORTED;
-    const rows = c.alias();
-    return sql`(SELECT ${c.json.arrayAgg(sql.ref(`${rows}.json`), sql.ref(`${rows}.ord`))} FROM (
-      SELECT ${object} AS json, row_number() OVER (ORDER BY ${orderBy(child, keys)}) AS ord
-      FROM ${sql.table(table)} AS ${sql.id(child)} WHERE ${where(c, child, row)}) AS ${sql.id(rows)})`;
+    return sql`(SELECT ${c.json.arrayAgg(object, orderBy(child, keys))} FROM ${sql.table(table)} AS ${sql.id(child)} WHERE ${where(c, child, row)})`;
   };
 }
 
