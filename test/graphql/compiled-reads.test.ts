@@ -130,3 +130,47 @@ describe('compiled reads', () => {
     expect(new Set(seen).size).toBe(5);
   });
 });
+
+describe('compiled page trees', () => {
+  it('answer the navigation of a site with each space page tree, paths as the executor computes them, in one statement', async () => {
+    const tree = await buildSiteTree(compiled, { sites: 1, groups: 1, sectionsPerGroup: 2, siteSpacesPerSection: 2 });
+    const spaces = (await compiled.call('GET', `/v1/orgs/${tree.organizationId}/spaces`, { token: tree.admin.token })).json().items;
+    // Pages at three levels, written as an editor would: a change request, three content batches, a merge.
+    for (const space of spaces) {
+      const base = `/v1/spaces/${space.id}/change-requests`;
+      const opened = (await compiled.call('POST', base, { token: tree.admin.token, body: { subject: 'Pages' } })).json();
+      const edit = async (changes: unknown[]) => {
+        const response = await compiled.call('POST', `${base}/${opened.id}/content?compat=false`, { token: tree.admin.token, body: { changes } });
+        expect(response.statusCode, response.body).toBe(200);
+        return (response.json().changes as Array<{ page: { id: string } }>).map((change) => change.page.id);
+      };
+      const [start, reference] = await edit([
+        { operation: 'insert_page', title: 'Getting started', document: {} },
+        { operation: 'insert_page', title: 'Reference', slug: 'ref', document: {} },
+      ]);
+      const [install] = await edit([
+        { operation: 'insert_page', into: start, title: 'Install', document: {} },
+        { operation: 'insert_page', into: reference, title: 'Configuration', hidden: true, document: {} },
+      ]);
+      await edit([{ operation: 'insert_page', into: install, title: 'On Linux', document: {} }]);
+      expect((await compiled.call('POST', `${base}/${opened.id}/merge`, { token: tree.admin.token })).statusCode).toBe(200);
+    }
+    const site = (await compiled.call('GET', `/v1/orgs/${tree.organizationId}/sites`, { token: tree.admin.token })).json().items[0];
+    const query = /* GraphQL */ `
+      query Navigation($id: ID!) {
+        site(id: $id) {
+          title
+          sections(first: 20) { edges { node { id title path siteSpaces { id path space { id title content { id type pages {
+            id title path slug type hidden createdAt pages { id title path pages { id title path } } } } } } } } }
+        }
+      }
+    `;
+    const { fast, slow, statements } = await both(tree.admin.token, query, { id: site.id });
+    expect(fast.errors).toBeUndefined();
+    expect(fast.data).toEqual(slow.data);
+    expect(statements).toBe(1);
+    const pages = expectData(fast).site.sections.edges[0].node.siteSpaces[0].space.content.pages;
+    expect(pages.map((page: { path: string }) => page.path)).toContain('getting-started');
+    expect(JSON.stringify(pages)).toContain('getting-started/install/on-linux');
+  });
+});

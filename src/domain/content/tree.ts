@@ -146,6 +146,15 @@ function pageStateOf(row: PageRow): PageState {
   };
 }
 
+/**
+ * A page's path from its parent's and its slug: the slugs from the top down,
+ * joined by "/" (a page without a slug has its parent's path). Compiled reads
+ * write the same rule in SQL (src/graphql/compiled/reads.ts pagePath).
+ */
+export function joinPath(prefix: string, slug: string): string {
+  return prefix ? (slug ? `${prefix}/${slug}` : prefix) : slug;
+}
+
 /** The tree of a set of page states: sibling order by position (then id), paths from slugs. */
 export function treeOf(revisionId: string, states: Iterable<PageState>): PageTree {
   const pages = new Map<string, PageState>();
@@ -165,7 +174,7 @@ export function treeOf(revisionId: string, states: Iterable<PageState>): PageTre
   const inOrder = new Map<string, PageState>();
   const walk = (parentId: string | null, prefix: string) => {
     for (const page of children.get(parentId) ?? []) {
-      const path = prefix ? (page.slug ? `${prefix}/${page.slug}` : prefix) : page.slug;
+      const path = joinPath(prefix, page.slug);
       paths.set(page.pageId, path);
       inOrder.set(page.pageId, page);
       walk(page.pageId, path);

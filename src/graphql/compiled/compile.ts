@@ -65,6 +65,8 @@ export interface CompileContext {
   viewer: CompiledViewer;
   /** A fresh table alias. */
   alias(): string;
+  /** The path of each page row being compiled (alias → SQL), from its parent's (src/graphql/compiled/reads.ts). */
+  pagePaths: Map<string, Expression<unknown>>;
 }
 
 /** Returned by a compiler that cannot compile what is asked: the operation is executed instead. */

@@ -100,6 +100,7 @@ export function compiledReadsPlugin(options: { mode: CompiledReadsMode; database
       urls,
       viewer,
       alias: () => `t${++aliases}`,
+      pagePaths: new Map(),
     };
     const plan: Plan = { statements: [], constants: [], guarded: false };
     // The root fields, compiled as the fields of an object of the Query type, one statement each.

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type Expression, sql } from 'kysely';
 import { COLLECTION_ADDRESSES } from '../../domain/collections/presenter.ts';
 import { collectionsByCreation, collectionsInSiblingOrder } from '../../domain/collections/service.ts';
 import { ORGANIZATION_ADDRESSES } from '../../domain/organizations/presenter.ts';
@@ -17,6 +17,7 @@ import {
   column,
   compileObject,
   constant,
+  listElementTypeOf,
   objectTypeOf,
   ref,
   scalarOf,
@@ -89,6 +90,40 @@ const columnOf =
     if (value === UNSUPPORTED) return UNSUPPORTED;
     return sql`(SELECT ${value} FROM ${sql.table(table)} AS o WHERE o."id" = ${ref(row, foreignKey)})`;
   };
+
+/**
+ * The pages under `parent` (a page's alias, or null for the top level) of the
+ * revision `revision` (an expression), in sibling order (src/domain/content/tree.ts
+ * treeOf): each page is a revision entry (alias) joined to its version (alias_v).
+ */
+function pagesUnder(revision: (row: string) => ReturnType<typeof ref>, parent: 'none' | 'page'): FieldCompiler {
+  return (c, row, selection) => {
+    const type = listElementTypeOf(selection.field.type);
+    if (!type) return UNSUPPORTED;
+    const entry = c.alias();
+    const version = `${entry}_v`;
+    c.pagePaths.set(entry, pagePath(c, parent === 'none' ? null : c.pagePaths.get(row)!, ref(version, 'slug')));
+    const object = compileObject(c, type.name, entry, selection.nodes);
+    if (object === UNSUPPORTED) return UNSUPPORTED;
+    const byBytes = c.json.provider === 'postgresql' ? sql` COLLATE "C"` : sql``;
+    const parentCondition = parent === 'none' ? sql`${ref(entry, 'parentId')} IS NULL` : sql`${ref(entry, 'parentId')} = ${ref(row, 'pageId')}`;
+    return sql`(SELECT ${c.json.arrayAgg(object, sql`${ref(entry, 'position')}${byBytes}, ${ref(entry, 'pageId')}${byBytes}`)}
+      FROM "revision_pages" AS ${sql.id(entry)} JOIN "page_versions" AS ${sql.id(version)} ON ${ref(version, 'id')} = ${ref(entry, 'versionId')}
+      WHERE ${ref(entry, 'revisionId')} = ${revision(row)} AND ${parentCondition})`;
+  };
+}
+
+/** src/domain/content/tree.ts joinPath in SQL: the parent's path and the slug. */
+function pagePath(c: CompileContext, prefix: Expression<unknown> | null, slug: Expression<unknown>): Expression<unknown> {
+  if (!prefix) return slug;
+  return sql`(CASE WHEN ${prefix} = '' THEN ${slug} WHEN ${slug} = '' THEN ${prefix} ELSE ${c.json.concat([prefix, sql`'/'`, slug])} END)`;
+}
+
+/** A field of a page's version (the entry's alias with `_v`). */
+const versionColumn =
+  (name: string): FieldCompiler =>
+  (c, row, selection) =>
+    scalarOf(c, selection.field.type, ref(`${row}_v`, name));
 
 export const COMPILED_TYPES: CompiledTypes = {
   Query: {
@@ -192,6 +227,8 @@ export const COMPILED_TYPES: CompiledTypes = {
       defaultLevel: column('defaultLevel'),
       changeRequests: sum('changeRequestsOpen', 'changeRequestsDraft'),
       urls: addresses(SPACE_ADDRESSES),
+      // Its active revision (the revision row always exists).
+      content: one('revisions', (_c, child, parent) => sql`${ref(child, 'id')} = ${ref(parent, 'revisionId')}`),
       // Null, without an error, for a viewer who is not a member (src/errors.ts nullIfHidden).
       organization: one(
         'organizations',
@@ -275,6 +312,38 @@ export const COMPILED_TYPES: CompiledTypes = {
       hasAdvancedCustomizationFeature: constant(false),
       section: one('site_sections', (_c, child, parent) => sql`${ref(child, 'id')} = ${ref(parent, 'sectionId')}`),
       space: one('spaces', (_c, child, parent) => sql`${ref(child, 'id')} = ${ref(parent, 'spaceId')}`),
+    },
+  },
+
+  Revision: {
+    table: 'revisions',
+    fields: {
+      id: column('id'),
+      object: constant('revision'),
+      type: column('type'),
+      parents: (c, row) => c.json.jsonColumn(ref(row, 'parents')),
+      createdAt: column('createdAt'),
+      pages: pagesUnder((row) => ref(row, 'id'), 'none'),
+    },
+  },
+
+  Page: {
+    table: 'revision_pages',
+    fields: {
+      id: column('pageId'),
+      type: versionColumn('type'),
+      title: versionColumn('title'),
+      slug: versionColumn('slug'),
+      path: (c, row) => c.pagePaths.get(row) ?? UNSUPPORTED,
+      emoji: versionColumn('emoji'),
+      icon: versionColumn('icon'),
+      description: versionColumn('description'),
+      hidden: versionColumn('hidden'),
+      noIndex: versionColumn('noIndex'),
+      noRobotsIndex: versionColumn('noRobotsIndex'),
+      createdAt: versionColumn('createdAt'),
+      updatedAt: versionColumn('updatedAt'),
+      pages: pagesUnder((row) => ref(row, 'revisionId'), 'page'),
     },
   },
 
