@@ -62,10 +62,15 @@ export interface RequestContext {
    * data access checks it (src/domain/loaders.ts); set by the GraphQL limits.
    */
   checkBudget?: () => void;
+  /**
+   * Runs a statement that answers one JSON text on the driver itself
+   * (src/domain/reads.ts); absent inside transactions, which read through `db`.
+   */
+  readText?: Database['readText'];
 }
 
 export interface ContextOptions {
-  database: Pick<Database, 'db' | 'provider'>;
+  database: Pick<Database, 'db' | 'provider'> & Partial<Pick<Database, 'readText'>>;
   viewer: Viewer | null;
   clock: Clock;
   urls: PublicUrls;
@@ -95,6 +100,7 @@ export function createContext({
     clock,
     urls,
     siteVisits: new Map(),
+    ...(database.readText ? { readText: database.readText } : {}),
     ...(storage ? { storage } : {}),
     ...(pageTreeCache ? { pageTreeCache } : {}),
     ...(fetchPrivateAddresses ? { fetchPrivateAddresses } : {}),
@@ -105,7 +111,7 @@ export function createContext({
 
 /** The same context acting inside a transaction: reads and writes go through `tx`, with fresh loaders. */
 export function withDb(ctx: RequestContext, db: Db): RequestContext {
-  const { pageTreeCache: _sharedTrees, ...rest } = ctx;
+  const { pageTreeCache: _sharedTrees, readText: _outsideTheTransaction, ...rest } = ctx;
   return { ...rest, db, loaders: new Map(), viewer: withoutMembershipSnapshot(ctx.viewer) };
 }
 
