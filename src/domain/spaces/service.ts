@@ -19,7 +19,7 @@ import { inTransaction } from '../transaction.ts';
 import { CreateSpaceInput, GetSpaceQuery, ListSpacesQuery, UpdateSpaceCustomFieldsInput, UpdateSpaceInput } from './inputs.ts';
 import { type SpaceJSON, presentSpace } from './presenter.ts';
 import { OPEN_SPACE_COMMENTS, spaceOpenComments } from '../comments/counts.ts';
-import { equalities, inheritedLevel, readJson, readsContentOf, recordOf, reviveRecord, sqlOf } from '../reads.ts';
+import { equalities, inheritedLevel, readJson, readPage, readsContentOf, recordOf, reviveRecord, sqlOf } from '../reads.ts';
 import { sql } from 'kysely';
 
 /** A deleted space can be restored for this long, then it is purged. */
@@ -99,6 +99,9 @@ export async function getSpace(ctx: RequestContext, spaceId: string, query: unkn
   return presentSpace(space, contentLevel(member, [space.defaultLevel, read.inheritedLevel]), ctx.urls, Number(read.openComments));
 }
 
+/** Spaces that listings show: not deleted (Prisma's `where` and, through src/domain/reads.ts equalities, SQL's). */
+export const LISTED_SPACES = { deletedAt: null } as const;
+
 export const spacesInSiblingOrder: Ordering<SpaceRecord> = {
   name: 'spaces',
   keys: [
@@ -124,13 +127,13 @@ const spacesOfOrganization: ChildListing<SpaceRecord, null> = {
   findMany: (ctx, organizationIds, _filter, args) =>
     ctx.db.space.findMany({
       ...args,
-      where: { AND: [{ organizationId: { in: organizationIds }, deletedAt: null }, args.where] },
+      where: { AND: [{ organizationId: { in: organizationIds }, ...LISTED_SPACES }, args.where] },
     }),
   count: async (ctx, organizationIds) =>
     countsBy(
       await ctx.db.space.groupBy({
         by: ['organizationId'],
-        where: { organizationId: { in: organizationIds }, deletedAt: null },
+        where: { organizationId: { in: organizationIds }, ...LISTED_SPACES },
         _count: { _all: true },
       }),
       'organizationId',
@@ -143,12 +146,12 @@ const spacesOfCollection: ChildListing<SpaceRecord, null> = {
   ordering: () => spacesInSiblingOrder,
   parentOf: (row) => row.parentId!,
   findMany: (ctx, parentIds, _filter, args) =>
-    ctx.db.space.findMany({ ...args, where: { AND: [{ parentId: { in: parentIds }, deletedAt: null }, args.where] } }),
+    ctx.db.space.findMany({ ...args, where: { AND: [{ parentId: { in: parentIds }, ...LISTED_SPACES }, args.where] } }),
   count: async (ctx, parentIds) =>
     countsBy(
       await ctx.db.space.groupBy({
         by: ['parentId'],
-        where: { parentId: { in: parentIds }, deletedAt: null },
+        where: { parentId: { in: parentIds }, ...LISTED_SPACES },
         _count: { _all: true },
       }),
       'parentId',
@@ -163,8 +166,33 @@ export async function listOrganizationSpaceRecords(ctx: RequestContext, organiza
   return listChildren(ctx, spacesOfOrganization, organizationId, null, pageRequestOf(params));
 }
 
+/**
+ * Spaces of an organization as REST lists them, in one statement
+ * (src/domain/reads.ts readPage): a page of rows, each with the level it inherits
+ * and its open comments, and the count; the viewer's access from its memberships.
+ */
 export async function listOrganizationSpaces(ctx: RequestContext, organizationId: string, query: unknown): Promise<Page<SpaceJSON>> {
-  return mapPage(await listOrganizationSpaceRecords(ctx, organizationId, query), (space) => presentSpaceRecord(ctx, space));
+  const memberships = ctx.viewer?.memberships;
+  if (!memberships) return mapPage(await listOrganizationSpaceRecords(ctx, organizationId, query), (space) => presentSpaceRecord(ctx, space));
+  const access = await organizationAccess(ctx, organizationId);
+  if (!access.member) throw notFound('Organization', organizationId);
+  const params = parseInput(ListSpacesQuery, query, 'query');
+  authorize(access.role !== null, "list this organization's spaces");
+  const read = await readPage<SpaceRecord, { inheritedLevel: string | null; openComments: number }>(ctx, {
+    table: 'spaces',
+    alias: 's',
+    where: [sql`s."organizationId" = ${organizationId}`, equalities('s', LISTED_SPACES)],
+    ordering: spacesByCreation as Ordering<never>,
+    request: pageRequestOf(params),
+    extras: {
+      inheritedLevel: inheritedLevel(sql.ref('s.parentId')),
+      openComments: sql`(SELECT count(*) FROM "comments" AS c WHERE c."spaceId" = s."id" AND ${equalities('c', OPEN_SPACE_COMMENTS)})`,
+    },
+  });
+  if (!read) return mapPage(await listOrganizationSpaceRecords(ctx, organizationId, query), (space) => presentSpaceRecord(ctx, space));
+  return mapPage(read.page, ({ record, extra }) =>
+    presentSpace(record, contentLevel(access.member, [record.defaultLevel, extra.inheritedLevel]), ctx.urls, Number(extra.openComments)),
+  );
 }
 
 /** The number of spaces of an organization, i.e. the spaces each non-guest member can access. */

@@ -7,7 +7,8 @@ import { sectionsInSiteOrder } from '../../domain/sites/sections.ts';
 import { sitesByCreation } from '../../domain/sites/service.ts';
 import { siteSpacesByCreation } from '../../domain/sites/site-spaces.ts';
 import { SPACE_ADDRESSES } from '../../domain/spaces/presenter.ts';
-import { spacesByCreation, spacesInSiblingOrder } from '../../domain/spaces/service.ts';
+import { equalities } from '../../domain/reads.ts';
+import { LISTED_SPACES, spacesByCreation, spacesInSiblingOrder } from '../../domain/spaces/service.ts';
 import { addresses } from './addresses.ts';
 import {
   type CompileContext,
@@ -167,7 +168,7 @@ export const COMPILED_TYPES: CompiledTypes = {
         (c, row) => contentOf(c, ref(row, 'id')),
         connection({
           table: 'spaces',
-          where: (_c, child, parent) => sql`${ref(child, 'organizationId')} = ${ref(parent, 'id')} AND ${ref(child, 'deletedAt')} IS NULL`,
+          where: (_c, child, parent) => sql`${ref(child, 'organizationId')} = ${ref(parent, 'id')} AND ${equalities(child, LISTED_SPACES)}`,
           ordering: spacesByCreation as never,
         }),
       ),
@@ -206,7 +207,7 @@ export const COMPILED_TYPES: CompiledTypes = {
       }),
       spaces: connection({
         table: 'spaces',
-        where: (_c, child, parent) => sql`${ref(child, 'parentId')} = ${ref(parent, 'id')} AND ${ref(child, 'deletedAt')} IS NULL`,
+        where: (_c, child, parent) => sql`${ref(child, 'parentId')} = ${ref(parent, 'id')} AND ${equalities(child, LISTED_SPACES)}`,
         ordering: spacesInSiblingOrder as never,
       }),
     },

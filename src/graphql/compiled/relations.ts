@@ -1,7 +1,8 @@
 import type { FieldNode } from 'graphql';
 import { type Expression, type RawBuilder, sql } from 'kysely';
 import type { Tables } from '../../db/tables.ts';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Ordering, decodeCursor } from '../../lib/pagination.ts';
+import { keysetAfter } from '../../domain/reads.ts';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Ordering } from '../../lib/pagination.ts';
 import { collectSubFields } from '@graphql-tools/utils';
 import {
   type CompileContext,
@@ -96,8 +97,9 @@ export function connection(listing: ConnectionListing): FieldCompiler {
     }
     const counted = [...conditions];
     if (args.after != null) {
-      const after = keysetAfter(c, listing.ordering, child, String(args.after));
-      if (after === UNSUPPORTED) return UNSUPPORTED;
+      const after = keysetAfter(c.json, listing.ordering, child, String(args.after), 'after');
+      // A token of another listing: the executor answers its 400.
+      if (!after) return UNSUPPORTED;
       conditions.push(after);
     }
     const connectionType = objectTypeOf(selection.field.type);
@@ -239,29 +241,6 @@ function pageInfoObject(
 function sortKeysOf(ordering: Ordering<never>): SortKey[] | undefined {
   if (ordering.keys.some((key) => key.field.includes('.'))) return undefined;
   return ordering.keys.map((key) => ({ column: key.field, direction: key.direction }));
-}
-
-/** Rows strictly after the token's values in the ordering, with the leading bound that lets the index seek. */
-function keysetAfter(c: CompileContext, ordering: Ordering<never>, child: string, token: string): Expression<unknown> | typeof UNSUPPORTED {
-  let bounds: Array<string | Date>;
-  try {
-    bounds = decodeCursor(ordering, token, 'after');
-  } catch {
-    // A token of another listing: the executor answers its 400.
-    return UNSUPPORTED;
-  }
-  const boundAt = (index: number) => {
-    const value = bounds[index]!;
-    return value instanceof Date ? c.json.timestamp(value) : sql`${value}`;
-  };
-  const alternatives = ordering.keys.map((key, index) => {
-    const equal = ordering.keys.slice(0, index).map((previous, i) => sql`${ref(child, previous.field)} = ${boundAt(i)}`);
-    const operator = sql.raw(key.direction === 'asc' ? '>' : '<');
-    return and([...equal, sql`${ref(child, key.field)} ${operator} ${boundAt(index)}`]);
-  });
-  const leading = ordering.keys[0]!;
-  const bound = sql`${ref(child, leading.field)} ${sql.raw(leading.direction === 'asc' ? '>=' : '<=')} ${boundAt(0)}`;
-  return sql`(${bound} AND (${sql.join(alternatives, sql` OR `)}))`;
 }
 
 /** The page token of a row, as src/lib/pagination.ts encodeCursor writes it: base64url of ["name", value…]. */
