@@ -5,6 +5,13 @@ import { type JobQueue, type JobRunner, jobTimedOut, runLogged } from './queue.t
 /** How often a caller waiting for a job another instance runs looks at its state. */
 const CALL_POLL_MS = 200;
 
+/** Retries wait this long, doubling at each attempt (pg-boss adds jitter below the double), up to the maximum. */
+const RETRY_DELAY_SECONDS = 1;
+const RETRY_DELAY_MAX_SECONDS = 300;
+
+/** When a job that failed its `retryCount`-th retry is due again, at the latest (pg-boss' backoff). */
+const retryDueMs = (retryCount: number) => 1000 * Math.min(RETRY_DELAY_MAX_SECONDS, RETRY_DELAY_SECONDS * 2 ** Math.min(16, retryCount + 1)) + 100;
+
 /** Jobs kept in PostgreSQL by pg-boss (its own schema), shared by every instance on the database. */
 export function pgBossQueue(url: string, runner: JobRunner): JobQueue {
   const { log } = runner;
@@ -15,6 +22,11 @@ export function pgBossQueue(url: string, runner: JobRunner): JobQueue {
     // Its own small pool: background work never takes the connections requests need.
     max: 3,
     connectionTimeoutMillis: 5_000,
+    // A new job wakes the workers of every instance (LISTEN/NOTIFY on a connection of its
+    // own): idle, a worker only polls as a backstop, not every second.
+    useListenNotify: true,
+    // No cron schedules here (periodic work is sent throttled, src/jobs/background.ts): none of its polling.
+    schedule: false,
   });
   // Trouble reaching the database is reported here and retried by pg-boss itself.
   boss.on('error', (error) => log.warn({ err: error }, 'job queue: database error'));
@@ -26,16 +38,20 @@ export function pgBossQueue(url: string, runner: JobRunner): JobQueue {
   const queueOf = (kind: AnyJobKind) => {
     let ready = queues.get(kind.name);
     if (!ready) {
-      ready = (started ??= boss.start()).then(() =>
-        boss.createQueue(kind.name, {
-          retryLimit: kind.retryLimit,
-          retryDelay: 1,
-          retryBackoff: true,
-          retryDelayMax: 300,
-          expireInSeconds: kind.timeoutSeconds,
-          deleteAfterSeconds: 7 * 24 * 3600,
-        }),
-      );
+      const options = {
+        retryLimit: kind.retryLimit,
+        retryDelay: RETRY_DELAY_SECONDS,
+        retryBackoff: true,
+        retryDelayMax: RETRY_DELAY_MAX_SECONDS,
+        expireInSeconds: kind.timeoutSeconds,
+        deleteAfterSeconds: 7 * 24 * 3600,
+        notify: true,
+      };
+      // Created once; a queue created by an earlier version takes today's options too.
+      ready = (started ??= boss.start()).then(async () => {
+        await boss.createQueue(kind.name, options);
+        await boss.updateQueue(kind.name, options);
+      });
       // A failed start (database down) is tried again by the next call.
       ready.catch(() => {
         queues.delete(kind.name);
@@ -53,10 +69,24 @@ export function pgBossQueue(url: string, runner: JobRunner): JobQueue {
     backend: 'postgresql',
     async work(kind) {
       await queueOf(kind);
-      const workerId = await boss.work(kind.name, { pollingIntervalSeconds: 1, localConcurrency: 2 }, async ([job]) =>
-        // pg-boss keeps what the handler returns as the job's output, for `call`.
-        runLogged(kind, job!.data as object, { id: job!.id, attempt: job!.retryCount + 1 }, runner),
-      );
+      // Idle, a worker costs nothing but a poll every 30 s: a new job's NOTIFY wakes it (every
+      // instance's), it drains the queue by waking itself after each job, and a job that will be
+      // retried wakes it when due. Without LISTEN it polls every second.
+      const wake = () => {
+        const workerId = workers.get(kind.name);
+        if (workerId) boss.notifyWorker(workerId);
+      };
+      const workerId = await boss.work(kind.name, { pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 30, localConcurrency: 2 }, async ([job]) => {
+        try {
+          // pg-boss keeps what the handler returns as the job's output, for `call`.
+          return await runLogged(kind, job!.data as object, { id: job!.id, attempt: job!.retryCount + 1 }, runner);
+        } catch (error) {
+          if (job!.retryCount < kind.retryLimit) setTimeout(wake, retryDueMs(job!.retryCount)).unref();
+          throw error;
+        } finally {
+          setImmediate(wake);
+        }
+      });
       workers.set(kind.name, workerId);
     },
     async send(kind, data, options = {}) {

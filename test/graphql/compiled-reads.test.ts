@@ -174,3 +174,16 @@ describe('compiled page trees', () => {
     expect(JSON.stringify(pages)).toContain('getting-started/install/on-linux');
   });
 });
+
+describe('compiled connections', () => {
+  it('count a listing with totalCount alone, and beside its edges', async () => {
+    const tree = await buildSiteTree(compiled, { sites: 2, groups: 1, sectionsPerGroup: 1, siteSpacesPerSection: 3 });
+    for (const selection of ['totalCount', 'totalCount edges { node { id } }', 'edges { node { id } } totalCount pageInfo { hasNextPage }']) {
+      const query = `query($id: ID!) { organization(id: $id) { spaces(first: 2) { ${selection} } sites { ${selection} } } }`;
+      const { fast, slow, statements } = await both(tree.admin.token, query, { id: tree.organizationId });
+      expect(fast.errors).toBeUndefined();
+      expect(fast.data).toEqual(slow.data);
+      expect(statements).toBe(1);
+    }
+  });
+});

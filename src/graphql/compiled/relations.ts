@@ -147,6 +147,10 @@ export function connection(listing: ConnectionListing): FieldCompiler {
       }
     }
     if (nodeJson === UNSUPPORTED) return UNSUPPORTED;
+    // Only the count (or the type name): nothing of the rows themselves is read.
+    if (![...fields.fields.values()].some((nodes) => ['edges', 'pageInfo'].includes(nodes[0]!.name.value))) {
+      return sql`(SELECT ${c.json.object(entries)})`;
+    }
     if (nodeJson) inner.push(sql`${nodeJson} AS json`);
     if (needsCursor) inner.push(sql`${cursorOf(c, listing.ordering, keys, child)} AS cursor`);
     if (needsTotal) inner.push(sql`count(*) OVER () AS total`);
