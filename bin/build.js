@@ -4,10 +4,11 @@
 // (bin/docs-gateway.js), the tests (test/support/global-setup.ts) and the
 // container image (Dockerfile) all build it here.
 //
-// Three files, no shared chunks: docs-gateway.mjs reads the command line and
-// loads serve.mjs or admin.mjs for the command it runs, so `--version` loads
-// neither and `bootstrap` never loads the HTTP server. Each holds everything it
-// needs, so a rebuild never removes a file a running server could still load.
+// No shared chunks: docs-gateway.mjs reads the command line and loads the file
+// of the command it runs (serve.mjs; admin.mjs for bootstrap, users and migrate;
+// seed.mjs), so `--version` loads none of them and `bootstrap` neither the HTTP
+// server nor the whole domain. Each holds everything it needs, so a rebuild
+// never removes a file a running server could still load.
 //
 // Plain JavaScript that any Node parses (bin/docs-gateway.js imports it before
 // it knows the Node version is supported).
@@ -21,9 +22,9 @@ const OUT_DIR = path.join(ROOT, 'dist', 'cli');
 export const BUNDLE = path.join(OUT_DIR, 'docs-gateway.mjs');
 /** What the last build read and wrote, and when it started. */
 const MANIFEST = path.join(OUT_DIR, 'bundle.json');
-const COMMANDS = ['serve', 'admin'];
+const COMMANDS = ['serve', 'admin', 'seed'];
 
-/** src/cli/main.ts imports ./serve.ts and ./admin.ts when a command runs: in the bundle, the files built beside it. */
+/** src/cli/main.ts imports ./serve.ts, ./admin.ts and ./seed.ts when a command runs: in the bundle, the files built beside it. */
 const commandsApart = {
   name: 'commands-apart',
   setup(build) {

@@ -1,15 +1,17 @@
-import { seedDemo } from '../../prisma/seed/demo.ts';
 import { loadConfig } from '../config.ts';
 import { type Database, openDatabase, runMigrations } from '../db/index.ts';
 import { bootstrap, createUserWithToken } from '../domain/users/provisioning.ts';
-import { localDiskStorage } from '../storage/files.ts';
 
-/** The commands that provision and migrate (`bootstrap`, `users create`, `seed`, `migrate`): no HTTP server among them. */
+/**
+ * The commands that provision and migrate (`bootstrap`, `users create`,
+ * `migrate`): the database and the provisioning functions, without the HTTP
+ * server or the rest of the domain (./seed.ts loads those for the demo data).
+ */
 
 export { describeError } from './errors.ts';
 
 /** Opens the configured database with its migrations applied, runs `work`, and closes it. */
-async function withDatabase<T>(work: (database: Database) => Promise<T>): Promise<T> {
+export async function withDatabase<T>(work: (database: Database) => Promise<T>): Promise<T> {
   const config = loadConfig();
   await runMigrations(config.databaseUrl);
   const database = openDatabase(config.databaseUrl, config.database);
@@ -28,12 +30,6 @@ export async function bootstrapCommand(options: { org: string; email: string; js
 export async function createUserCommand(options: { email: string; org: string; role: string; json?: boolean }) {
   const result = await withDatabase((database) => createUserWithToken(database, options));
   console.log(options.json ? JSON.stringify(result) : `user ${result.userId}\ntoken ${result.token}`);
-}
-
-export async function seedDemoCommand() {
-  const config = loadConfig();
-  const loaded = await withDatabase((database) => seedDemo(database, config.urls, localDiskStorage(config.filesDir)));
-  console.log(loaded ? 'loaded the demo data' : 'the demo data is already loaded');
 }
 
 export async function migrateCommand() {

@@ -5,9 +5,9 @@ import packageJson from '../../package.json' with { type: 'json' };
  * The `docs-gateway` command line. Other tools depend on its exact flags and JSON output.
  *
  * This file only reads the command line: each command's code (./serve.ts,
- * ./admin.ts) is loaded when it runs, so `--version` and `--help` answer at
- * once, and `bootstrap` never loads the HTTP server. The bundle keeps them in
- * files of their own (bin/build.js).
+ * ./admin.ts, ./seed.ts) is loaded when it runs, so `--version` and `--help`
+ * answer at once, and `bootstrap` loads neither the HTTP server nor the rest of
+ * the domain. The bundle keeps them in files of their own (bin/build.js).
  */
 
 interface CommandModule {
@@ -66,7 +66,7 @@ program
   .option('--demo', 'the demo organizations, members, collections, spaces and custom fields')
   .action(async (options: { demo?: boolean }) => {
     if (!options.demo) throw new InvalidArgumentError('choose a data set: --demo');
-    await (await load(import('./admin.ts'))).seedDemoCommand();
+    await (await load(import('./seed.ts'))).seedDemoCommand();
   });
 
 program
