@@ -228,10 +228,11 @@ const SQLITE_MAX_VARIABLES = 32_766;
 /**
  * PostgreSQL plans a named statement once per connection instead of at every
  * execution. Statements with many parameters (a list of ids of any length) are
- * left unnamed: each length would be another statement kept on every connection.
+ * left unnamed: each length would be another statement kept on every connection;
+ * so are those without any (BEGIN, COMMIT), which need no plan.
  */
 function preparedName(query: { sql: string; args: unknown[] }): string {
-  if (query.args.length > 32) return undefined as unknown as string;
+  if (query.args.length === 0 || query.args.length > 32) return undefined as unknown as string;
   return `p_${createHash('sha1').update(query.sql).digest('base64url')}`;
 }
 

@@ -187,7 +187,9 @@ export function renderMarkdown(results: Results): string {
     const s1 = counts.S1?.executed ?? 99;
     const s2 = counts.S2?.executed ?? 99;
     const s3 = counts.S3?.executed ?? 99;
-    lines.push(`| S1 / S2 / S3 statements, executed, token from cache (${database}) | ${s1} / ${s2} / ${s3} | 1 / 1 / 1 | ${s1 <= 1 && s2 <= 1 && s3 <= 1 ? 'yes' : '**no**'} |`);
+    lines.push(
+      `| S1 / S2 / S3 statements, executed, token from cache (${database}) | ${s1} / ${s2} / ${s3} | 1 / 1 / 1 | ${s1 <= 1 && s2 <= 1 && s3 <= 1 ? 'yes' : '**no**'} |`,
+    );
     const s7 = counts.S7?.executed;
     if (s7 !== undefined) lines.push(`| S7 statements, executed (${database}) | ${s7} | ≤ 8, whatever the breadth | ${s7 <= 8 ? 'yes' : '**no**'} |`);
   }
