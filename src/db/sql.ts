@@ -46,6 +46,28 @@ export function sqlBuilder(provider: Provider): SqlBuilder {
   });
 }
 
+/**
+ * A parameter whose value is given when the statement runs: a statement built
+ * with slots is compiled once and run with other values (and, on PostgreSQL,
+ * prepared once per connection under its name).
+ */
+export class Slot {
+  constructor(
+    readonly name: string,
+    /** The value as the driver takes it, from the value given. */
+    readonly encode: (value: unknown) => unknown = (value) => value,
+  ) {}
+}
+
+/** The parameters of a compiled statement, with each slot's value. */
+export function bindSlots(parameters: readonly unknown[], values: Record<string, unknown>): unknown[] {
+  return parameters.map((parameter) => {
+    if (!(parameter instanceof Slot)) return parameter;
+    if (!(parameter.name in values)) throw new Error(`No value for the slot ${parameter.name}`);
+    return parameter.encode(values[parameter.name]);
+  });
+}
+
 /** A JSON value as the dialect builds it (PostgreSQL `json`, SQLite JSONB). */
 export type JsonExpression = RawBuilder<unknown>;
 
@@ -64,8 +86,8 @@ export interface JsonDialect {
   jsonColumn(value: Expression<unknown>): JsonExpression;
   /** Text made JSON text at the top of a statement. */
   text(value: Expression<unknown>): RawBuilder<string>;
-  /** `value` is among the texts of the array parameter `values` (one statement whatever their number). */
-  inList(value: Expression<unknown>, values: readonly string[]): RawBuilder<boolean>;
+  /** `value` is among the texts of the array parameter `values`, or of a slot's list (one statement whatever their number). */
+  inList(value: Expression<unknown>, values: readonly string[] | Slot): RawBuilder<boolean>;
   /** The base64url encoding of UTF-8 text (page tokens). */
   base64url(text: Expression<unknown>): RawBuilder<string>;
   /** A text as a JSON string literal inside a text being built (page tokens). */
@@ -92,7 +114,7 @@ const postgresJson: JsonDialect = {
   isoDate: (value) => sql`to_char(${value}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
   jsonColumn: (value) => sql`${value}::json`,
   text: (value) => sql<string>`(${value})::text`,
-  inList: (value, values) => sql<boolean>`${value} = ANY(${[...values]}::text[])`,
+  inList: (value, values) => sql<boolean>`${value} = ANY(${values instanceof Slot ? values : [...values]}::text[])`,
   base64url: (text) => sql<string>`translate(encode(convert_to(${text}, 'UTF8'), 'base64'), E'+/=\\n', '-_')`,
   quoted: (value) => sql<string>`to_json(${value}::text)::text`,
   concat: (parts) => sql<string>`(${sql.join(parts, sql` || `)})`,
@@ -115,7 +137,8 @@ const sqliteJson: JsonDialect = {
   isoDate: (value) => sql`strftime('%Y-%m-%dT%H:%M:%fZ', ${value})`,
   jsonColumn: (value) => sql`jsonb(${value})`,
   text: (value) => sql<string>`json(${value})`,
-  inList: (value, values) => sql<boolean>`${value} IN (SELECT value FROM json_each(${JSON.stringify(values)}))`,
+  inList: (value, values) =>
+    sql<boolean>`${value} IN (SELECT value FROM json_each(${values instanceof Slot ? new Slot(values.name, (list) => JSON.stringify(values.encode(list))) : JSON.stringify(values)}))`,
   base64url: (text) => sql<string>`docs_gateway_base64url(${text})`,
   quoted: (value) => sql<string>`json_quote(${value})`,
   concat: (parts) => sql<string>`(${sql.join(parts, sql` || `)})`,

@@ -1,9 +1,10 @@
+import { createHash } from 'node:crypto';
 import { type Expression, type RawBuilder, sql } from 'kysely';
 import { type Ordering, type Page, type PageRequest, decodeCursor, encodeCursor } from '../lib/pagination.ts';
 import type { RequestContext } from '../context.ts';
 import type { Provider } from '../db/index.ts';
 import { type RecordShape, recordObject, recordShape, reviveRecord } from '../db/records.ts';
-import { type JsonDialect, type SqlBuilder, jsonDialect, sqlBuilder } from '../db/sql.ts';
+import { type JsonDialect, Slot, type SqlBuilder, bindSlots, jsonDialect, sqlBuilder } from '../db/sql.ts';
 import type { Tables } from '../db/tables.ts';
 import { openedOrganizations } from './access.ts';
 
@@ -24,18 +25,48 @@ export function sqlOf(ctx: Pick<RequestContext, 'provider'>): { db: SqlBuilder; 
   return found;
 }
 
-/** Runs a statement answering one JSON text (its first column) and parses it; null without a row. */
-export async function readJson<T>(ctx: RequestContext, query: RawBuilder<unknown>): Promise<T | null> {
+/** A statement compiled once, whose slots take values at each run. */
+interface Statement {
+  sql: string;
+  parameters: readonly unknown[];
+  /** Its name on PostgreSQL, where each connection prepares it once. */
+  name: string;
+}
+
+/** Runs a compiled statement answering one JSON text (its first column) and parses it; null without a row. */
+async function runJson<T>(ctx: RequestContext, statement: Statement, values: Record<string, unknown>): Promise<T | null> {
   ctx.checkBudget?.();
-  const compiled = query.compile(sqlOf(ctx).db);
+  const parameters = bindSlots(statement.parameters, values);
   let text: string | null;
   if (ctx.readText) {
-    text = await ctx.readText({ sql: compiled.sql, parameters: compiled.parameters });
+    text = await ctx.readText({ sql: statement.sql, parameters, name: statement.name });
   } else {
-    const rows = await ctx.db.$queryRawUnsafe<Array<Record<string, unknown>>>(compiled.sql, ...compiled.parameters);
+    const rows = await ctx.db.$queryRawUnsafe<Array<Record<string, unknown>>>(statement.sql, ...parameters);
     text = rows[0] ? (Object.values(rows[0])[0] as string | null) : null;
   }
   return text === null ? null : (JSON.parse(text) as T);
+}
+
+function compile(ctx: RequestContext, query: RawBuilder<unknown>): Statement {
+  const compiled = query.compile(sqlOf(ctx).db);
+  return { sql: compiled.sql, parameters: compiled.parameters, name: `r_${createHash('sha1').update(compiled.sql).digest('base64url')}` };
+}
+
+/** A slot of a statement (src/db/sql.ts Slot): its value is given when the statement runs. */
+export const slot = (name: string) => new Slot(name);
+
+/**
+ * A read built once per database kind, with slots for what changes from one
+ * run to the next (an id, the viewer's organizations), and run with their
+ * values: compiled once, prepared once per connection on PostgreSQL.
+ */
+export function preparedRead<T, Values extends Record<string, unknown>>(build: (ctx: RequestContext) => RawBuilder<unknown>) {
+  const statements = new Map<Provider, Statement>();
+  return (ctx: RequestContext, values: Values): Promise<T | null> => {
+    let statement = statements.get(ctx.provider);
+    if (!statement) statements.set(ctx.provider, (statement = compile(ctx, build(ctx))));
+    return runJson<T>(ctx, statement, values);
+  };
 }
 
 /** A table's row as a JSON object (every column), and how to make it a record again. */
@@ -46,11 +77,19 @@ export function recordOf(ctx: RequestContext, table: keyof Tables, alias: string
 
 export { reviveRecord };
 
-/** `column IN (…)` of the viewer's organizations whose content it reads (src/domain/access.ts readsContent); false without memberships. */
-export function readsContentOf(ctx: RequestContext, column: Expression<unknown>): Expression<unknown> | null {
+/**
+ * The organizations whose content the viewer reads (src/domain/access.ts
+ * readsContent), from the memberships read with its token; null without them
+ * (inside a transaction).
+ */
+export function contentOrganizations(ctx: RequestContext): string[] | null {
   const memberships = ctx.viewer?.memberships;
-  if (!memberships) return null;
-  return sqlOf(ctx).json.inList(column, openedOrganizations(memberships.values()).contentOf);
+  return memberships ? openedOrganizations(memberships.values()).contentOf : null;
+}
+
+/** `column` is one of the organizations of the slot `contentOf` (contentOrganizations). */
+export function readsContentOf(ctx: RequestContext, column: Expression<unknown>): Expression<unknown> {
+  return sqlOf(ctx).json.inList(column, slot('contentOf'));
 }
 
 /** A simple Prisma filter of equalities (`{ status: 'open', changeRequestId: null }`) as SQL on the row `alias`. */
@@ -110,67 +149,94 @@ export function keysetAfter(json: JsonDialect, ordering: Ordering<never>, alias:
 export interface PageRead {
   table: keyof Tables;
   alias: string;
-  /** The listing's rows (its parent, what it leaves out). */
+  /** The listing's rows (its parent, what it leaves out), with slots for the values of a run. */
   where: Array<Expression<unknown>>;
   ordering: Ordering<never>;
-  request: PageRequest;
   /** More values of each row (counts, inherited levels), answered beside its record. */
   extras?: Record<string, Expression<unknown>>;
-  /** More values of the whole read (whether the parent exists), answered beside the page. */
-  also?: Record<string, Expression<unknown>>;
 }
 
 /**
  * A page of a listing in one statement: `limit` records after the token, one
  * more to tell whether a next page follows, and the count of the whole listing
- * (REST answers it with every page). Forward pages only: null for a backward
- * request, which the caller reads the other way.
+ * (REST answers it with every page). Compiled once per database kind, with and
+ * without a token. Forward pages only: null for a backward request, which the
+ * caller reads the other way.
  */
-export async function readPage<Row, Extra extends Record<string, unknown> = Record<string, never>>(
-  ctx: RequestContext,
-  read: PageRead,
-): Promise<{ page: Page<{ record: Row; extra: Extra }>; also: Record<string, unknown> } | null> {
-  const { request, ordering, alias } = read;
-  if (request.backward || request.before) return null;
-  const { json } = sqlOf(ctx);
-  const { object, shape } = recordOf(ctx, read.table, alias);
-  const conditions = [...read.where];
-  if (request.after) {
-    const after = keysetAfter(json, ordering, alias, request.after, request.tokenParam ?? 'page');
-    // A token of another listing: decoding it again throws its 400.
-    if (!after) throw decodeCursor(ordering, request.after, request.tokenParam ?? 'page');
-    conditions.push(after);
-  }
-  const keys = ordering.keys.map((key, index) => sql`${ref(alias, key.field)} AS ${sql.id(`k${index}`)}`);
-  const orderBy = (of: string | null) =>
-    sql.join(
-      ordering.keys.map((key, index) => sql`${of ? sql.ref(`${of}.k${index}`) : ref(alias, key.field)} ${sql.raw(key.direction.toUpperCase())}`),
-      sql`, `,
-    );
-  const row = json.object([['record', object], ...Object.entries(read.extras ?? {})]);
-  const statement = sql`SELECT ${json.text(
-    json.object([
-      [
-        'rows',
-        sql`(SELECT ${json.arrayAgg(sql.ref('page.json'), orderBy('page'))} FROM (
-          SELECT ${row} AS json, ${sql.join(keys, sql`, `)} FROM ${sql.table(read.table)} AS ${sql.id(alias)}
-          WHERE ${and(conditions)} ORDER BY ${orderBy(null)} LIMIT ${request.limit + 1}) AS page)`,
-      ],
-      ['count', sql`(SELECT count(*) FROM ${sql.table(read.table)} AS ${sql.id(alias)} WHERE ${and(read.where)})`],
-      ...Object.entries(read.also ?? {}),
-    ]),
-  )}`;
-  const answer = await readJson<{ rows: Array<{ record: Record<string, unknown> } & Extra>; count: number } & Record<string, unknown>>(ctx, statement);
-  const { rows, count, ...also } = answer!;
-  const items = rows.slice(0, request.limit).map(({ record, ...extra }) => ({ record: reviveRecord<Row>(shape, record), extra: extra as unknown as Extra }));
-  return {
-    page: {
+export function preparedPage<Row, Extra extends Record<string, unknown> = Record<string, never>>(define: (ctx: RequestContext) => PageRead) {
+  const statements = new Map<string, { statement: Statement; shape: RecordShape; ordering: Ordering<never> }>();
+  return async (ctx: RequestContext, values: Record<string, unknown>, request: PageRequest): Promise<Page<{ record: Row; extra: Extra }> | null> => {
+    if (request.backward || request.before) return null;
+    const key = `${ctx.provider}:${request.after ? 'after' : 'first'}`;
+    let prepared = statements.get(key);
+    if (!prepared) {
+      const read = define(ctx);
+      const { json } = sqlOf(ctx);
+      const { object, shape } = recordOf(ctx, read.table, read.alias);
+      const conditions = [...read.where];
+      if (request.after) conditions.push(keysetAfterSlots(json, read.ordering, read.alias));
+      const keys = read.ordering.keys.map((key, index) => sql`${ref(read.alias, key.field)} AS ${sql.id(`k${index}`)}`);
+      const orderBy = (of: string | null) =>
+        sql.join(
+          read.ordering.keys.map((key, index) => sql`${of ? sql.ref(`${of}.k${index}`) : ref(read.alias, key.field)} ${sql.raw(key.direction.toUpperCase())}`),
+          sql`, `,
+        );
+      const row = json.object([['record', object], ...Object.entries(read.extras ?? {})]);
+      const statement = sql`SELECT ${json.text(
+        json.object([
+          [
+            'rows',
+            sql`(SELECT ${json.arrayAgg(sql.ref('page.json'), orderBy('page'))} FROM (
+              SELECT ${row} AS json, ${sql.join(keys, sql`, `)} FROM ${sql.table(read.table)} AS ${sql.id(read.alias)}
+              WHERE ${and(conditions)} ORDER BY ${orderBy(null)} LIMIT ${slot('limit')}) AS page)`,
+          ],
+          ['count', sql`(SELECT count(*) FROM ${sql.table(read.table)} AS ${sql.id(read.alias)} WHERE ${and(read.where)})`],
+        ]),
+      )}`;
+      statements.set(key, (prepared = { statement: compile(ctx, statement), shape, ordering: read.ordering }));
+    }
+    const { statement, shape, ordering } = prepared;
+    const bounds = request.after ? boundValues(sqlOf(ctx).json, ordering, request.after, request.tokenParam ?? 'page') : {};
+    const answer = await runJson<{ rows: Array<{ record: Record<string, unknown> } & Extra>; count: number }>(ctx, statement, {
+      ...values,
+      ...bounds,
+      limit: request.limit + 1,
+    });
+    const { rows, count } = answer!;
+    const items = rows.slice(0, request.limit).map(({ record, ...extra }) => ({ record: reviveRecord<Row>(shape, record), extra: extra as unknown as Extra }));
+    return {
       items,
       cursors: items.map((item) => encodeCursor(ordering as Ordering<Row>, item.record)),
       hasNextPage: rows.length > request.limit,
       hasPreviousPage: Boolean(request.after),
       count: async () => Number(count),
-    },
-    also,
+    };
   };
+}
+
+/** The slots `bound0`, `bound1`… of keysetAfterSlots, from a page token (its 400 for a token of another listing). */
+function boundValues(json: JsonDialect, ordering: Ordering<never>, token: string, param: string): Record<string, unknown> {
+  const bounds = decodeCursor(ordering, token, param);
+  return Object.fromEntries(bounds.map((value, index) => [`bound${index}`, value instanceof Date ? timestampValue(json, value) : value]));
+}
+
+/** A date as the parameter compared with timestamp columns (src/db/sql.ts timestamp, without its cast). */
+function timestampValue(json: JsonDialect, value: Date): string {
+  return json.provider === 'postgresql' ? value.toISOString() : value.toISOString().replace('Z', '+00:00');
+}
+
+/** keysetAfter with the token's values as slots (`bound0`…): one statement for every token. */
+function keysetAfterSlots(json: JsonDialect, ordering: Ordering<never>, alias: string): Expression<unknown> {
+  const boundAt = (index: number) => {
+    const bound = slot(`bound${index}`);
+    return ordering.keys[index]!.type === 'date' && json.provider === 'postgresql' ? sql`CAST(${bound} AS timestamp(3))` : sql`${bound}`;
+  };
+  const alternatives = ordering.keys.map((key, index) => {
+    const equal = ordering.keys.slice(0, index).map((previous, i) => sql`${ref(alias, previous.field)} = ${boundAt(i)}`);
+    const operator = sql.raw(key.direction === 'asc' ? '>' : '<');
+    return and([...equal, sql`${ref(alias, key.field)} ${operator} ${boundAt(index)}`]);
+  });
+  const leading = ordering.keys[0]!;
+  const bound = sql`${ref(alias, leading.field)} ${sql.raw(leading.direction === 'asc' ? '>=' : '<=')} ${boundAt(0)}`;
+  return sql`(${bound} AND (${sql.join(alternatives, sql` OR `)}))`;
 }

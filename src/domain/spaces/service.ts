@@ -19,7 +19,7 @@ import { inTransaction } from '../transaction.ts';
 import { CreateSpaceInput, GetSpaceQuery, ListSpacesQuery, UpdateSpaceCustomFieldsInput, UpdateSpaceInput } from './inputs.ts';
 import { type SpaceJSON, presentSpace } from './presenter.ts';
 import { OPEN_SPACE_COMMENTS, spaceOpenComments } from '../comments/counts.ts';
-import { equalities, inheritedLevel, readJson, readPage, readsContentOf, recordOf, reviveRecord, sqlOf } from '../reads.ts';
+import { contentOrganizations, equalities, inheritedLevel, preparedPage, preparedRead, readsContentOf, recordOf, reviveRecord, slot, sqlOf } from '../reads.ts';
 import { sql } from 'kysely';
 
 /** A deleted space can be restored for this long, then it is purged. */
@@ -71,6 +71,21 @@ export async function spaceRecord(ctx: RequestContext, spaceId: string, query: u
   return (await visibleSpace(ctx, spaceId)).space;
 }
 
+/** A space with what REST answers it with, where the viewer reads its organization's content (slots: spaceId, contentOf). */
+const readSpace = preparedRead<
+  { space: Record<string, unknown>; inheritedLevel: string | null; openComments: number },
+  { spaceId: string; contentOf: string[] }
+>((ctx) => {
+  const { json } = sqlOf(ctx);
+  return sql`SELECT ${json.text(
+    json.object([
+      ['space', recordOf(ctx, 'spaces', 's').object],
+      ['inheritedLevel', inheritedLevel(sql.ref('s.parentId'))],
+      ['openComments', sql`(SELECT count(*) FROM "comments" AS c WHERE c."spaceId" = s."id" AND ${equalities('c', OPEN_SPACE_COMMENTS)})`],
+    ]),
+  )} FROM "spaces" AS s WHERE s."id" = ${slot('spaceId')} AND ${readsContentOf(ctx, sql.ref('s.organizationId'))}`;
+});
+
 /**
  * A space as REST answers it, in one statement (src/domain/reads.ts): its row,
  * the default level it inherits and its open comments, where the viewer reads
@@ -78,23 +93,12 @@ export async function spaceRecord(ctx: RequestContext, spaceId: string, query: u
  */
 export async function getSpace(ctx: RequestContext, spaceId: string, query: unknown = {}): Promise<SpaceJSON> {
   parseInput(GetSpaceQuery, query, 'query');
-  const visible = readsContentOf(ctx, sql.ref('s.organizationId'));
+  const contentOf = contentOrganizations(ctx);
   // Without the memberships read with the token (inside a transaction), through the loaders.
-  if (!visible) return presentSpaceRecord(ctx, await spaceRecord(ctx, spaceId, query));
-  const { json } = sqlOf(ctx);
-  const { object, shape } = recordOf(ctx, 'spaces', 's');
-  const read = await readJson<{ space: Record<string, unknown>; inheritedLevel: string | null; openComments: number }>(
-    ctx,
-    sql`SELECT ${json.text(
-      json.object([
-        ['space', object],
-        ['inheritedLevel', inheritedLevel(sql.ref('s.parentId'))],
-        ['openComments', sql`(SELECT count(*) FROM "comments" AS c WHERE c."spaceId" = s."id" AND ${equalities('c', OPEN_SPACE_COMMENTS)})`],
-      ]),
-    )} FROM "spaces" AS s WHERE s."id" = ${spaceId} AND ${visible}`,
-  );
+  if (!contentOf) return presentSpaceRecord(ctx, await spaceRecord(ctx, spaceId, query));
+  const read = await readSpace(ctx, { spaceId, contentOf });
   if (!read) throw notFound('Space', spaceId);
-  const space = reviveRecord<SpaceRecord>(shape, read.space);
+  const space = reviveRecord<SpaceRecord>(recordOf(ctx, 'spaces', 's').shape, read.space);
   const member = ctx.viewer!.memberships!.get(space.organizationId) ?? null;
   return presentSpace(space, contentLevel(member, [space.defaultLevel, read.inheritedLevel]), ctx.urls, Number(read.openComments));
 }
@@ -166,31 +170,34 @@ export async function listOrganizationSpaceRecords(ctx: RequestContext, organiza
   return listChildren(ctx, spacesOfOrganization, organizationId, null, pageRequestOf(params));
 }
 
+/** A page of an organization's spaces, each with what REST answers it with (slots: organizationId). */
+const readOrganizationSpaces = preparedPage<SpaceRecord, { inheritedLevel: string | null; openComments: number }>(() => ({
+  table: 'spaces',
+  alias: 's',
+  where: [sql`s."organizationId" = ${slot('organizationId')}`, equalities('s', LISTED_SPACES)],
+  ordering: spacesByCreation as Ordering<never>,
+  extras: {
+    inheritedLevel: inheritedLevel(sql.ref('s.parentId')),
+    openComments: sql`(SELECT count(*) FROM "comments" AS c WHERE c."spaceId" = s."id" AND ${equalities('c', OPEN_SPACE_COMMENTS)})`,
+  },
+}));
+
 /**
  * Spaces of an organization as REST lists them, in one statement
- * (src/domain/reads.ts readPage): a page of rows, each with the level it inherits
- * and its open comments, and the count; the viewer's access from its memberships.
+ * (src/domain/reads.ts preparedPage): a page of rows, each with the level it
+ * inherits and its open comments, and the count; the viewer's access from its
+ * memberships.
  */
 export async function listOrganizationSpaces(ctx: RequestContext, organizationId: string, query: unknown): Promise<Page<SpaceJSON>> {
-  const memberships = ctx.viewer?.memberships;
-  if (!memberships) return mapPage(await listOrganizationSpaceRecords(ctx, organizationId, query), (space) => presentSpaceRecord(ctx, space));
+  const executed = async () => mapPage(await listOrganizationSpaceRecords(ctx, organizationId, query), (space) => presentSpaceRecord(ctx, space));
+  if (!ctx.viewer?.memberships) return executed();
   const access = await organizationAccess(ctx, organizationId);
   if (!access.member) throw notFound('Organization', organizationId);
   const params = parseInput(ListSpacesQuery, query, 'query');
   authorize(access.role !== null, "list this organization's spaces");
-  const read = await readPage<SpaceRecord, { inheritedLevel: string | null; openComments: number }>(ctx, {
-    table: 'spaces',
-    alias: 's',
-    where: [sql`s."organizationId" = ${organizationId}`, equalities('s', LISTED_SPACES)],
-    ordering: spacesByCreation as Ordering<never>,
-    request: pageRequestOf(params),
-    extras: {
-      inheritedLevel: inheritedLevel(sql.ref('s.parentId')),
-      openComments: sql`(SELECT count(*) FROM "comments" AS c WHERE c."spaceId" = s."id" AND ${equalities('c', OPEN_SPACE_COMMENTS)})`,
-    },
-  });
-  if (!read) return mapPage(await listOrganizationSpaceRecords(ctx, organizationId, query), (space) => presentSpaceRecord(ctx, space));
-  return mapPage(read.page, ({ record, extra }) =>
+  const page = await readOrganizationSpaces(ctx, { organizationId }, pageRequestOf(params));
+  if (!page) return executed();
+  return mapPage(page, ({ record, extra }) =>
     presentSpace(record, contentLevel(access.member, [record.defaultLevel, extra.inheritedLevel]), ctx.urls, Number(extra.openComments)),
   );
 }
