@@ -288,9 +288,11 @@ export function sqliteGenerationFeed(dataVersion: (() => number) | undefined): S
     // A write here is heard as its transaction ends, before the request goes on.
     async barrier() {},
     sync() {
-      if (!attached || !dataVersion) return;
+      // Whether or not this process's own connection is open yet: reads go through another one.
+      if (failed || !dataVersion) return;
       const now = dataVersion();
-      if (expectedVersion !== undefined && now !== expectedVersion) {
+      if (expectedVersion === undefined) expectedVersion = now;
+      else if (now !== expectedVersion) {
         expectedVersion = now;
         listeners.emit([RESET]);
       }

@@ -5,6 +5,7 @@ import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import {
   type DocumentNode,
   type GraphQLCompositeType,
+  type GraphQLSchema,
   type GraphQLOutputType,
   GraphQLError,
   type ValidationContext,
@@ -113,32 +114,41 @@ const nestingGuard: Plugin = {
 /** Estimates kept per document (Yoga parses each text once), for its operations and variables seen last. */
 const ESTIMATES_PER_DOCUMENT = 64;
 
+const estimates = new WeakMap<DocumentNode, LRUCache<string, number>>();
+
+/**
+ * The estimated cost of an operation with its variables, kept per document and
+ * variables; undefined when the variables do not coerce (execution reports them
+ * with their field names).
+ */
+export function estimatedCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  variables: Record<string, unknown>,
+  operationName?: string | null,
+): number | undefined {
+  let known = estimates.get(document);
+  if (!known) estimates.set(document, (known = new LRUCache({ max: ESTIMATES_PER_DOCUMENT })));
+  const key = JSON.stringify([operationName ?? null, variables]);
+  let cost = known.get(key);
+  if (cost === undefined) {
+    try {
+      cost = getComplexity({ schema, query: document, variables, ...(operationName ? { operationName } : {}), estimators: [objectCount] });
+    } catch (error) {
+      if (error instanceof GraphQLError) return undefined;
+      throw error;
+    }
+    known.set(key, cost);
+  }
+  return cost;
+}
+
 /** Refuses an operation whose estimated cost is above `maxCost`, with its variables known, before it runs. */
 function costLimit(maxCost: number): Plugin {
-  const estimates = new WeakMap<DocumentNode, LRUCache<string, number>>();
   return {
     onExecute({ args, setResultAndStopExecution }) {
-      const variables = (args.variableValues ?? {}) as Record<string, unknown>;
-      let known = estimates.get(args.document);
-      if (!known) estimates.set(args.document, (known = new LRUCache({ max: ESTIMATES_PER_DOCUMENT })));
-      const key = JSON.stringify([args.operationName ?? null, variables]);
-      let cost = known.get(key);
-      if (cost === undefined) {
-        try {
-          cost = getComplexity({
-            schema: args.schema,
-            query: args.document,
-            variables,
-            ...(args.operationName ? { operationName: args.operationName } : {}),
-            estimators: [objectCount],
-          });
-        } catch (error) {
-          // Variables that do not coerce: execution reports them with their field names.
-          if (error instanceof GraphQLError) return;
-          throw error;
-        }
-        known.set(key, cost);
-      }
+      const cost = estimatedCost(args.schema, args.document, (args.variableValues ?? {}) as Record<string, unknown>, args.operationName);
+      if (cost === undefined) return;
       if (cost > maxCost) {
         setResultAndStopExecution({
           errors: [

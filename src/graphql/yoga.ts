@@ -8,7 +8,7 @@ import { GRAPHIQL_EXAMPLE_QUERY, renderGraphiQLPage } from './graphiql.ts';
 import { DOCUMENT_ID_PARAMETER, type PersistedOperations, persistedOperationsPlugin } from './persisted-operations.ts';
 import { schema } from './schema.ts';
 import { useGraphQlJit } from '@envelop/graphql-jit';
-import { compiledReadsPlugin } from './compiled/plugin.ts';
+import type { CompiledReads } from './compiled/plugin.ts';
 import { type DocumentNode, GraphQLError, getOperationAST, getVariableValues, visit } from 'graphql';
 import { DATABASE_UNAVAILABLE_MESSAGE, RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/unavailable.ts';
 import { assertCleanInput } from '../lib/text-input.ts';
@@ -114,7 +114,7 @@ export interface GraphQLServerOptions {
   /** Where Yoga logs (src/http/logging.ts gives the request's logger). */
   logging: YogaLogger;
   /** Queries answered by one SQL statement per root field (src/graphql/compiled/); off when absent. */
-  compiledReads?: Parameters<typeof compiledReadsPlugin>[0] | undefined;
+  compiledReads?: CompiledReads | undefined;
 }
 
 /** The GraphQL server over the schema, with its limits and plugins; src/http/graphql.ts serves it at /graphql. */
@@ -133,7 +133,7 @@ export function createGraphQLServer(options: GraphQLServerOptions) {
       // Compiles each operation once into a function: less work per field than
       // the reference executor (measured: the site tree in about 0.6× the time).
       // Before the executor: a query it can answer in one statement per root field never reaches it.
-      ...(options.compiledReads ? [compiledReadsPlugin(options.compiledReads)] : []),
+      ...(options.compiledReads ? [options.compiledReads.plugin] : []),
       useGraphQlJit(),
       ...(options.onOperation ? [countOperations(options.onOperation)] : []),
     ],

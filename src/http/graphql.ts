@@ -1,10 +1,13 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { DocumentNode, GraphQLSchema } from 'graphql';
 import type { GraphQLLimits } from '../config.ts';
 import { DEFAULT_GRAPHQL_LIMITS } from '../config.ts';
 import { registerGraphiQLAssets } from '../graphql/graphiql.ts';
-import { responseTooLarge } from '../graphql/limits.ts';
+import { estimatedCost, responseTooLarge } from '../graphql/limits.ts';
+import { type CompiledReadsOptions, type QueryRequest, createCompiledReads } from '../graphql/compiled/plugin.ts';
+import { isCleanInput } from '../lib/text-input.ts';
 import type { PersistedOperations } from '../graphql/persisted-operations.ts';
-import { type GraphQLServerOptions, createGraphQLServer } from '../graphql/yoga.ts';
+import { createGraphQLServer } from '../graphql/yoga.ts';
 import { withRequestLog, yogaLogger } from './logging.ts';
 import type { GraphQLMetrics } from './metrics.ts';
 import { GRAPHIQL_CONTENT_SECURITY_POLICY } from './security-headers.ts';
@@ -17,12 +20,13 @@ export async function graphqlPlugin(
     limits?: GraphQLLimits | undefined;
     metrics?: GraphQLMetrics | undefined;
     persistedOperations?: PersistedOperations | undefined;
-    compiledReads?: GraphQLServerOptions['compiledReads'];
+    compiledReads?: CompiledReadsOptions | undefined;
   },
 ) {
   const limits = options.limits ?? DEFAULT_GRAPHQL_LIMITS;
   const metrics = options.metrics;
   const { graphiqlToken } = options;
+  const compiledReads = options.compiledReads && createCompiledReads(options.compiledReads);
   const yoga = createGraphQLServer({
     // Only to a page asked for by a loopback name: a page of another site whose
     // name was rebound to 127.0.0.1 (DNS rebinding) is same-origin with this
@@ -32,8 +36,15 @@ export async function graphqlPlugin(
     onOperation: metrics && ((type, outcome) => metrics.operation(type, outcome)),
     persistedOperations: options.persistedOperations,
     logging: yogaLogger(app.log),
-    compiledReads: options.compiledReads,
+    compiledReads,
   });
+  // A query Yoga has answered compiled is answered again straight from its plan, without
+  // Yoga's pipeline: not when only registered documents may run (their text is not the key).
+  const direct = compiledReads && !options.persistedOperations?.only ? compiledReads : undefined;
+  const withinLimits = (schema: GraphQLSchema, document: DocumentNode, request: QueryRequest) => {
+    const cost = estimatedCost(schema, document, request.variables, request.operationName);
+    return cost !== undefined && cost <= limits.maxCost && isCleanInput(request.variables);
+  };
 
   registerGraphiQLAssets(app);
   app.route({
@@ -43,6 +54,16 @@ export async function graphqlPlugin(
       // Yoga builds the request's URL from its Host header: one that makes no URL is the client's mistake, not a 500.
       const { host } = req.raw.headers;
       if (host !== undefined && !URL.canParse(`http://${host}/`)) req.raw.headers.host = 'host.invalid';
+      const request = direct && directRequest(req);
+      if (request && options.compiledReads?.mode !== 'verify') {
+        const started = performance.now();
+        // Any failure (the database, say) is left to Yoga, which answers it in its shape.
+        const body = await direct.answer(req.ctx!, request, withinLimits).catch(() => null);
+        if (body !== null && performance.now() - started <= limits.timeoutMs && Buffer.byteLength(body) <= limits.maxResponseBytes) {
+          metrics?.operation('query', 'ok');
+          return reply.type('application/json; charset=utf-8').send(body);
+        }
+      }
       const response = await withRequestLog(req.log, () => yoga.handleNodeRequestAndResponse(req, reply, { req, reply }));
       // Streams (subscriptions, incremental delivery) pass as they are; results are
       // read whole, to bound their size and for the response cache to see their text.
@@ -52,6 +73,14 @@ export async function graphqlPlugin(
       if (bytes > limits.maxResponseBytes) {
         const error = responseTooLarge(bytes, limits.maxResponseBytes);
         return reply.code(413).send({ errors: [{ message: error.message, extensions: { code: 413 } }] });
+      }
+      // The suite checks the direct answer against Yoga's, byte for byte once parsed.
+      if (request && options.compiledReads?.mode === 'verify' && response.status === 200) {
+        const body = await direct.answer(req.ctx!, request, withinLimits);
+        if (body !== null && JSON.stringify(JSON.parse(body)) !== JSON.stringify(JSON.parse(text))) {
+          console.error(`direct compiled answer differs from Yoga's:\n  direct: ${body.slice(0, 2000)}\n  yoga: ${text.slice(0, 2000)}`);
+          return reply.code(500).send({ errors: [{ message: 'direct compiled answer differs', extensions: { code: 500 } }] });
+        }
       }
       reply.status(response.status);
       response.headers.forEach((value, name) => {
@@ -63,6 +92,23 @@ export async function graphqlPlugin(
       return reply.send(text);
     },
   });
+}
+
+/**
+ * A POST of a query in JSON that Yoga would answer as application/json (not a
+ * stream, not graphql-response+json), without extensions: what the direct path
+ * may take; undefined for anything else.
+ */
+function directRequest(req: FastifyRequest): QueryRequest | undefined {
+  if (req.method !== 'POST' || !req.ctx) return undefined;
+  const accept = req.headers.accept;
+  if (accept !== undefined && !/^(\*\/\*|application\/json)(;[^,]*)?$/.test(accept.trim())) return undefined;
+  const body = req.body as { query?: unknown; variables?: unknown; operationName?: unknown; extensions?: unknown } | undefined;
+  if (!body || typeof body.query !== 'string' || body.extensions !== undefined) return undefined;
+  const variables = body.variables ?? {};
+  if (typeof variables !== 'object' || variables === null || Array.isArray(variables)) return undefined;
+  if (body.operationName !== undefined && body.operationName !== null && typeof body.operationName !== 'string') return undefined;
+  return { query: body.query, variables: variables as Record<string, unknown>, operationName: (body.operationName as string | null) ?? undefined };
 }
 
 /**

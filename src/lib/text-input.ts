@@ -47,3 +47,13 @@ export function assertCleanInput(input: unknown, where: string): void {
     }
   }
 }
+
+/** Whether every string of `input` is storable text within the nesting bound (assertCleanInput without its error). */
+export function isCleanInput(input: unknown): boolean {
+  try {
+    assertCleanInput(input, 'input');
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -8,6 +8,7 @@ import {
   Kind,
   type OperationDefinitionNode,
   getOperationAST,
+  getVariableValues,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { sql } from 'kysely';
@@ -50,9 +51,43 @@ interface Plan {
 const MARKER = JSON.stringify(EXECUTE_INSTEAD).slice(1, -1);
 const PLANS_KEPT = 2000;
 
-export function compiledReadsPlugin(options: { mode: CompiledReadsMode; database: Pick<Database, 'provider' | 'readText'>; urls: PublicUrls }): Plugin {
-  if (options.mode === 'off') return {};
+export interface CompiledReadsOptions {
+  mode: CompiledReadsMode;
+  database: Pick<Database, 'provider' | 'readText'>;
+  urls: PublicUrls;
+}
+
+/** A query as it arrives over HTTP, before Yoga parses it. */
+export interface QueryRequest {
+  query: string;
+  variables: Record<string, unknown>;
+  operationName: string | undefined;
+}
+
+/**
+ * Compiled reads: the Yoga plugin (`plugin`), and `answer`, the same plans for
+ * a request the HTTP route answers without Yoga — the text of a query that
+ * Yoga has already parsed, validated and answered compiled (its limits checked
+ * again with these variables). Null when it cannot: the request then goes
+ * through Yoga as any other.
+ */
+export interface CompiledReads {
+  plugin: Plugin;
+  answer(
+    ctx: RequestContext,
+    request: QueryRequest,
+    withinLimits: (schema: GraphQLSchema, document: DocumentNode, request: QueryRequest) => boolean,
+  ): Promise<string | null>;
+}
+
+/** Query texts Yoga answered compiled, kept at most (their documents are parsed and valid). */
+const DOCUMENTS_KEPT = 500;
+
+export function createCompiledReads(options: CompiledReadsOptions): CompiledReads {
+  if (options.mode === 'off') return { plugin: {}, answer: async () => null };
   const { database, urls } = options;
+  /** Texts of valid queries that were answered compiled, with their parsed document. */
+  const known = new LRUCache<string, { document: DocumentNode; schema: GraphQLSchema }>({ max: DOCUMENTS_KEPT });
   const db = sqlBuilder(database.provider);
   const json = jsonDialect(database.provider);
   /** Plans by document (Yoga parses each text once), then by operation, variables and the viewer's organizations. */
@@ -124,27 +159,57 @@ export function compiledReadsPlugin(options: { mode: CompiledReadsMode; database
     return plan;
   };
 
+  /** The viewer as plans take it, or null when compiled reads do not apply to this request. */
+  const viewerOf = (ctx: RequestContext): CompiledViewer | null => {
+    const memberships = ctx?.viewer?.memberships;
+    if (!memberships || ctx.siteVisits.size) return null;
+    return { userId: ctx.viewer!.user.id, ...openedOrganizations(memberships.values()) };
+  };
+
+  /** The body of the answer, or null: the executor answers instead (a plan that does not compile, a null root, a guard). */
+  const run = async (ctx: RequestContext, plan: Plan): Promise<string | null> => {
+    const texts = await Promise.all(plan.statements.map((statement) => database.readText(statement)));
+    if (texts.some((text) => text === null || (plan.guarded && text.includes(MARKER)))) return null;
+    return `{"data":{${[
+      ...plan.constants.map(([key, value]) => `${JSON.stringify(key)}:${value}`),
+      ...plan.statements.map((statement, index) => `${JSON.stringify(statement.key)}:${texts[index]}`),
+    ].join(',')}}}`;
+  };
+
   return {
-    async onExecute({ args, setResultAndStopExecution, executeFn }) {
-      const ctx = args.contextValue as unknown as RequestContext;
-      const memberships = ctx?.viewer?.memberships;
-      if (!memberships || ctx.siteVisits.size) return;
-      const operation = getOperationAST(args.document, args.operationName ?? undefined);
-      if (operation?.operation !== 'query') return;
-      const opened = openedOrganizations(memberships.values());
-      const viewer: CompiledViewer = { userId: ctx.viewer!.user.id, ...opened };
-      const plan = planFor(args.schema, args.document, operation, (args.variableValues ?? {}) as Record<string, unknown>, viewer);
-      if (plan === UNSUPPORTED) return;
-      const texts = await Promise.all(plan.statements.map((statement) => database.readText(statement)));
-      // Over the time limit (src/graphql/limits.ts): it answers the 503 in place of this result.
-      if (overBudget(ctx)) return setResultAndStopExecution({ data: null });
-      if (texts.some((text) => text === null || (plan.guarded && text.includes(MARKER)))) return;
-      const body = `{"data":{${[
-        ...plan.constants.map(([key, value]) => `${JSON.stringify(key)}:${value}`),
-        ...plan.statements.map((statement, index) => `${JSON.stringify(statement.key)}:${texts[index]}`),
-      ].join(',')}}}`;
-      if (options.mode === 'verify') await verify(body, () => executeFn({ ...args, contextValue: { ...ctx, loaders: new Map() } }));
-      setResultAndStopExecution(rawResult(body));
+    plugin: {
+      async onExecute({ args, setResultAndStopExecution, executeFn }) {
+        const ctx = args.contextValue as unknown as RequestContext;
+        const viewer = viewerOf(ctx);
+        if (!viewer) return;
+        const operation = getOperationAST(args.document, args.operationName ?? undefined);
+        if (operation?.operation !== 'query') return;
+        const plan = planFor(args.schema, args.document, operation, (args.variableValues ?? {}) as Record<string, unknown>, viewer);
+        if (plan === UNSUPPORTED) return;
+        const body = await run(ctx, plan);
+        // Over the time limit (src/graphql/limits.ts): it answers the 503 in place of this result.
+        if (overBudget(ctx)) return setResultAndStopExecution({ data: null });
+        if (body === null) return;
+        if (options.mode === 'verify') await verify(body, () => executeFn({ ...args, contextValue: { ...ctx, loaders: new Map() } }));
+        // The text Yoga parsed: the same text again may be answered without Yoga (`answer`).
+        const source = args.document.loc?.source.body;
+        if (source) known.set(source, { document: args.document, schema: args.schema });
+        setResultAndStopExecution(rawResult(body));
+      },
+    },
+    async answer(ctx, request, withinLimits) {
+      const viewer = viewerOf(ctx);
+      const entry = known.get(request.query);
+      if (!viewer || !entry) return null;
+      const { document, schema } = entry;
+      const operation = getOperationAST(document, request.operationName);
+      if (operation?.operation !== 'query') return null;
+      // As Yoga's pipeline would: variables coerced (their errors are Yoga's to word), within the limits.
+      const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], request.variables);
+      if (coerced.errors || !withinLimits(schema, document, request)) return null;
+      const plan = planFor(schema, document, operation, coerced.coerced, viewer);
+      if (plan === UNSUPPORTED) return null;
+      return run(ctx, plan);
     },
   };
 }
