@@ -167,7 +167,7 @@ export function createCompiledReads(options: CompiledReadsOptions): CompiledRead
   };
 
   /** The body of the answer, or null: the executor answers instead (a plan that does not compile, a null root, a guard). */
-  const run = async (ctx: RequestContext, plan: Plan): Promise<string | null> => {
+  const run = async (plan: Plan): Promise<string | null> => {
     const texts = await Promise.all(plan.statements.map((statement) => database.readText(statement)));
     if (texts.some((text) => text === null || (plan.guarded && text.includes(MARKER)))) return null;
     return `{"data":{${[
@@ -186,7 +186,7 @@ export function createCompiledReads(options: CompiledReadsOptions): CompiledRead
         if (operation?.operation !== 'query') return;
         const plan = planFor(args.schema, args.document, operation, (args.variableValues ?? {}) as Record<string, unknown>, viewer);
         if (plan === UNSUPPORTED) return;
-        const body = await run(ctx, plan);
+        const body = await run(plan);
         // Over the time limit (src/graphql/limits.ts): it answers the 503 in place of this result.
         if (overBudget(ctx)) return setResultAndStopExecution({ data: null });
         if (body === null) return;
@@ -209,7 +209,7 @@ export function createCompiledReads(options: CompiledReadsOptions): CompiledRead
       if (coerced.errors || !withinLimits(schema, document, request)) return null;
       const plan = planFor(schema, document, operation, coerced.coerced, viewer);
       if (plan === UNSUPPORTED) return null;
-      return run(ctx, plan);
+      return run(plan);
     },
   };
 }
