@@ -292,14 +292,12 @@ export const COMPILED_TYPES: CompiledTypes = {
       condition: column('condition'),
       icon: column('icon'),
       sectionGroup: one('site_section_groups', (_c, child, parent) => sql`${ref(child, 'id')} = ${ref(parent, 'sectionGroupId')}`),
-      // A member's view: every site space, in order (src/domain/sites/records.ts siteSpacesOfSection).
-      siteSpaces: guarded(
-        (c, row) => sql`EXISTS (SELECT 1 FROM "sites" AS owner WHERE owner."id" = ${ref(row, 'siteId')} AND ${contentOf(c, sql.ref('owner.organizationId'))})`,
-        list('site_spaces', (_c, child, parent) => sql`${ref(child, 'sectionId')} = ${ref(parent, 'id')}`, [
-          { column: 'position', direction: 'asc' },
-          { column: 'id', direction: 'asc' },
-        ]),
-      ),
+      // A member's view: every site space, in order (src/domain/sites/records.ts siteSpacesOfSection). A
+      // section is reached through its site (Query.site, or Organization.sites' guard): its viewer reads content.
+      siteSpaces: list('site_spaces', (_c, child, parent) => sql`${ref(child, 'sectionId')} = ${ref(parent, 'id')}`, [
+        { column: 'position', direction: 'asc' },
+        { column: 'id', direction: 'asc' },
+      ]),
     },
   },
 
