@@ -1,5 +1,5 @@
 # docs-gateway in a container: `docker build -t docs-gateway .` then
-# `docker run -p 4000:4000 -v docs-data:/data docs-gateway` (see README, Container;
+# `docker run -p 4000:4000 -v docs-data:/data docs-gateway` (see docs/operations.md#container;
 # `test/container/check.sh` builds and checks it).
 
 # Build: install from the lockfile (generates the Prisma clients), bundle, keep production dependencies only.

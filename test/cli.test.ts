@@ -5,13 +5,14 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { hashApiToken } from '../src/lib/tokens.ts';
 import { createTestApp, type TestApp } from './support/app.ts';
 import { unique } from './support/factories.ts';
 import { rawRequest } from './support/http.ts';
 import { emptyDatabase } from './support/databases.ts';
 import { freePort } from './support/network.ts';
+import { testDatabaseUrl } from './support/worker-database.ts';
 
 /**
  * The command-line contract: real `docs-gateway` processes (bin/docs-gateway.js,
@@ -73,7 +74,7 @@ function cli(args: string[], env: Record<string, string> = {}, { forcedGc = fals
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...(forcedGc ? FORCED_GC : []), BIN, ...args], {
       cwd: ROOT,
-      env: childEnv({ DATABASE_URL: inject('databaseUrl'), ...env }),
+      env: childEnv({ DATABASE_URL: testDatabaseUrl(), ...env }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

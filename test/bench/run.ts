@@ -1,6 +1,6 @@
 // `npm run bench [-- --quick] [-- --only S1,S3]`: docs-gateway side by side with
 // the systems a user would pick instead, on the same data, in one run.
-// See README "Performance" for what each scenario and peer is.
+// See docs/benchmark.md for what each scenario and peer is.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

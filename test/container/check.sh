@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds docs-gateway's image from this checkout and checks it as an operator
-# runs it (README, Container): readiness, health, the reference page, the
+# runs it (docs/operations.md#container): readiness, health, the reference page, the
 # unprivileged user, the image's health check, a token from `bootstrap` that
 # answers, data kept in the volume by a new container, and a clean stop.
 # Uses docker, or podman where there is no docker. Not part of .ci/run (it needs

@@ -4,10 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import BetterSqlite3 from 'better-sqlite3';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { providerOf, sqliteFilePath } from '../../src/db/client.ts';
 import { emptyDatabase } from '../support/databases.ts';
 import { freePort } from '../support/network.ts';
+import { testDatabaseUrl } from '../support/worker-database.ts';
 
 /**
  * `kill -9` of a real server process during a mixed write load, then a restart
@@ -18,7 +19,7 @@ import { freePort } from '../support/network.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = path.join(ROOT, 'bin', 'docs-gateway.js');
-const provider = providerOf(inject('databaseUrl'));
+const provider = providerOf(testDatabaseUrl());
 
 async function databaseUrl(): Promise<{ url: string; drop: () => Promise<void> }> {
   if (provider === 'sqlite') {

@@ -1,15 +1,15 @@
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
 import { providerOf } from '../../src/db/client.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { type DatabaseProxy, databaseProxy } from '../support/database-proxy.ts';
 import { emptyDatabase } from '../support/databases.ts';
 import { buildTeam, unique } from '../support/factories.ts';
+import { testDatabaseUrl } from '../support/worker-database.ts';
 
 const DATABASE_UNAVAILABLE = 'The database is unavailable or too slow to answer; try again shortly';
-const onPostgres = providerOf(inject('databaseUrl')) === 'postgresql';
+const onPostgres = providerOf(testDatabaseUrl()) === 'postgresql';
 
 /** The database waits of the app under test; every request's time under a fault is bounded by them. */
 const TIMEOUTS = { connectTimeoutMs: 1_000, statementTimeoutMs: 1_000 };
@@ -19,7 +19,7 @@ describe.skipIf(!onPostgres)('a PostgreSQL that stops answering', () => {
   let t: TestApp;
   let team: Awaited<ReturnType<typeof buildTeam>>;
   beforeAll(async () => {
-    proxy = await databaseProxy(new URL(inject('databaseUrl')));
+    proxy = await databaseProxy(new URL(testDatabaseUrl()));
     t = await createTestApp({
       databaseUrl: proxy.url,
       databaseOptions: TIMEOUTS,
@@ -136,7 +136,7 @@ describe.skipIf(!onPostgres)('a PostgreSQL that stops answering', () => {
     };
     /** Spaces of these titles in the database, counted on a connection of its own (not through the proxy). */
     const countByTitle = async (titles: string[]) => {
-      const client = new pg.Client({ connectionString: inject('databaseUrl') });
+      const client = new pg.Client({ connectionString: testDatabaseUrl() });
       await client.connect();
       try {
         const { rows } = await client.query<{ title: string; count: string }>(
@@ -203,7 +203,7 @@ describe.skipIf(!onPostgres)('a PostgreSQL that stops answering as a transaction
   // by default) with P2028: the database is unavailable, a 503 (it was a 500
   // until test/db/long-fault-run.ts found it).
   it('answers 503, not 500, when the transaction cannot start in time, and writes nothing', async () => {
-    const proxy = await databaseProxy(new URL(inject('databaseUrl')));
+    const proxy = await databaseProxy(new URL(testDatabaseUrl()));
     // The server's default waits (DATABASE_CONNECT_TIMEOUT_MS, DATABASE_STATEMENT_TIMEOUT_MS).
     const t = await createTestApp({ databaseUrl: proxy.url, responseCacheBytes: 0 });
     try {
@@ -247,7 +247,7 @@ describe.skipIf(!onPostgres)('a PostgreSQL row locked by another transaction', (
   it('answers 503 with Retry-After once the lock timeout passes, over REST and GraphQL, and writes once the lock is released', async () => {
     const t = await createTestApp({ databaseOptions: { lockTimeoutMs: 300, statementTimeoutMs: 60_000 }, responseCacheBytes: 0 });
     const team = await buildTeam(t.database);
-    const holder = new pg.Client({ connectionString: inject('databaseUrl') });
+    const holder = new pg.Client({ connectionString: testDatabaseUrl() });
     await holder.connect();
     try {
       const before = await t.database.db.organization.findUniqueOrThrow({ where: { id: team.organization.id } });

@@ -5,11 +5,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { providerOf } from '../../src/db/client.ts';
 import { emptyDatabase } from '../support/databases.ts';
 import { REDIS_URL, freePort, redisAvailable } from '../support/network.ts';
 import { serveOpenAPISources } from '../support/openapi-sources.ts';
+import { testDatabaseUrl } from '../support/worker-database.ts';
 
 /**
  * Two server processes on one PostgreSQL database, as `Running several
@@ -21,7 +22,7 @@ import { serveOpenAPISources } from '../support/openapi-sources.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = path.join(ROOT, 'bin', 'docs-gateway.js');
-const onPostgres = providerOf(inject('databaseUrl')) === 'postgresql';
+const onPostgres = providerOf(testDatabaseUrl()) === 'postgresql';
 const withRedis = await redisAvailable();
 const FAILED_AUTH_LIMIT = 10;
 

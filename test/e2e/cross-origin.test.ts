@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.ts';
-import { artifactPath, launchBrowser, servePages } from '../support/browser.ts';
+import { artifactPath, BROWSER_TEST, BROWSER_WAIT, launchBrowser, servePages } from '../support/browser.ts';
 import { buildTeam } from '../support/factories.ts';
 
 /**
@@ -63,7 +63,7 @@ async function runPage(t: TestApp, screenshot: string) {
   try {
     const hash = encodeURIComponent(JSON.stringify({ api, token: team.admin.token, organizationId: team.organization.id }));
     await page.goto(`${pageOrigin}/#${hash}`);
-    await page.waitForFunction(() => document.title === 'done', undefined, { timeout: 20_000 });
+    await page.waitForFunction(() => document.title === 'done', undefined, BROWSER_WAIT);
     await page.screenshot({ path: artifactPath(screenshot), fullPage: true });
     return JSON.parse((await page.textContent('#result'))!);
   } finally {
@@ -72,7 +72,7 @@ async function runPage(t: TestApp, screenshot: string) {
 }
 
 describe('a page on another origin, in Chromium', () => {
-  it('calls REST and GraphQL with a bearer token when CORS allows its origin (the default: any)', async () => {
+  it('calls REST and GraphQL with a bearer token when CORS allows its origin (the default: any)', BROWSER_TEST, async () => {
     const t = await createTestApp();
     team = await buildTeam(t.database);
     const result = await runPage(t, 'cross-origin-allowed.png');
@@ -89,7 +89,7 @@ describe('a page on another origin, in Chromium', () => {
     expect(row).toMatchObject({ organizationId: team.organization.id, title: 'Made in a browser' });
   });
 
-  it('is refused by the browser when CORS_ORIGINS does not list its origin, and writes nothing', async () => {
+  it('is refused by the browser when CORS_ORIGINS does not list its origin, and writes nothing', BROWSER_TEST, async () => {
     const t = await createTestApp({ corsOrigins: ['https://somewhere-else.example'] });
     team = await buildTeam(t.database);
     const result = await runPage(t, 'cross-origin-refused.png');
@@ -101,7 +101,7 @@ describe('a page on another origin, in Chromium', () => {
     expect(await t.database.db.space.count({ where: { organizationId: team.organization.id } })).toBe(0);
   });
 
-  it('calls both APIs when CORS_ORIGINS lists its origin', async () => {
+  it('calls both APIs when CORS_ORIGINS lists its origin', BROWSER_TEST, async () => {
     const t = await createTestApp({ corsOrigins: ['https://somewhere-else.example', pageOrigin] });
     team = await buildTeam(t.database);
     const result = await runPage(t, 'cross-origin-listed.png');

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.ts';
-import { artifactPath, launchBrowser } from '../support/browser.ts';
+import { artifactPath, BROWSER_TEST, BROWSER_WAIT, launchBrowser } from '../support/browser.ts';
 import { DEMO_ADMIN_EMAIL, seedDemo } from '../../prisma/seed/demo.ts';
 import { runMigrations } from '../../src/db/index.ts';
 import { issueApiToken } from '../../src/domain/users/provisioning.ts';
@@ -23,7 +23,7 @@ beforeAll(async () => {
 });
 
 describe('GraphiQL', () => {
-  it('runs a query in Chromium without any Content-Security-Policy violation', async () => {
+  it('runs a query in Chromium without any Content-Security-Policy violation', BROWSER_TEST, async () => {
     const browser = await launchBrowser();
     const page = await browser.newPage();
     const problems: string[] = [];
@@ -39,15 +39,15 @@ describe('GraphiQL', () => {
     // Nothing runs inline: scripts and workers are files of this server.
     expect(response?.headers()['content-security-policy']).toContain("script-src 'self';");
     try {
-      await page.locator('.graphiql-execute-button').click({ timeout: 20_000 });
-      await page.waitForFunction((id) => document.body.textContent.includes(id), team.admin.id, { timeout: 20_000 });
+      await page.locator('.graphiql-execute-button').click(BROWSER_WAIT);
+      await page.waitForFunction((id) => document.body.textContent.includes(id), team.admin.id, BROWSER_WAIT);
     } finally {
       await page.screenshot({ path: artifactPath('graphiql.png') });
     }
     expect(problems).toEqual([]);
   });
 
-  it('opens on the demo data with the site tree example, runs it, and shows the tree', async () => {
+  it('opens on the demo data with the site tree example, runs it, and shows the tree', BROWSER_TEST, async () => {
     const database = await emptyDatabase();
     closeWhenFileEnds(() => database.drop());
     await runMigrations(database.url);
@@ -73,11 +73,11 @@ describe('GraphiQL', () => {
     // A small page; the build comes as files a browser keeps.
     expect(Number((await response!.body()).length)).toBeLessThan(8_000);
     try {
-      await page.locator('.graphiql-execute-button').click({ timeout: 30_000 });
+      await page.locator('.graphiql-execute-button').click(BROWSER_WAIT);
       // The demo's first published site, in the result pane (Monaco writes spaces as no-break spaces).
       const site = await demo.database.db.site.findFirstOrThrow({ where: { published: true, title: 'Acme Developer Portal' }, select: { title: true } });
       const resultText = () => page.locator('.graphiql-response').evaluate((pane) => (pane.textContent ?? '').replace(/\u00a0/g, ' '));
-      await expect.poll(resultText, { timeout: 30_000, interval: 250 }).toContain(site.title);
+      await expect.poll(resultText, { ...BROWSER_WAIT, interval: 250 }).toContain(site.title);
       const result = await resultText();
       expect(result).toContain('"sections"');
       expect(result).toContain('"siteSpaces"');
@@ -89,7 +89,7 @@ describe('GraphiQL', () => {
       expect.arrayContaining(['graphiql.css', 'graphiql.js', 'start.js']),
     );
     for (const asset of assets) expect(asset.cacheControl, asset.url).toBe('public, max-age=31536000, immutable');
-  }, 120_000);
+  });
 
   it('serves the build compressed once and answers 304 to a browser that has it', async () => {
     const html = (await t.call('GET', '/graphql', { headers: { accept: 'text/html' } })).body;

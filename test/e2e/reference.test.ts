@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_URLS, type TestApp } from '../support/app.ts';
-import { artifactPath, launchBrowser } from '../support/browser.ts';
+import { artifactPath, BROWSER_TEST, BROWSER_WAIT, launchBrowser } from '../support/browser.ts';
 import { buildTeam } from '../support/factories.ts';
 
 /**
@@ -16,8 +16,7 @@ import { buildTeam } from '../support/factories.ts';
  * above what it takes, so that a loaded machine only makes it slower.
  */
 
-const WAIT = { timeout: 60_000 };
-const BROWSER_TEST = { timeout: 120_000 };
+const WAIT = BROWSER_WAIT;
 
 let t: TestApp;
 let base: string;

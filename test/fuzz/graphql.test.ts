@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../../src/graphql/schema.ts';
 import { closeWhenFileEnds } from '../support/cleanup.ts';
 import { graphqlCaseArbs } from './graphql-cases.ts';
@@ -7,6 +7,7 @@ import { type FuzzTarget, startFuzzTarget } from './harness.ts';
 import type { OpenApiDocument } from './openapi-document.ts';
 import { fetchOpenApi, formatStats, fuzzGraphQL, graphqlProblem, healthProblems } from './run.ts';
 import { FUZZ_RUNS, FUZZ_SEED, withReplayHint } from './settings.ts';
+import { testDatabaseUrl } from '../support/worker-database.ts';
 
 /**
  * Random and malformed variables for every GraphQL mutation, generated from
@@ -20,7 +21,7 @@ const RUNS = Math.ceil(FUZZ_RUNS / 2);
 let target: FuzzTarget;
 let document: OpenApiDocument;
 beforeAll(async () => {
-  target = await startFuzzTarget(inject('databaseUrl'));
+  target = await startFuzzTarget(testDatabaseUrl());
   closeWhenFileEnds(() => target.close());
   document = await fetchOpenApi(target);
 });

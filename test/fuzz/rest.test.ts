@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { restRoutes } from '../../src/rest/plugin.ts';
 import { issueApiToken } from '../../src/domain/users/provisioning.ts';
 import { closeWhenFileEnds } from '../support/cleanup.ts';
@@ -9,6 +9,7 @@ import type { OpenApiDocument } from './openapi-document.ts';
 import { caseArb, operationsOf } from './rest-cases.ts';
 import { fetchOpenApi, formatStats, fuzzRest, healthProblems, restProblem } from './run.ts';
 import { FUZZ_RUNS, FUZZ_SEED, withReplayHint } from './settings.ts';
+import { testDatabaseUrl } from '../support/worker-database.ts';
 
 /**
  * Random and malformed requests to every operation of /v1, generated from the
@@ -21,7 +22,7 @@ import { FUZZ_RUNS, FUZZ_SEED, withReplayHint } from './settings.ts';
 let target: FuzzTarget;
 let document: OpenApiDocument;
 beforeAll(async () => {
-  target = await startFuzzTarget(inject('databaseUrl'));
+  target = await startFuzzTarget(testDatabaseUrl());
   closeWhenFileEnds(() => target.close());
   document = await fetchOpenApi(target);
 });

@@ -3,7 +3,6 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { inject } from 'vitest';
 import { type AppOptions, buildApp } from '../../src/http/app.ts';
 import { OPENAPI_PATH } from '../../src/rest/plugin.ts';
 import type { PublicUrls } from '../../src/config.ts';
@@ -12,6 +11,7 @@ import type { OpenOptions } from '../../src/db/client.ts';
 import type { Clock } from '../../src/lib/clock.ts';
 import { localDiskStorage } from '../../src/storage/files.ts';
 import { closeWhenFileEnds } from './cleanup.ts';
+import { testDatabaseUrl } from './worker-database.ts';
 
 /** A clock tests can move. */
 export class TestClock implements Clock {
@@ -54,7 +54,7 @@ export type TestAppOptions = Partial<Omit<AppOptions, 'database' | 'clock'>> & {
 
 /** The real server on the run's database; closed after the test file. `options` change its configuration. */
 export async function createTestApp({ databaseUrl, onStatement, databaseOptions, ...options }: TestAppOptions = {}): Promise<TestApp> {
-  const database = openDatabase(databaseUrl ?? inject('databaseUrl'), { ...databaseOptions, ...(onStatement ? { onStatement } : {}) });
+  const database = openDatabase(databaseUrl ?? testDatabaseUrl(), { ...databaseOptions, ...(onStatement ? { onStatement } : {}) });
   const clock = new TestClock();
   // The response cache is on, as in production: every read after a write in
   // the suite also proves that the write invalidated it.

@@ -7,6 +7,13 @@ import { type Browser, chromium } from 'playwright-core';
 import { closeWhenFileEnds } from './cleanup.ts';
 
 /**
+ * Browser tests wait for what they need (an element, a response) with limits far above what it
+ * takes on a quiet machine, so that a loaded one only makes them slower.
+ */
+export const BROWSER_WAIT = { timeout: 60_000 };
+export const BROWSER_TEST = { timeout: 150_000 };
+
+/**
  * Headless Chromium from Debian's `chromium` package (installed by .ci/run),
  * driven by playwright-core: no browser download. Closed after the test file.
  */

@@ -1,12 +1,12 @@
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
-import { inject } from 'vitest';
 import { sqliteFilePath } from '../../src/db/client.ts';
 import { scratchDatabase } from './scratch-database.ts';
+import { testDatabaseUrl } from './worker-database.ts';
 
 /** A fresh, empty database of the run's provider, and a way to read the bookkeeping table. */
 export async function emptyDatabase() {
-  const database = await scratchDatabase(inject('databaseUrl'), 'extra');
+  const database = await scratchDatabase(testDatabaseUrl(), 'extra');
   const applied = async (): Promise<string[]> => {
     if (database.provider === 'sqlite') {
       const db = new BetterSqlite3(sqliteFilePath(database.url));

@@ -30,7 +30,9 @@ export default async function setup(project: TestProject) {
     drop = async () => {
       const client = new pg.Client({ connectionString: serverUrl });
       await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      // With the copies its workers made (test/support/worker-database.ts).
+      const { rows } = await client.query<{ datname: string }>('SELECT datname FROM pg_database WHERE datname = $1 OR datname LIKE $2', [name, `${name}\\_w%`]);
+      for (const { datname } of rows) await client.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
       await client.end();
     };
   } else {
