@@ -242,10 +242,9 @@ builder.relayMutationField(
   {
     outputFields: (t) => ({
       changeRequest: t.field({ type: ChangeRequest, resolve: async (payload, _args, ctx) => (await changeRequestById(ctx, payload.id)).changeRequest }),
-      changes: t.field({
+      changes: t.expose('changes', {
         type: [ContentChangeOutcome],
         description: 'The pages the batch created, updated or deleted, each once, in the order first touched',
-        resolve: (payload) => payload.changes,
       }),
       insertedFiles: t.field({
         type: [File],
@@ -273,7 +272,7 @@ const ContentChangeKind = restEnum<ChangeOutcome['object']>(
 const ContentChangeOutcome = builder.objectRef<{ kind: ChangeOutcome['object']; pageId: string; ref: string | null }>('ContentChangeOutcome').implement({
   description: 'A page a content batch created, updated or deleted',
   fields: (t) => ({
-    kind: t.field({ type: ContentChangeKind, description: 'created_page, updated_page or deleted_page', resolve: (outcome) => outcome.kind }),
+    kind: t.expose('kind', { type: ContentChangeKind, description: 'created_page, updated_page or deleted_page' }),
     pageId: t.exposeID('pageId', { description: 'Id of the page' }),
     ref: t.exposeString('ref', { nullable: true, description: 'The ref given to an inserted page; null for other pages, or when none was given' }),
   }),

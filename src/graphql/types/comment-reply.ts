@@ -27,7 +27,7 @@ CommentReply.implement({
   description: 'A reply to a comment (REST `…/comments/{commentId}/replies/{commentReplyId}`); seen by those who can see its space',
   fields: (t) => ({
     object: t.string({ description: 'Always "comment-reply" (the REST `object`)', resolve: () => 'comment-reply' }),
-    comment: t.field({ type: Comment, description: 'The comment it replies to', resolve: (row) => row.comment }),
+    comment: t.expose('comment', { type: Comment, description: 'The comment it replies to' }),
     postedBy: t.field({
       type: User,
       description: 'The user who posted it (a user who is gone shows as "Deleted user")',

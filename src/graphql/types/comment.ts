@@ -62,10 +62,9 @@ export const EmojiReaction = builder.objectRef<EmojiReactionView>('EmojiReaction
   fields: (t) => ({
     emoji: t.exposeString('emoji', { description: 'The emoji, as its characters (one given as hex code points, such as 1f389, is stored as its characters)' }),
     count: t.exposeInt('count', { description: 'Number of users who reacted with it' }),
-    users: t.field({
+    users: t.expose('users', {
       type: [EmojiReactionUser],
       description: 'The users who reacted with it, in the order they reacted',
-      resolve: (reaction) => reaction.users,
     }),
   }),
 });

@@ -47,10 +47,9 @@ const ContentLinkRelation = restEnum<'page' | 'file' | 'external'>('ContentLinkR
 const ContentLink = builder.objectRef<LinkEntry>('ContentLink').implement({
   description: 'A link target of the content and the pages linking to it (an item of REST `ContentLinks`)',
   fields: (t) => ({
-    status: t.field({
+    status: t.expose('status', {
       type: LinkStatus,
       description: 'Whether it leads somewhere: broken when the page or file is not in the revision, in_app when it points into this application',
-      resolve: (link) => link.status,
     }),
     relation: t.field({
       type: ContentLinkRelation,

@@ -33,18 +33,17 @@ CustomField.implement({
   fields: (t) => ({
     object: t.exposeString('object', { description: 'Always "custom-field" (the REST `object`)' }),
     name: t.exposeString('name', { description: 'Immutable key of the field' }),
-    type: t.field({ type: CustomFieldType, description: 'What value a space takes for it', resolve: (field) => field.type }),
+    type: t.expose('type', { type: CustomFieldType, description: 'What value a space takes for it' }),
     title: t.exposeString('title', { nullable: true, description: 'Label shown for the field; null when none' }),
     description: t.exposeString('description', { nullable: true, description: 'Help text of the field; null when none' }),
     placeholder: t.exposeString('placeholder', { nullable: true, description: 'Text shown while a space has no value for it; null when none' }),
     options: t.exposeStringList('options', { nullable: true, description: 'The values a select or multi-select field allows; null for other types' }),
-    createdAt: t.field({ type: 'DateTime', description: 'When the field was created', resolve: (field) => field.createdAt }),
-    updatedAt: t.field({ type: 'DateTime', description: 'When the field was last changed', resolve: (field) => field.updatedAt }),
-    urls: t.field({ type: CustomFieldUrls, description: 'Its address in this REST API', resolve: (field) => field.urls }),
-    permissions: t.field({
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the field was created' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When the field was last changed' }),
+    urls: t.expose('urls', { type: CustomFieldUrls, description: 'Its address in this REST API' }),
+    permissions: t.expose('permissions', {
       type: CustomFieldPermissions,
       description: 'What the caller may do with it: members with a role view it, admins edit it',
-      resolve: (field) => field.permissions,
     }),
   }),
 });
@@ -72,7 +71,7 @@ builder.queryField('customField', (t) =>
 
 const fieldPayload = {
   outputFields: (t: PothosSchemaTypes.ObjectFieldBuilder<typeof builder.$inferSchemaTypes, { customField: CustomFieldJSON }>) => ({
-    customField: t.field({ type: CustomField, resolve: (payload) => payload.customField }),
+    customField: t.expose('customField', { type: CustomField }),
   }),
 };
 

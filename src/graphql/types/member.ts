@@ -51,10 +51,9 @@ export const Member = builder.objectRef<MemberWithUser>('Member');
 const MemberSpacePermission = builder.objectRef<MemberSpaceJSON>('MemberSpacePermission').implement({
   description: "A space a member can access, with the member's level on it",
   fields: (t) => ({
-    permission: t.field({
+    permission: t.expose('permission', {
       type: MemberRole,
       description: "The member's level on the space: the nearest default level on it or above it, else the member's role (admin for organization admins)",
-      resolve: (entry) => entry.permission,
     }),
     space: t.field({ type: Space, description: 'The space', resolve: (entry, _args, ctx) => spaceRecord(ctx, entry.space.id) }),
   }),

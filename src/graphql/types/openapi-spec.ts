@@ -82,11 +82,10 @@ const OpenAPISpecContentUrls = builder.objectRef<{ source: string; public: strin
 const OpenAPISpecContent = builder.objectRef<OpenAPISpecContentJSON>('OpenAPISpecContent').implement({
   description: 'The files of a version (REST `/v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}/content`)',
   fields: (t) => ({
-    filesystem: t.field({
+    filesystem: t.expose('filesystem', {
       type: 'JSON',
       description:
         'File name → parsed document, as one JSON object with a single file: named after the source URL when it ends in .json, .yaml or .yml, else `openapi.json` or `openapi.yaml`; external `$ref`s are left as they are',
-      resolve: (content) => content.filesystem,
     }),
     url: t.exposeString('url', { description: "The version's `url`: where the document was fetched from (the same as `urls.source`)" }),
     urls: t.field({

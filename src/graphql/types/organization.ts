@@ -85,7 +85,7 @@ const DefaultContentType = restEnum('OrganizationDefaultContentType', 'The kinds
 const OrganizationDefaultContent = builder.objectRef<{ type: 'site'; site: string }>('OrganizationDefaultContent').implement({
   description: 'What the organization shows by default, as REST `defaultContent`: one of its sites',
   fields: (t) => ({
-    type: t.field({ type: DefaultContentType, description: 'Always site: the only kind of default content', resolve: (content) => content.type }),
+    type: t.expose('type', { type: DefaultContentType, description: 'Always site: the only kind of default content' }),
     site: t.exposeString('site', { description: 'Id of the site (`site_…`)' }),
   }),
 });
@@ -93,10 +93,9 @@ const OrganizationDefaultContent = builder.objectRef<{ type: 'site'; site: strin
 const OrganizationTrial = builder.objectRef<OrganizationJSON['trial']>('OrganizationTrial').implement({
   description: 'Trial of a paid plan, as REST `trial`: this server has no trials, so every organization answers `notapplicable`',
   fields: (t) => ({
-    status: t.field({
+    status: t.expose('status', {
       type: BillingTrialStatus,
       description: 'Where the trial is; always notapplicable here',
-      resolve: (trial) => trial.status,
     }),
     count: t.exposeInt('count', { description: 'Number of trials the organization has used (always 0 here)' }),
     endDate: t.field({
@@ -176,11 +175,10 @@ Organization.implement({
       description: 'Its billing plan (this server keeps no billing: set when the organization is created)',
       resolve: (org) => org.plan as OrganizationJSON['plan'],
     }),
-    mergeRules: t.field({
+    mergeRules: t.expose('mergeRules', {
       type: 'JSON',
       description:
         'Rules change requests must pass to be merged, as REST `mergeRules`: `{"type": "none"}` or `{"type": "rules", "rules": [...]}` (kept for clients; merging does not check them here)',
-      resolve: (org) => org.mergeRules,
     }),
     urls: t.field({
       type: OrganizationUrls,
@@ -248,5 +246,5 @@ builder.relayMutationField(
       return { organization: await organizationRecord(ctx, organizationId) };
     },
   },
-  { outputFields: (t) => ({ organization: t.field({ type: Organization, resolve: (payload) => payload.organization }) }) },
+  { outputFields: (t) => ({ organization: t.expose('organization', { type: Organization }) }) },
 );

@@ -16,13 +16,12 @@ const PublishedSiteEntry = builder.unionType('PublishedSiteEntry', {
 const PublishedSiteStructure = builder.objectRef<PublishedContent['structure']>('PublishedSiteStructure').implement({
   description: '`sections` (sections and groups) or, for a site without sections, `siteSpaces`',
   fields: (t) => ({
-    type: t.field({
+    type: t.expose('type', {
       type: restEnum('SiteStructureType', 'What the entries of a published structure are', {
         sections: 'The site has sections: entries are sections and section groups',
         siteSpaces: 'The site has no sections: entries are its root-level site spaces',
       }),
       description: 'What its entries are',
-      resolve: (structure) => structure.type,
     }),
     structure: t.field({
       type: [PublishedSiteEntry],
@@ -41,10 +40,9 @@ const PublishedContentSite = builder.objectRef<PublishedContent>('PublishedConte
       description: 'The site; its connections list what the audience is shown',
       resolve: (published) => published.audience.site,
     }),
-    structure: t.field({
+    structure: t.expose('structure', {
       type: PublishedSiteStructure,
       description: 'Its sections and section groups, or its site spaces, that the audience is shown',
-      resolve: (published) => published.structure,
     }),
     customizations: t.field({
       type: 'JSON',

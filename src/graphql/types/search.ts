@@ -29,7 +29,7 @@ const SearchPageResult = builder.objectRef<PageResult>('SearchPageResult').imple
     score: t.exposeFloat('score', { description: 'The score of its best section: higher is better, comparable only within one search' }),
     rank: t.exposeInt('rank', { description: 'Its place among all the pages found, from 1 for the best' }),
     ancestors: t.stringList({ description: 'Titles of its ancestors, from the top', resolve: (page) => page.ancestors.map((ancestor) => ancestor.title) }),
-    sections: t.field({ type: [SearchSectionResult], description: 'Its sections that matched, best first', resolve: (page) => page.sections }),
+    sections: t.expose('sections', { type: [SearchSectionResult], description: 'Its sections that matched, best first' }),
     url: t.string({ description: 'Its address in the web application', resolve: (page) => page.urls.app }),
   }),
 });

@@ -11,13 +11,12 @@ ShareLink.implement({
   fields: (t) => ({
     object: t.exposeString('object', { description: 'Always "share-link"' }),
     id: t.exposeID('id', { description: 'The share link id (not its secret key)' }),
-    createdAt: t.field({ type: 'DateTime', description: 'When it was created', resolve: (link) => link.createdAt }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created' }),
     name: t.exposeString('name', { nullable: true, description: 'A name to tell it apart; null when it has none' }),
     active: t.exposeBoolean('active', { nullable: true, description: 'Whether its key opens the site; an inactive link opens nothing' }),
-    urls: t.field({
+    urls: t.expose('urls', {
       type: PublishedUrls,
       description: "Its address: the site's published address with the secret `shareKey` in the query string",
-      resolve: (link) => link.urls,
     }),
   }),
 });
@@ -27,7 +26,7 @@ const pathOfShareLink = async (ctx: RequestContext, shareLinkId: string) => path
 const payload = {
   shareLink: {
     outputFields: (t: FieldBuilder<{ shareLink: ShareLinkJSON }>) => ({
-      shareLink: t.field({ type: ShareLink, resolve: (p) => p.shareLink }),
+      shareLink: t.expose('shareLink', { type: ShareLink }),
     }),
   },
   deleted: deletedPayload,

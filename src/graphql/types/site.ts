@@ -75,15 +75,13 @@ const SiteAdaptiveSchema = builder.objectRef<{ object: string; jsonSchema: unkno
   description: 'The JSON Schema (draft-07) of the visitor attributes that conditions read',
   fields: (t) => ({
     object: t.exposeString('object', { description: 'Always "site-adaptive-schema"' }),
-    jsonSchema: t.field({
+    jsonSchema: t.expose('jsonSchema', {
       type: 'JSON',
       description: 'The schema: an object schema whose properties are the visitor claims; an empty one (no properties) until one is set',
-      resolve: (schema) => schema.jsonSchema,
     }),
-    updatedAt: t.field({
+    updatedAt: t.expose('updatedAt', {
       type: 'DateTime',
       description: "When the schema was last replaced; the site's creation until then",
-      resolve: (schema) => schema.updatedAt,
     }),
   }),
 });
@@ -358,6 +356,6 @@ builder.relayMutationField(
     }),
   },
   {
-    outputFields: (t) => ({ adaptiveSchema: t.field({ type: SiteAdaptiveSchema, resolve: (p) => p.adaptiveSchema }) }),
+    outputFields: (t) => ({ adaptiveSchema: t.expose('adaptiveSchema', { type: SiteAdaptiveSchema }) }),
   },
 );

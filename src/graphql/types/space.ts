@@ -63,11 +63,10 @@ type CustomFieldValue = Awaited<ReturnType<typeof getSpaceCustomFields>>[number]
 const SpaceCustomFieldValue = builder.objectRef<CustomFieldValue>('SpaceCustomFieldValue').implement({
   description: 'The value of one custom field on a space',
   fields: (t) => ({
-    customField: t.field({ type: CustomField, description: 'The custom field', resolve: (entry) => entry.customField }),
-    value: t.field({
+    customField: t.expose('customField', { type: CustomField, description: 'The custom field' }),
+    value: t.expose('value', {
       type: 'JSON',
       description: 'Its value, of the field type: a string, number, boolean, or list of option names for multi-select',
-      resolve: (entry) => entry.value,
     }),
   }),
 });
@@ -137,10 +136,9 @@ Space.implement({
       description: 'How its content is edited',
       resolve: (space) => space.editMode as (typeof SPACE_EDIT_MODES)[number],
     }),
-    mergeRules: t.field({
+    mergeRules: t.expose('mergeRules', {
       type: 'JSON',
       description: 'Rules for merging change requests: `{type: "inherit"}` from the organization, or its own (REST `mergeRules`)',
-      resolve: (space) => space.mergeRules,
     }),
     urls: t.field({
       type: SpaceUrls,

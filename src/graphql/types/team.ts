@@ -41,7 +41,7 @@ export const Team = builder.loadableNodeRef<TeamRecord, string>('Team', {
 const TeamMembership = builder.objectRef<TeamMemberRecord & { member: MemberWithUser }>('TeamMembership').implement({
   description: 'A member of a team, with its role in it',
   fields: (t) => ({
-    member: t.field({ type: Member, description: 'The organization member', resolve: (row) => row.member }),
+    member: t.expose('member', { type: Member, description: 'The organization member' }),
     role: t.field({ type: TeamMemberRole, description: "The member's role in the team", resolve: (row) => row.role as (typeof TEAM_MEMBER_ROLES)[number] }),
   }),
 });
@@ -49,7 +49,7 @@ const TeamMembership = builder.objectRef<TeamMemberRecord & { member: MemberWith
 const MemberTeamMembership = builder.objectRef<{ team: TeamRecord; role: string }>('MemberTeamMembership').implement({
   description: 'A team a member belongs to, with its role in it',
   fields: (t) => ({
-    team: t.field({ type: Team, description: 'The team', resolve: (row) => row.team }),
+    team: t.expose('team', { type: Team, description: 'The team' }),
     role: t.field({ type: TeamMemberRole, description: "The member's role in the team", resolve: (row) => row.role as (typeof TEAM_MEMBER_ROLES)[number] }),
   }),
 });

@@ -18,7 +18,7 @@ User.implement({
     displayName: t.exposeString('displayName', { description: 'The name shown for the user' }),
     email: t.exposeString('email', { nullable: true, description: 'Its email address (never null here)' }),
     photoURL: t.exposeString('photoURL', { nullable: true, description: 'Address of its profile picture; null when it has none' }),
-    urls: t.field({ type: UserUrls, description: 'Its address in this REST API', resolve: (user) => user.urls }),
+    urls: t.expose('urls', { type: UserUrls, description: 'Its address in this REST API' }),
   }),
 });
 
