@@ -59,7 +59,7 @@ export async function graphqlPlugin(
         const started = performance.now();
         // Any failure (the database, say) is left to Yoga, which answers it in its shape.
         const body = await direct.answer(req.ctx!, request, withinLimits).catch(() => null);
-        if (body !== null && performance.now() - started <= limits.timeoutMs && Buffer.byteLength(body) <= limits.maxResponseBytes) {
+        if (body !== null && performance.now() - started <= limits.timeoutMs && body.length <= limits.maxResponseBytes) {
           metrics?.operation('query', 'ok');
           return reply.type('application/json; charset=utf-8').send(body);
         }
@@ -77,8 +77,8 @@ export async function graphqlPlugin(
       // The suite checks the direct answer against Yoga's, byte for byte once parsed.
       if (request && options.compiledReads?.mode === 'verify' && response.status === 200) {
         const body = await direct.answer(req.ctx!, request, withinLimits);
-        if (body !== null && JSON.stringify(JSON.parse(body)) !== JSON.stringify(JSON.parse(text))) {
-          console.error(`direct compiled answer differs from Yoga's:\n  direct: ${body.slice(0, 2000)}\n  yoga: ${text.slice(0, 2000)}`);
+        if (body !== null && JSON.stringify(JSON.parse(body.toString())) !== JSON.stringify(JSON.parse(text))) {
+          console.error(`direct compiled answer differs from Yoga's:\n  direct: ${body.toString().slice(0, 2000)}\n  yoga: ${text.slice(0, 2000)}`);
           return reply.code(500).send({ errors: [{ message: 'direct compiled answer differs', extensions: { code: 500 } }] });
         }
       }

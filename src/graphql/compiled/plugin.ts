@@ -77,7 +77,7 @@ export interface CompiledReads {
     ctx: RequestContext,
     request: QueryRequest,
     withinLimits: (schema: GraphQLSchema, document: DocumentNode, request: QueryRequest) => boolean,
-  ): Promise<string | null>;
+  ): Promise<Buffer | null>;
 }
 
 /** Query texts Yoga answered compiled, kept at most (their documents are parsed and valid). */
@@ -166,14 +166,21 @@ export function createCompiledReads(options: CompiledReadsOptions): CompiledRead
     return { userId: ctx.viewer!.user.id, ...openedOrganizations(memberships.values()) };
   };
 
-  /** The body of the answer, or null: the executor answers instead (a plan that does not compile, a null root, a guard). */
-  const run = async (plan: Plan): Promise<string | null> => {
+  /**
+   * The pieces of the answer's body, in order, or null: the executor answers instead (a plan that
+   * does not compile, a null root, a guard). Pieces, because a tree's text is large: joined into one
+   * string it would be copied once more, into V8's large-object space, which only a full collection frees.
+   */
+  const run = async (plan: Plan): Promise<string[] | null> => {
     const texts = await Promise.all(plan.statements.map((statement) => database.readText(statement)));
     if (texts.some((text) => text === null || (plan.guarded && text.includes(MARKER)))) return null;
-    return `{"data":{${[
-      ...plan.constants.map(([key, value]) => `${JSON.stringify(key)}:${value}`),
-      ...plan.statements.map((statement, index) => `${JSON.stringify(statement.key)}:${texts[index]}`),
-    ].join(',')}}}`;
+    const pieces = ['{"data":{'];
+    for (const [key, value] of plan.constants) pieces.push(`${pieces.length > 1 ? ',' : ''}${JSON.stringify(key)}:${value}`);
+    plan.statements.forEach((statement, index) => {
+      pieces.push(`${pieces.length > 1 ? ',' : ''}${JSON.stringify(statement.key)}:`, texts[index]!);
+    });
+    pieces.push('}}');
+    return pieces;
   };
 
   return {
@@ -186,7 +193,7 @@ export function createCompiledReads(options: CompiledReadsOptions): CompiledRead
         if (operation?.operation !== 'query') return;
         const plan = planFor(args.schema, args.document, operation, (args.variableValues ?? {}) as Record<string, unknown>, viewer);
         if (plan === UNSUPPORTED) return;
-        const body = await run(plan);
+        const body = (await run(plan))?.join('') ?? null;
         // Over the time limit (src/graphql/limits.ts): it answers the 503 in place of this result.
         if (overBudget(ctx)) return setResultAndStopExecution({ data: null });
         if (body === null) return;
@@ -209,9 +216,18 @@ export function createCompiledReads(options: CompiledReadsOptions): CompiledRead
       if (coerced.errors || !withinLimits(schema, document, request)) return null;
       const plan = planFor(schema, document, operation, coerced.coerced, viewer);
       if (plan === UNSUPPORTED) return null;
-      return run(plan);
+      const pieces = await run(plan);
+      return pieces && bytesOf(pieces);
     },
   };
+}
+
+/** The pieces written one after another into one buffer (outside V8's heap, freed with it). */
+function bytesOf(pieces: string[]): Buffer {
+  const bytes = Buffer.allocUnsafe(pieces.reduce((sum, piece) => sum + Buffer.byteLength(piece), 0));
+  let offset = 0;
+  for (const piece of pieces) offset += bytes.write(piece, offset);
+  return bytes;
 }
 
 function overBudget(ctx: RequestContext): boolean {
