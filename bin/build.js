@@ -34,6 +34,35 @@ const commandsApart = {
   },
 };
 
+/**
+ * Prisma's client loads its query compiler from a module holding the WebAssembly in base64
+ * (4.4 MB), which Node would keep for the life of the process twice over: as the module's
+ * source and as the string. In the bundle that module hands Prisma an object whose valueOf()
+ * (which Buffer.from calls) reads the same file when the compiler is built: nothing is kept.
+ */
+const prismaWasmOnDemand = {
+  name: 'prisma-wasm-on-demand',
+  setup(build) {
+    build.onResolve({ filter: /^@prisma\/client\/runtime\/query_compiler_\w+\.\w+\.wasm-base64\.mjs$/ }, (args) => ({
+      path: args.path,
+      namespace: 'prisma-wasm',
+    }));
+    build.onLoad({ filter: /.*/, namespace: 'prisma-wasm' }, (args) => ({
+      loader: 'js',
+      resolveDir: ROOT,
+      contents: `import { readFileSync } from 'node:fs';
+export const wasm = {
+  valueOf() {
+    const text = readFileSync(new URL(import.meta.resolve(${JSON.stringify(args.path)})), 'latin1');
+    const start = text.indexOf('"') + 1;
+    return Buffer.from(text.slice(start, text.indexOf('"', start)), 'base64');
+  },
+};
+`,
+    }));
+  },
+};
+
 export const BUILD_OPTIONS = {
   absWorkingDir: ROOT,
   entryPoints: {
@@ -48,7 +77,7 @@ export const BUILD_OPTIONS = {
   target: 'node22',
   // node_modules stay where they are, loaded by Node as the sources load them.
   packages: 'external',
-  plugins: [commandsApart],
+  plugins: [commandsApart, prismaWasmOnDemand],
   logLevel: 'warning',
   metafile: true,
   write: false,

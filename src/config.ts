@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DATABASE_DEFAULTS, type OpenOptions } from './db/client.ts';
+import { DEFAULT_STREAM_LIMITS, type StreamLimits } from './events/streams.ts';
 
 /** Requests per minute per client and failed authentications per address (src/http/rate-limit.ts). */
 export interface RateLimits {
@@ -110,6 +111,7 @@ const Environment = z.object({
     .string()
     .regex(/^[\w.:-]{1,64}$/, 'must be 1 to 64 letters, digits, _ . : or -')
     .default('docs-gateway'),
+  SUBSCRIPTIONS_PER_TOKEN: z.coerce.number().int().min(0).max(10_000).default(DEFAULT_STREAM_LIMITS.maxPerToken),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(DEFAULT_GRAPHQL_LIMITS.maxCost),
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(DEFAULT_GRAPHQL_LIMITS.maxDepth),
   GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).default(DEFAULT_GRAPHQL_LIMITS.maxAliases),
@@ -156,6 +158,8 @@ export interface Config {
   corsOrigins: CorsOrigins;
   /** Requests per minute per client, failed authentications per address, and where they are counted (src/http/rate-limit.ts). */
   rateLimits: RateLimits;
+  /** Live updates: Redis when set (else PostgreSQL LISTEN/NOTIFY, or in process on SQLite), and the streams one token may hold. */
+  events: { redisUrl?: string | undefined; redisPrefix?: string | undefined; limits: Pick<StreamLimits, 'maxPerToken'> };
   /** Fetches made for users (website import, file URLs) may reach private and loopback addresses: local development only. */
   fetchPrivateAddresses: boolean;
   /** Bounds of fetching an OpenAPI spec's source (src/domain/openapi/processing.ts). */
@@ -213,6 +217,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: { po
       redisUrl: values.REDIS_URL,
       redisPrefix: values.REDIS_PREFIX,
     },
+    events: { redisUrl: values.REDIS_URL, redisPrefix: values.REDIS_PREFIX, limits: { maxPerToken: values.SUBSCRIPTIONS_PER_TOKEN } },
     graphqlLimits: {
       maxCost: values.GRAPHQL_MAX_COST,
       maxDepth: values.GRAPHQL_MAX_DEPTH,

@@ -2,6 +2,8 @@ import type DataLoader from 'dataloader';
 import type { PublicUrls } from './config.ts';
 import type { Database, Db, MemberRecord, Provider, UserRecord } from './db/index.ts';
 import type { ErrorStatus } from './errors.ts';
+import type { DomainEvent, EventSink } from './events/event.ts';
+import type { EventStreams } from './events/streams.ts';
 import type { Clock } from './lib/clock.ts';
 import type { FileStorage } from './storage/files.ts';
 
@@ -67,6 +69,22 @@ export interface RequestContext {
    * (src/domain/reads.ts); absent inside transactions, which read through `db`.
    */
   readText?: Database['readText'];
+  /** Where committed writes announce their events (src/events/bus.ts); absent where no one listens (seeds). */
+  events?: EventSink;
+  /** Inside a transaction: its events, published once it commits (src/domain/transaction.ts), never if it rolls back. */
+  pendingEvents?: DomainEvent[];
+  /** The instance's live streams (GraphQL subscriptions); absent outside the HTTP server. */
+  streams?: EventStreams;
+  /**
+   * The token behind the request: its key (per-token limits) and the viewer it
+   * names now — a long-lived stream asks again at each event, so a revoked
+   * token or a removed user ends it.
+   */
+  credentials?: { key: string; viewer(): Promise<Viewer | null> };
+  /** Aborted when the HTTP client goes away (a stream then ends); absent outside HTTP. */
+  clientGone?: AbortSignal;
+  /** Closes the HTTP connection unless its answer has ended: a stream whose client stopped reading is not kept open. */
+  abortConnection?: () => void;
 }
 
 export interface ContextOptions {
@@ -79,6 +97,7 @@ export interface ContextOptions {
   fetchPrivateAddresses?: boolean | undefined;
   openApiFetch?: { timeoutMs: number; maxBytes: number } | undefined;
   jobs?: JobSender | undefined;
+  events?: EventSink | undefined;
 }
 
 export function createContext({
@@ -91,6 +110,7 @@ export function createContext({
   fetchPrivateAddresses,
   openApiFetch,
   jobs,
+  events,
 }: ContextOptions): RequestContext {
   return {
     db: database.db,
@@ -106,6 +126,7 @@ export function createContext({
     ...(fetchPrivateAddresses ? { fetchPrivateAddresses } : {}),
     ...(openApiFetch ? { openApiFetch } : {}),
     ...(jobs ? { jobs } : {}),
+    ...(events ? { events } : {}),
   };
 }
 

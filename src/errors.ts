@@ -22,6 +22,16 @@ export const notFound = (what: string, id: string) => new DomainError(404, `${wh
 export const conflict = (message: string) => new DomainError(409, message);
 /** The server cannot do it now (busy, or a dependency down); the client may try again later. */
 export const unavailable = (message: string) => new DomainError(503, message);
+/** The client holds more of something than it may (open subscriptions). */
+export const tooManyRequests = (message: string) => new DomainError(429, message);
+
+/** A job a request waited for did not end in time (a 503); it may still be running, and end later. */
+export class JobTimedOut extends DomainError {
+  constructor(message: string) {
+    super(503, message);
+    this.name = 'JobTimedOut';
+  }
+}
 
 export function isDomainError(error: unknown): error is DomainError {
   return error instanceof DomainError;

@@ -140,6 +140,14 @@ describe('the walk-throughs of the README and docs/', () => {
         expect(change.operation).toBe('insert_page');
         expect(run.stdout).toContain('"result":"merge"');
         expect(run.stdout).toContain(change.document.markdown);
+        // The subscription heard the comment posted while it followed the space.
+        const streamed = /^data: (\{.*"spaceEvents".*\})$/m.exec(run.stdout);
+        expect(streamed, run.stdout).not.toBeNull();
+        expect(JSON.parse(streamed![1]!)).toEqual({
+          data: {
+            spaceEvents: { kind: 'COMMENT_POSTED', actor: { displayName: 'Alice Martin' }, comment: { body: { markdown: 'Pagination is documented' } } },
+          },
+        });
       }
       if (file === 'docs/api.md') {
         // Without and with the beta visitor token: the second list has one space more.

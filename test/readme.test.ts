@@ -1,15 +1,8 @@
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { seedDemo } from '../prisma/seed/demo.ts';
 import { operationTable, withOperationTable } from '../src/rest/operation-table.ts';
-import { runMigrations } from '../src/db/migrate.ts';
-import { localDiskStorage } from '../src/storage/files.ts';
-import { issueApiToken } from '../src/domain/users/provisioning.ts';
-import { TEST_URLS, createTestApp, type TestApp } from './support/app.ts';
-import { closeWhenFileEnds } from './support/cleanup.ts';
-import { emptyDatabase } from './support/databases.ts';
+import type { TestApp } from './support/app.ts';
+import { createDemoApp } from './support/demo.ts';
 import { expectData } from './support/graphql.ts';
 
 /**
@@ -36,16 +29,10 @@ const examples = ['README.md', ...DOCS].flatMap((file) =>
 
 let t: TestApp;
 let token: string;
-let database: Awaited<ReturnType<typeof emptyDatabase>>;
 beforeAll(async () => {
-  database = await emptyDatabase();
-  // Registered first, so it runs after the app on it is closed.
-  closeWhenFileEnds(() => database.drop());
-  await runMigrations(database.url);
-  t = await createTestApp({ databaseUrl: database.url });
-  expect(await seedDemo(t.database, TEST_URLS, localDiskStorage(fs.mkdtempSync(path.join(os.tmpdir(), 'docs-gateway-readme-files-'))))).toBe(true);
-  const alice = await t.database.db.user.findUniqueOrThrow({ where: { email: 'alice@acme.test' } });
-  token = await issueApiToken(t.database.db, alice.id, 'readme test');
+  let tokenOf: (email?: string) => Promise<string>;
+  ({ t, tokenOf } = await createDemoApp());
+  token = await tokenOf();
 });
 
 describe('the README and docs/', () => {
@@ -61,7 +48,11 @@ describe('the README and docs/', () => {
 
   it.each(examples.map((example) => [example.name, example.document]))('GraphQL example %s runs on the demo data', async (_name, document) => {
     const portal = await t.database.db.site.findFirstOrThrow({ where: { title: 'Acme Developer Portal' } });
-    const variables = document.includes('$siteId') ? { siteId: portal.id } : {};
+    const gettingStarted = await t.database.db.space.findFirstOrThrow({ where: { title: 'Getting started' } });
+    const variables = {
+      ...(document.includes('$siteId') ? { siteId: portal.id } : {}),
+      ...(document.includes('$spaceId') ? { spaceId: gettingStarted.id } : {}),
+    };
     const data = expectData(await t.graphql(token, document, variables));
     expect(JSON.stringify(data).length).toBeGreaterThan(50);
   });

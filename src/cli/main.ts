@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError } from 'commander';
 import packageJson from '../../package.json' with { type: 'json' };
+import { restartWithServerFlags } from './node-flags.ts';
 
 /**
  * The `docs-gateway` command line. Other tools depend on its exact flags and JSON output.
@@ -40,7 +41,10 @@ program
   .description('Serve REST /v1 and GraphQL /graphql (applies pending migrations first)')
   .option('--port <port>', 'port to listen on (default: $PORT or 4000)', port)
   .option('--demo', 'load the demo data into an empty database and print a token for it')
-  .action(async (options: { port?: number; demo?: boolean }) => (await load(import('./serve.ts'))).serve(options));
+  .action(async (options: { port?: number; demo?: boolean }) => {
+    restartWithServerFlags();
+    await (await load(import('./serve.ts'))).serve(options);
+  });
 
 program
   .command('bootstrap')

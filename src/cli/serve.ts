@@ -85,6 +85,7 @@ export async function serve(options: { port?: number; demo?: boolean }) {
       pageTreeCacheBytes: config.pageTreeCacheBytes,
       corsOrigins: config.corsOrigins,
       rateLimits: config.rateLimits,
+      events: config.events,
       fetchPrivateAddresses: config.fetchPrivateAddresses,
       openApiFetch: config.openApiFetch,
       graphqlLimits: config.graphqlLimits,

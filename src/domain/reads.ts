@@ -135,14 +135,7 @@ export function keysetAfter(json: JsonDialect, ordering: Ordering<never>, alias:
     const value = bounds[index]!;
     return value instanceof Date ? json.timestamp(value) : sql`${value}`;
   };
-  const alternatives = ordering.keys.map((key, index) => {
-    const equal = ordering.keys.slice(0, index).map((previous, i) => sql`${ref(alias, previous.field)} = ${boundAt(i)}`);
-    const operator = sql.raw(key.direction === 'asc' ? '>' : '<');
-    return and([...equal, sql`${ref(alias, key.field)} ${operator} ${boundAt(index)}`]);
-  });
-  const leading = ordering.keys[0]!;
-  const bound = sql`${ref(alias, leading.field)} ${sql.raw(leading.direction === 'asc' ? '>=' : '<=')} ${boundAt(0)}`;
-  return sql`(${bound} AND (${sql.join(alternatives, sql` OR `)}))`;
+  return keysetPredicate(ordering, alias, boundAt);
 }
 
 /** What a page of a listing reads: rows of a table (`alias`) under conditions, in an ordering, with values computed per row. */
@@ -231,6 +224,11 @@ function keysetAfterSlots(json: JsonDialect, ordering: Ordering<never>, alias: s
     const bound = slot(`bound${index}`);
     return ordering.keys[index]!.type === 'date' && json.provider === 'postgresql' ? sql`CAST(${bound} AS timestamp(3))` : sql`${bound}`;
   };
+  return keysetPredicate(ordering, alias, boundAt);
+}
+
+/** Rows after the bounds (`boundAt(i)`, the value of the ordering's i-th key) in the ordering's direction. */
+function keysetPredicate(ordering: Ordering<never>, alias: string, boundAt: (index: number) => Expression<unknown>): Expression<unknown> {
   const alternatives = ordering.keys.map((key, index) => {
     const equal = ordering.keys.slice(0, index).map((previous, i) => sql`${ref(alias, previous.field)} = ${boundAt(i)}`);
     const operator = sql.raw(key.direction === 'asc' ? '>' : '<');

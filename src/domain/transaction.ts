@@ -1,23 +1,49 @@
+import { setTimeout } from 'node:timers/promises';
 import { type RequestContext, withDb, withoutMembershipSnapshot } from '../context.ts';
 import type { Db, Provider } from '../db/index.ts';
 import { Prisma } from '../db/index.ts';
-import { conflict } from '../errors.ts';
+import { conflict, unavailable } from '../errors.ts';
+import type { DomainEvent } from '../events/event.ts';
 import { clearLoaders } from './loaders.ts';
 
 /**
  * Runs a write in one database transaction: if anything throws, nothing is kept.
  * Afterwards the request's loader caches and the viewer's memberships read at
- * authentication are dropped, so later reads see the write.
+ * authentication are dropped, so later reads see the write. The events the
+ * write emitted (src/domain/events/emit.ts) are published once it committed.
  */
 export async function inTransaction<T>(ctx: RequestContext, work: (tx: RequestContext) => Promise<T>): Promise<T> {
   try {
-    return await ctx.db.$transaction((tx) => work(withDb(ctx, tx as unknown as Db)), { timeout: 15_000 });
+    for (let attempt = 1; ; attempt++) {
+      const events: DomainEvent[] = [];
+      try {
+        const result = await ctx.db.$transaction((tx) => work({ ...withDb(ctx, tx as unknown as Db), pendingEvents: events }), { timeout: 15_000 });
+        for (const event of events) ctx.events?.publish(event);
+        return result;
+      } catch (error) {
+        if (attempt >= WRITE_CONFLICT_ATTEMPTS || !isWriteConflict(error)) throw error;
+        // Rolled back entirely: the transaction runs again from its start, after the other one had time to end.
+        clearLoaders(ctx);
+        await setTimeout(10 * attempt + Math.random() * 20 * attempt);
+      }
+    }
   } catch (error) {
     throw translateConstraintError(error);
   } finally {
     clearLoaders(ctx);
     ctx.viewer = withoutMembershipSnapshot(ctx.viewer);
   }
+}
+
+/**
+ * How many times a transaction runs when PostgreSQL chose it as the victim of a
+ * deadlock or a serialization failure: the cure its manual prescribes is to run
+ * it again. Its reads are read again, its file writes are by digest (idempotent).
+ */
+const WRITE_CONFLICT_ATTEMPTS = 3;
+
+function isWriteConflict(error: unknown): boolean {
+  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2034';
 }
 
 /**
@@ -36,6 +62,9 @@ export function translateConstraintError(error: unknown): unknown {
       return conflict('A resource this request refers to was removed meanwhile');
     case 'P2025':
       return conflict(`The ${meta?.modelName ?? 'resource'} was changed or removed meanwhile`);
+    case 'P2034':
+      // A deadlock or a serialization failure (PostgreSQL): nothing was written, and the same request may succeed.
+      return unavailable('The write met another one at the same moment and was not made: try again');
     default:
       return error;
   }

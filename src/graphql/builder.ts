@@ -21,6 +21,7 @@ const typeOfKind: Partial<Record<IdKind, string>> = {
   siteSectionGroup: 'SiteSectionGroup',
   siteSpace: 'SiteSpace',
   changeRequest: 'ChangeRequest',
+  revision: 'Revision',
   comment: 'Comment',
   commentReply: 'CommentReply',
   openApiSpec: 'OpenAPISpec',

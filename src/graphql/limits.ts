@@ -145,20 +145,32 @@ export function estimatedCost(
 
 /** Refuses an operation whose estimated cost is above `maxCost`, with its variables known, before it runs. */
 function costLimit(maxCost: number): Plugin {
+  /** The estimated cost when it is over the limit. */
+  const refusalOf = (args: { schema: GraphQLSchema; document: DocumentNode; variableValues?: unknown; operationName?: string | null | undefined }) => {
+    const cost = estimatedCost(args.schema, args.document, (args.variableValues ?? {}) as Record<string, unknown>, args.operationName ?? undefined);
+    return cost !== undefined && cost > maxCost ? cost : undefined;
+  };
   return {
-    onExecute({ args, setResultAndStopExecution }) {
-      const cost = estimatedCost(args.schema, args.document, (args.variableValues ?? {}) as Record<string, unknown>, args.operationName);
-      if (cost === undefined) return;
-      if (cost > maxCost) {
+    // A subscription's selection runs once per event: it is refused as a query of its cost would be.
+    onSubscribe({ args, setResultAndStopExecution }) {
+      const cost = refusalOf(args);
+      if (cost !== undefined) {
         setResultAndStopExecution({
-          errors: [
-            refusal(
-              `Query cost ${cost} exceeds the limit of ${maxCost}: it could return that many objects. ` +
-                `Ask for fewer items with first/last (a connection without them counts ${DEFAULT_PAGE_SIZE} items, a list ${LIST_SIZE_ESTIMATE}) or select less.`,
-            ),
-          ],
+          errors: [refusal(`Query cost ${cost} exceeds the limit of ${maxCost} for each event: select less.`)],
         });
       }
+    },
+    onExecute({ args, setResultAndStopExecution }) {
+      const cost = refusalOf(args);
+      if (cost === undefined) return;
+      setResultAndStopExecution({
+        errors: [
+          refusal(
+            `Query cost ${cost} exceeds the limit of ${maxCost}: it could return that many objects. ` +
+              `Ask for fewer items with first/last (a connection without them counts ${DEFAULT_PAGE_SIZE} items, a list ${LIST_SIZE_ESTIMATE}) or select less.`,
+          ),
+        ],
+      });
     },
   };
 }

@@ -14,6 +14,7 @@ import './types/space.ts';
 import './types/custom-field.ts';
 import './types/content.ts';
 import './types/change-request.ts';
+import './types/change-request-diff.ts';
 import './types/comment.ts';
 import './types/comment-reply.ts';
 import './types/search.ts';
@@ -25,6 +26,7 @@ import './types/site-space.ts';
 import './types/published-site.ts';
 import './types/openapi-spec.ts';
 import './types/viewer.ts';
+import './types/events.ts';
 
 /**
  * The graph, with the Relay plugin's generated connections, edges, inputs and

@@ -41,12 +41,14 @@ const LINKS: AppLink[] = [
       return row.changeRequestId && row.type !== 'merge' ? `/v1/spaces/${space}/change-requests/${row.changeRequestId}/content` : `/v1/spaces/${space}/content`;
     },
   },
-  // A published site (no custom hostname): its organization is looked up.
+  // A published site (no custom hostname): its organization is looked up. Its text
+  // for assistants (llms.txt, llms-full.txt, <page>.md) is at the same place under it.
   {
-    pattern: new RegExp(`^/sites/${segment}(?:/[^?#]*)?$`),
-    target: async ([site], database) => {
+    pattern: new RegExp(`^/sites/${segment}(/[^?#]*)?$`),
+    target: async ([site, rest], database) => {
       const row = await database.db.site.findUnique({ where: { id: decodeURIComponent(site!) }, select: { organizationId: true } });
-      return row ? `/v1/orgs/${row.organizationId}/sites/${site}/published` : null;
+      const text = rest && /^\/(llms\.txt|llms-full\.txt|.+\.md)$/.test(rest) ? rest : '';
+      return row ? `/v1/orgs/${row.organizationId}/sites/${site}/published${text}` : null;
     },
   },
 ];

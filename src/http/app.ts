@@ -22,11 +22,15 @@ import { registerAppLinks } from './app-links.ts';
 import type { PersistedOperations } from '../graphql/persisted-operations.ts';
 import { registerPages } from './pages.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
-import { bearerToken } from '../lib/tokens.ts';
+import { bearerToken, hashApiToken } from '../lib/tokens.ts';
+import { type EventBus, openEventBus } from '../events/bus.ts';
+import { type StreamLimits, DEFAULT_STREAM_LIMITS, createEventStreams } from '../events/streams.ts';
 import { RateLimited, registerRateLimits } from './rate-limit.ts';
 import { DEFAULT_RATE_LIMITS } from '../config.ts';
 import { registerResponseCache } from './response-cache.ts';
 import { registerFileDownloads } from '../rest/files.ts';
+import { registerPublishedMcp } from '../rest/published-mcp.ts';
+import { PUBLISHED_TEXT_PATH, registerPublishedText } from '../rest/published-text.ts';
 import { OPENAPI_PATH, restPlugin } from '../rest/plugin.ts';
 import type { FileStorage } from '../storage/files.ts';
 import { type JobQueue, jobSender } from '../jobs/queue.ts';
@@ -41,6 +45,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The background job queue this app sends to (src/jobs/). */
     jobs: JobQueue;
+    /** The event bus committed writes announce their events on (src/events/bus.ts). */
+    events: EventBus;
   }
 }
 
@@ -75,6 +81,12 @@ export interface AppOptions {
   jobs?: JobQueue;
   /** Queries answered by one SQL statement per root field (src/graphql/compiled/): on unless off; `verify` also executes them and compares (tests). */
   compiledReads?: CompiledReadsMode;
+  /**
+   * Live updates (src/events/): through Redis when `redisUrl` is set, else
+   * PostgreSQL LISTEN/NOTIFY or in process; streams per token and how far one
+   * may fall behind.
+   */
+  events?: { redisUrl?: string | undefined; redisPrefix?: string | undefined; limits?: Partial<StreamLimits> | undefined };
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -111,19 +123,56 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.header('x-request-id', request.id);
   });
 
+  // Live updates: committed writes announce events on the bus; subscribers' streams hear them.
+  const bus: EventBus = await openEventBus({ database, redisUrl: options.events?.redisUrl, redisPrefix: options.events?.redisPrefix, log: app.log });
+  const streams = createEventStreams(bus, { ...DEFAULT_STREAM_LIMITS, ...options.events?.limits });
+  app.decorate('events', bus);
+  // Last, after the requests and jobs that publish: the bus closes with the database.
+  app.addHook('onClose', () => bus.close());
+
   // From the start of app.close() on, newcomers (on keep-alive connections, or
   // pipelined) are answered 503 with Retry-After, before any work; the requests
   // already in flight finish.
   let closing = false;
+  let inFlight = 0;
   app.addHook('preClose', async () => {
     closing = true;
+    // Streams end after the requests in flight, so that the events of their writes reach them
+    // first; the server stops listening meanwhile, and its close waits for both.
+    void (async () => {
+      for (const deadline = Date.now() + DRAIN_WAIT_MS; inFlight > 0 && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 20));
+      await streams.drain();
+    })().catch((error: Error) => app.log.warn({ err: { message: error.message } }, 'live streams could not be drained'));
+  });
+  // Requests in flight, each counted out once: answered, abandoned, or turned into a stream (the drain ends those).
+  const counted = new WeakSet<FastifyRequest>();
+  app.addHook('onRequest', async (request) => {
+    counted.add(request);
+    inFlight++;
+  });
+  const countOut = async (request: FastifyRequest) => {
+    if (counted.delete(request)) inFlight--;
+  };
+  app.addHook('onResponse', countOut);
+  app.addHook('onRequestAbort', countOut);
+  // A subscription asked for without `Accept: text/event-stream` streams too: out once it does.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (String(reply.getHeader('content-type') ?? '').startsWith('text/event-stream')) {
+      await countOut(request);
+      // A stream ended by the shutdown leaves its connection idle after the server's one sweep of
+      // idle connections: end it, or the close waits for the client's keep-alive to lapse.
+      reply.raw.once('finish', () => {
+        if (closing) request.raw.socket?.end();
+      });
+    }
+    return payload;
   });
   app.addHook('onRequest', async () => {
     if (closing) throw unavailable(SHUTTING_DOWN_MESSAGE);
   });
   // br or gzip above 1 KB, as the client accepts (GraphiQL's page is compressed once, src/graphql/yoga.ts).
   await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
-  const metrics = registerMetrics(app, database);
+  const metrics = registerMetrics(app, database, streams);
 
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
@@ -160,6 +209,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       pageTreeCache,
       fetchPrivateAddresses: options.fetchPrivateAddresses,
       openApiFetch: options.openApiFetch,
+      events: bus,
     });
   const jobQueue = options.jobs ?? openJobQueue(database, { log: app.log, context: jobContext });
   const jobs = jobSender(jobQueue);
@@ -172,11 +222,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Caches are read only once they know of every write this instance made (a client's previous request, a job).
   app.addHook('onRequest', async () => database.generations.barrier());
   app.decorateRequest('ctx', null);
-  app.addHook('onRequest', async (request) => {
-    if (!requiresToken(request)) return;
+  app.addHook('onRequest', async (request, reply) => {
+    const policy = tokenPolicy(request);
+    if (policy === 'none') return;
     const token = bearerToken(request.headers.authorization);
     const viewer = token ? await viewers.viewerForToken(token) : null;
-    if (!viewer) {
+    if (!viewer && !(policy === 'optional' && request.headers.authorization === undefined)) {
       // Each failure spends the address's stricter budget: guessing tokens ends in 429s.
       const limited = await checkFailedAuthentication(request);
       if (limited) throw limited;
@@ -192,7 +243,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       fetchPrivateAddresses: options.fetchPrivateAddresses,
       openApiFetch: options.openApiFetch,
       jobs,
+      events: bus,
     });
+    request.ctx.streams = streams;
+    // The response closing before it finished: the client went away (or the connection was cut).
+    const gone = new AbortController();
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) gone.abort();
+    });
+    request.ctx.clientGone = gone.signal;
+    request.ctx.abortConnection = () => {
+      if (!reply.raw.writableFinished) reply.raw.destroy();
+    };
+    if (token && viewer) request.ctx.credentials = { key: hashApiToken(token), viewer: () => viewers.viewerForToken(token) };
   });
 
   // Path and query values are text the databases can store, as bodies are (src/lib/text-input.ts).
@@ -234,6 +297,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerAppLinks(app, { database, urls });
   await app.register(restPlugin, { publicUrl: urls.api });
   registerFileDownloads(app, { database, storage: options.fileStorage });
+  registerPublishedText(app, { urls });
+  registerPublishedMcp(app, { urls });
   await app.register(graphqlPlugin, {
     graphiqlToken: options.graphiqlToken,
     limits: options.graphqlLimits,
@@ -244,21 +309,26 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   return app;
 }
 
-function requiresToken(request: FastifyRequest): boolean {
+/** Whether a request needs a token: REST and GraphQL do; a published site's text may be read without one (as a visitor). */
+function tokenPolicy(request: FastifyRequest): 'required' | 'optional' | 'none' {
   // Browsers send preflights without credentials; they read no data.
-  if (request.method === 'OPTIONS') return false;
+  if (request.method === 'OPTIONS') return 'none';
   const path = request.url.split('?')[0]!;
-  if (path === OPENAPI_PATH || path === METRICS_PATH) return false;
-  if (path.startsWith('/v1/')) return true;
+  if (path === OPENAPI_PATH || path === METRICS_PATH) return 'none';
+  if ((request.method === 'GET' || (request.method === 'POST' && path.endsWith('/mcp'))) && PUBLISHED_TEXT_PATH.test(path)) return 'optional';
+  if (path.startsWith('/v1/')) return 'required';
   if (path === '/graphql') {
     // The GraphiQL page itself is public; every query it sends carries a token.
     const wantsPage = request.method === 'GET' && (request.headers.accept ?? '').includes('text/html');
-    return !wantsPage;
+    return wantsPage ? 'none' : 'required';
   }
-  return false;
+  return 'none';
 }
 
 const MAX_PATH_PARAMETER_LENGTH = 200;
+
+/** How long a shutdown waits for the requests in flight before it ends the live streams. */
+const DRAIN_WAIT_MS = 10_000;
 
 /** The methods a path may have routes for (OPTIONS answers every path: CORS preflights, src/http/cors.ts). */
 const ROUTED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { DocumentNode, GraphQLSchema } from 'graphql';
 import type { GraphQLLimits } from '../config.ts';
@@ -67,8 +68,20 @@ export async function graphqlPlugin(
       const response = await withRequestLog(req.log, () => yoga.handleNodeRequestAndResponse(req, reply, { req, reply }));
       // Streams (subscriptions, incremental delivery) pass as they are; results are
       // read whole, to bound their size and for the response cache to see their text.
-      if (/^(text\/event-stream|multipart\/mixed)/.test(response.headers.get('content-type') ?? '')) return response;
+      if (/^(text\/event-stream|multipart\/mixed)/.test(response.headers.get('content-type') ?? '')) {
+        reply.status(response.status);
+        response.headers.forEach((value, name) => {
+          // Yoga's `Content-Encoding: none` is no encoding a client knows; a stream is never compressed (@fastify/compress skips event streams).
+          if (name.toLowerCase() !== 'content-encoding') reply.header(name, value);
+        });
+        return reply.send(response.body ? await nodeStreamOf(response.body as unknown as ReadableStream<Uint8Array>) : '');
+      }
       const text = await response.text();
+      // Yoga refuses an Accept it cannot answer without a word: say which answers there are.
+      if (response.status === 406 && text === '') {
+        const message = `Accept: ${req.headers.accept ?? ''} names no answer of this endpoint: application/json or application/graphql-response+json, and text/event-stream for subscriptions`;
+        return reply.code(406).send({ errors: [{ message, extensions: { code: 406 } }] });
+      }
       const bytes = Buffer.byteLength(text);
       if (bytes > limits.maxResponseBytes) {
         const error = responseTooLarge(bytes, limits.maxResponseBytes);
@@ -90,6 +103,36 @@ export async function graphqlPlugin(
         reply.header('content-security-policy', GRAPHIQL_CONTENT_SECURITY_POLICY);
       }
       return reply.send(text);
+    },
+  });
+}
+
+/**
+ * Yoga's body (a whatwg-node ReadableStream) as a Node stream for Fastify. Its
+ * first chunk is read at once: the web stream starts on its first read, and
+ * one cancelled before it started (a client gone while the operation was
+ * prepared) throws out of reach and ends the process. Cancelled after that,
+ * it returns the subscription's iterator, which releases the stream.
+ */
+async function nodeStreamOf(body: ReadableStream<Uint8Array>): Promise<Readable> {
+  const reader = body.getReader();
+  const first = await reader.read();
+  let pending: ReadableStreamReadResult<Uint8Array> | undefined = first;
+  return new Readable({
+    async read() {
+      try {
+        const { done, value } = pending ?? (await reader.read());
+        pending = undefined;
+        this.push(done ? null : Buffer.from(value));
+      } catch (error) {
+        this.destroy(error as Error);
+      }
+    },
+    destroy(error, callback) {
+      reader.cancel().then(
+        () => callback(error),
+        () => callback(error),
+      );
     },
   });
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Database } from '../db/index.ts';
+import type { EventStreams } from '../events/streams.ts';
 
 /**
  * Prometheus metrics at /metrics (prom-client): HTTP requests by route,
@@ -20,7 +21,7 @@ export interface GraphQLMetrics {
   operation(type: string, outcome: 'ok' | 'error'): void;
 }
 
-export function registerMetrics(app: FastifyInstance, database: Database): GraphQLMetrics {
+export function registerMetrics(app: FastifyInstance, database: Database, streams: EventStreams): GraphQLMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
 
@@ -48,6 +49,32 @@ export function registerMetrics(app: FastifyInstance, database: Database): Graph
     help: 'GraphQL operations executed, by type and outcome (error: the result has errors)',
     labelNames: ['type', 'outcome'] as const,
     registers: [registry],
+  });
+  new Gauge({
+    name: 'docs_gateway_subscription_streams',
+    help: 'Live update streams (GraphQL subscriptions) open on this instance',
+    registers: [registry],
+    collect() {
+      this.set(streams.stats().open);
+    },
+  });
+  new Counter({
+    name: 'docs_gateway_subscription_events_total',
+    help: 'Events delivered to subscribers (after their permission checks)',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(streams.stats().sent);
+    },
+  });
+  new Counter({
+    name: 'docs_gateway_subscription_streams_dropped_total',
+    help: 'Streams dropped because their client fell too far behind',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(streams.stats().dropped);
+    },
   });
   if (database.poolStats) {
     const stats = database.poolStats;

@@ -1,4 +1,4 @@
-import { PgBoss } from 'pg-boss';
+import type { PgBoss } from 'pg-boss';
 import type { AnyJobKind, JobOutput } from '../context.ts';
 import { type JobQueue, type JobRunner, jobTimedOut, runLogged } from './queue.ts';
 
@@ -15,21 +15,28 @@ const retryDueMs = (retryCount: number) => 1000 * Math.min(RETRY_DELAY_MAX_SECON
 /** Jobs kept in PostgreSQL by pg-boss (its own schema), shared by every instance on the database. */
 export function pgBossQueue(url: string, runner: JobRunner): JobQueue {
   const { log } = runner;
-  const boss = new PgBoss({
-    connectionString: url,
-    schema: 'pgboss',
-    application_name: 'docs-gateway jobs',
-    // Its own small pool: background work never takes the connections requests need.
-    max: 3,
-    connectionTimeoutMillis: 5_000,
-    // A new job wakes the workers of every instance (LISTEN/NOTIFY on a connection of its
-    // own): idle, a worker only polls as a backstop, not every second.
-    useListenNotify: true,
-    // No cron schedules here (periodic work is sent throttled, src/jobs/background.ts): none of its polling.
-    schedule: false,
-  });
-  // Trouble reaching the database is reported here and retried by pg-boss itself.
-  boss.on('error', (error) => log.warn({ err: error }, 'job queue: database error'));
+  // pg-boss itself is loaded with the first job (about 25 MB of a process' memory until then).
+  const startBoss = async () => {
+    const { PgBoss } = await import('pg-boss');
+    boss = new PgBoss({
+      connectionString: url,
+      schema: 'pgboss',
+      application_name: 'docs-gateway jobs',
+      // Its own small pool: background work never takes the connections requests need.
+      max: 3,
+      connectionTimeoutMillis: 5_000,
+      // A new job wakes the workers of every instance (LISTEN/NOTIFY on a connection of its
+      // own): idle, a worker only polls as a backstop, not every second.
+      useListenNotify: true,
+      // No cron schedules here (periodic work is sent throttled, src/jobs/background.ts): none of its polling.
+      schedule: false,
+    });
+    // Trouble reaching the database is reported here and retried by pg-boss itself.
+    boss.on('error', (error) => log.warn({ err: error }, 'job queue: database error'));
+    await boss.start();
+  };
+  /** Set once a job was sent or worked; every use below comes after `started`. */
+  let boss!: PgBoss;
 
   // Nothing connects until a job is sent or worked: servers and tests that
   // never use the queue open no pool and install nothing.
@@ -48,7 +55,7 @@ export function pgBossQueue(url: string, runner: JobRunner): JobQueue {
         notify: true,
       };
       // Created once; a queue created by an earlier version takes today's options too.
-      ready = (started ??= boss.start()).then(async () => {
+      ready = (started ??= startBoss()).then(async () => {
         await boss.createQueue(kind.name, options);
         await boss.updateQueue(kind.name, options);
       });
@@ -116,7 +123,8 @@ export function pgBossQueue(url: string, runner: JobRunner): JobQueue {
     async stop() {
       if (!started) return;
       await started.catch(() => {});
-      await boss.stop({ graceful: true, timeout: 10_000 });
+      // A start that failed before pg-boss was made left nothing to stop.
+      if (boss) await boss.stop({ graceful: true, timeout: 10_000 });
     },
   };
 }

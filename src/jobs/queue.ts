@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AnyJobKind, JobOutput, JobSender, RequestContext } from '../context.ts';
-import { DomainError, unavailable } from '../errors.ts';
+import { DomainError, JobTimedOut } from '../errors.ts';
 
 /**
  * Background work (purging deleted spaces, processing OpenAPI specs…), run
@@ -80,4 +80,4 @@ export function jobSender(queue: JobQueue): JobSender {
 
 /** The 503 of a job that did not end in time. */
 export const jobTimedOut = (kind: AnyJobKind, timeoutMs: number) =>
-  unavailable(`the server is busy: ${kind.name} did not finish within ${Math.round(timeoutMs / 1000)} s, try again later`);
+  new JobTimedOut(`the server is busy: ${kind.name} did not finish within ${Math.round(timeoutMs / 1000)} s, try again later`);

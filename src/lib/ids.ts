@@ -31,6 +31,7 @@ export const ID_PREFIXES = {
   pageVersion: 'pv',
   file: 'fil',
   fileVersion: 'fv',
+  event: 'evt',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

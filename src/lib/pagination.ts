@@ -165,6 +165,24 @@ export async function restList<Item>(page: Page<Item>) {
   return { ...(page.hasNextPage && last ? { next: { page: last } } : {}), count, items: page.items };
 }
 
+/** A token naming a position in an in-memory listing. */
+function positionToken(listing: string, position: number): string {
+  return Buffer.from(JSON.stringify([listing, position])).toString('base64url');
+}
+
+/** The position a token of `listing` names; a 400 naming `param` for anything else. */
+function positionIn(listing: string, token: string, param: string): number {
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
+  } catch {
+    decoded = undefined;
+  }
+  const [name, at] = Array.isArray(decoded) ? decoded : [];
+  if (name !== listing || !Number.isInteger(at) || at < 0) throw invalid(`${param}: is not a page token returned by this listing`);
+  return at as number;
+}
+
 /**
  * A page of items ranked or grouped in memory (search results, links), where
  * rows have no sort key to seek: the token holds the offset of the next page
@@ -172,22 +190,34 @@ export async function restList<Item>(page: Page<Item>) {
  * so a token of another listing is refused.
  */
 export function offsetPage<T>(items: T[], token: string | undefined, limit: number, listing: string) {
-  let offset = 0;
-  if (token) {
-    let decoded: unknown;
-    try {
-      decoded = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
-    } catch {
-      decoded = undefined;
-    }
-    const [name, at] = Array.isArray(decoded) ? decoded : [];
-    if (name !== listing || !Number.isInteger(at) || at < 0) throw invalid('page: is not a page token returned by this listing');
-    offset = at;
-  }
+  const offset = token ? positionIn(listing, token, 'page') : 0;
   const next = offset + limit;
   return {
-    ...(next < items.length ? { next: { page: Buffer.from(JSON.stringify([listing, next])).toString('base64url') } } : {}),
+    ...(next < items.length ? { next: { page: positionToken(listing, next) } } : {}),
     count: items.length,
     items: items.slice(offset, next),
+  };
+}
+
+/**
+ * A page of a list built in memory in a stable order (a change request's
+ * changes), as a keyset Page: the token of an item is its position in the list
+ * and the listing's name, so `after` (or `page`) continues after it, `before`
+ * stops before it, and a token of another listing is refused.
+ */
+export function memoryPage<T>(items: readonly T[], request: PageRequest, listing: string): Page<T> & { remaining: number } {
+  const positionOf = (token: string) => positionIn(listing, token, request.tokenParam ?? 'page');
+  const end = request.before !== undefined ? Math.min(positionOf(request.before), items.length) : items.length;
+  const start = request.backward ? Math.max(0, end - request.limit) : request.after !== undefined ? positionOf(request.after) + 1 : 0;
+  const stop = request.backward ? end : Math.min(start + request.limit, items.length);
+  const slice = items.slice(start, stop);
+  return {
+    items: slice,
+    cursors: slice.map((_, index) => positionToken(listing, start + index)),
+    hasNextPage: stop < items.length,
+    hasPreviousPage: start > 0,
+    count: async () => items.length,
+    /** How many items come after this page. */
+    remaining: items.length - stop,
   };
 }

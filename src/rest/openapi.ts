@@ -112,7 +112,16 @@ const ownSchemas: Record<string, JsonSchema> = {
   ImportResult: {
     type: 'object',
     required: ['revision', 'importedResources', 'totalResources'],
-    properties: { revision: { type: 'string' }, importedResources: { type: 'number' }, totalResources: { type: 'number' } },
+    properties: {
+      revision: { type: 'string' },
+      importedResources: { type: 'number', description: 'Pages, images and files imported' },
+      totalResources: { type: 'number', description: 'Pages, images and files the import found' },
+      failedResources: {
+        type: 'array',
+        description: 'Images and files that could not be brought (outside the site, missing, refused, too large), each with why; their links stay as they were',
+        items: { type: 'object', required: ['url', 'reason'], properties: { url: { type: 'string' }, reason: { type: 'string' } } },
+      },
+    },
   },
   ExportUrl: {
     type: 'object',
@@ -189,6 +198,9 @@ const ownSchemas: Record<string, JsonSchema> = {
 
 /** Official schemas the contract differs from, changed where it does (their descriptions say how). */
 const officialChanges: Record<string, (schema: JsonSchema) => JsonSchema> = {
+  // The official `attributes` is oneOf three schemas that no object can tell apart (every object
+  // valid for a document's attributes is valid for a group's): anyOf says what is meant.
+  RevisionSemanticChangePageEdited: relaxAttributesOneOf,
   // The contract creates a provider from its label alone; an empty string is no URI.
   OrganizationSAMLProvider: (schema) => ({
     ...schema,
@@ -202,6 +214,12 @@ const officialChanges: Record<string, (schema: JsonSchema) => JsonSchema> = {
     properties: { ...(schema.properties as JsonSchema), $id: { type: 'string', maxLength: 2048, description: 'The identifier of the schema, kept as given' } },
   }),
 };
+
+export function relaxAttributesOneOf(schema: JsonSchema): JsonSchema {
+  const properties = schema.properties as Record<string, JsonSchema>;
+  const { oneOf, ...attributes } = properties.attributes!;
+  return { ...schema, properties: { ...properties, attributes: { ...attributes, anyOf: oneOf } } };
+}
 
 /** Adds `name` and every schema it references to `into`. */
 function collectSchema(name: string, into: Record<string, JsonSchema>) {

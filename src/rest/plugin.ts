@@ -44,11 +44,13 @@ export async function restPlugin(app: FastifyInstance, options: { publicUrl: str
   for (const definition of restRoutes) {
     app.route({
       method: definition.method,
-      url: definition.path.replace(/\{(\w+)\}/g, ':$1'),
+      // A page path is slugs joined by "/": the rest of the URL, slashes and all.
+      url: definition.path.replace(/\{pagePath\}$/, '*').replace(/\{(\w+)\}/g, ':$1'),
       ...(definition.bodyLimit ? { bodyLimit: definition.bodyLimit } : {}),
       handler: async (request, reply) => {
+        const { '*': rest, ...params } = request.params as Record<string, string>;
         const result = await definition.handler(request.ctx!, {
-          params: request.params as Record<string, string>,
+          params: rest === undefined ? params : { ...params, pagePath: rest },
           query: request.query as Record<string, unknown>,
           body: request.body,
           headers: request.headers as Record<string, string | undefined>,

@@ -1,12 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../../src/graphql/schema.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
+import { subscribe } from '../support/event-stream.ts';
 import { unique } from '../support/factories.ts';
 import { mutation } from '../support/graphql.ts';
 import { type MatrixWorld, PRINCIPALS, type Principal, type Rule, buildMatrixWorld, content, expectedStatus, organization } from './fixtures.ts';
 
 /**
- * Every field of Query and Mutation in the built schema, called by every kind
+ * Every field of Query, Mutation and Subscription in the built schema, called by every kind
  * of caller (test/authorization/fixtures.ts), with the outcome the same rules
  * as REST give: HTTP 401 without a valid token, else data, or one error whose
  * `extensions.code` is 403 or 404. A field added to the schema fails the first
@@ -45,6 +46,7 @@ const NODE_TYPES: Array<[string, Rule, (w: MatrixWorld) => string]> = [
   ['Collection', content('read'), (w) => w.a.collectionId],
   ['Space', content('read'), (w) => w.a.spaceId],
   ['ChangeRequest', content('read'), (w) => w.a.changeRequestId],
+  ['Revision', content('read'), (w) => w.a.revisionId],
   ['Comment', content('read'), (w) => w.a.commentId],
   ['CommentReply', content('read'), (w) => w.a.changeRequestCommentReplyId],
   ['CustomField', organization('read'), (w) => w.a.customFieldName],
@@ -234,6 +236,7 @@ const MUTATIONS: Record<string, MutationCase> = {
   deleteComment: m(content('admin'), 'deletedCommentId', async (w) => ({ commentId: await w.a.make.comment(w.a.spaceId) }), true),
   createCommentReply: m(content('comment'), 'reply { id }', (w) => ({ commentId: w.a.changeRequestCommentId, body: 'Matrix' })),
   updateCommentReply: m(content('comment'), 'reply { id }', (w) => ({ replyId: w.a.commentReplyId, addedReactions: ['👀'] })),
+  deleteCommentReply: m(content('admin'), 'deletedReplyId', async (w) => ({ replyId: await w.a.make.commentReply(w.a.spaceId, w.a.commentId) }), true),
 
   createSite: m(organization('create'), 'site { id }', (w) => ({ ...orgInput(w), title: 'Matrix site' })),
   updateSite: m(content('admin'), 'site { id }', (w) => ({ ...siteInput(w), title: 'Matrix site' })),
@@ -278,6 +281,36 @@ const MUTATIONS: Record<string, MutationCase> = {
   moveSiteSpace: m(content('admin'), 'siteSpace { id }', (w) => ({ siteSpaceId: w.a.siteSpaceId })),
 };
 
+/** Subscriptions: who may follow what, with the rules of reading it (test/graphql/subscriptions.test.ts for what then arrives). */
+const SUBSCRIPTIONS: Record<string, Case> = {
+  spaceEvents: {
+    rule: content('read'),
+    request: (w) => ({ query: 'subscription($id: ID!) { spaceEvents(spaceId: $id) { __typename } }', variables: { id: w.a.spaceId } }),
+  },
+  changeRequestEvents: {
+    rule: content('read'),
+    request: (w) => ({ query: 'subscription($id: ID!) { changeRequestEvents(changeRequestId: $id) { __typename } }', variables: { id: w.a.changeRequestId } }),
+  },
+  organizationEvents: {
+    rule: 'member',
+    request: (w) => ({ query: 'subscription($id: ID!) { organizationEvents(organizationId: $id) { __typename } }', variables: { id: w.a.organizationId } }),
+  },
+};
+
+/** A subscription's outcome: 401 before any stream, the code of the error that ends it at once, or 200 for a stream left open. */
+async function streamOutcome(principal: Principal, query: string, variables?: Variables): Promise<number | string> {
+  const stream = await subscribe(await t.listen(), w.tokens[principal], query, variables);
+  try {
+    if (stream.status !== 200) return stream.status;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    if (!stream.ended) return stream.results.length === 0 ? 200 : `events before any write: ${JSON.stringify(stream.results)}`;
+    const codes = [...new Set(stream.results.flatMap((result) => result.errors ?? []).map((error) => error.extensions?.code))];
+    return codes.length === 1 && typeof codes[0] === 'number' ? codes[0] : JSON.stringify(stream.results);
+  } finally {
+    stream.close();
+  }
+}
+
 /** What a caller got: 401 (refused before execution), the one error code of the answer, or 200 with its data. */
 async function outcome(principal: Principal, query: string, variables?: Variables): Promise<number | string> {
   const token = w.tokens[principal];
@@ -315,6 +348,23 @@ describe('the GraphQL authorization matrix', () => {
   it('classifies every mutation, and only those', () => {
     expect(Object.keys(MUTATIONS).sort()).toEqual(Object.keys(schema.getMutationType()!.getFields()).sort());
   });
+
+  it('classifies every subscription, and only those', () => {
+    expect(Object.keys(SUBSCRIPTIONS).sort()).toEqual(Object.keys(schema.getSubscriptionType()!.getFields()).sort());
+  });
+
+  for (const [field, kase] of Object.entries(SUBSCRIPTIONS)) {
+    it(`Subscription.${field}`, async () => {
+      const { query, variables } = await kase.request(w);
+      const expected: Partial<Record<Principal, number | string>> = {};
+      const actual: Partial<Record<Principal, number | string>> = {};
+      for (const principal of PRINCIPALS) {
+        expected[principal] = expectedStatus(kase.rule, principal, 200);
+        actual[principal] = await streamOutcome(principal, query, variables);
+      }
+      expect(actual, `Subscription.${field}`).toEqual(expected);
+    });
+  }
 
   for (const [field, cases] of Object.entries(QUERIES)) {
     for (const kase of cases) {

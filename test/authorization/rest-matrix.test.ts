@@ -215,6 +215,7 @@ const REST_OPERATIONS: Record<string, Operation> = {
   listChangeRequestsForSpace: { rule: content('read'), call: (w) => ({ params: space(w) }) },
   createChangeRequest: { rule: content('edit'), call: (w) => ({ params: space(w), body: { subject: 'Matrix' } }) },
   getChangeRequestById: { rule: content('read'), call: (w) => ({ params: changeRequest(w) }) },
+  getChangeRequestChanges: { rule: content('read'), call: (w) => ({ params: changeRequest(w) }) },
   // Editors, or its author (A's admin here).
   updateChangeRequestById: { rule: content('edit'), call: (w) => ({ params: changeRequest(w), body: { subject: 'Matrix' } }) },
   mergeChangeRequest: {
@@ -267,6 +268,11 @@ const REST_OPERATIONS: Record<string, Operation> = {
     rule: content('comment'),
     call: (w) => ({ params: { ...space(w), commentId: w.a.commentId, commentReplyId: w.a.commentReplyId }, body: { addedReactions: ['🎉'] } }),
   },
+  deleteCommentReplyInSpace: {
+    rule: content('admin'),
+    fresh: true,
+    call: async (w) => ({ params: { ...space(w), commentId: w.a.commentId, commentReplyId: await w.a.make.commentReply(w.a.spaceId, w.a.commentId) } }),
+  },
   listCommentsInChangeRequest: { rule: content('read'), call: (w) => ({ params: changeRequest(w) }) },
   postCommentInChangeRequest: { rule: content('comment'), call: (w) => ({ params: changeRequest(w), body: { body: { markdown: 'Matrix' } } }) },
   getCommentInChangeRequest: { rule: content('read'), call: (w) => ({ params: { ...changeRequest(w), commentId: w.a.changeRequestCommentId } }) },
@@ -293,6 +299,18 @@ const REST_OPERATIONS: Record<string, Operation> = {
     call: (w) => ({
       params: { ...changeRequest(w), commentId: w.a.changeRequestCommentId, commentReplyId: w.a.changeRequestCommentReplyId },
       body: { removedReactions: ['🎉'] },
+    }),
+  },
+
+  deleteCommentReplyInChangeRequest: {
+    rule: content('admin'),
+    fresh: true,
+    call: async (w) => ({
+      params: {
+        ...changeRequest(w),
+        commentId: w.a.changeRequestCommentId,
+        commentReplyId: await w.a.make.commentReply(w.a.spaceId, w.a.changeRequestCommentId, w.a.changeRequestId),
+      },
     }),
   },
 

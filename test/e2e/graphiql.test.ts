@@ -91,6 +91,39 @@ describe('GraphiQL', () => {
     for (const asset of assets) expect(asset.cacheControl, asset.url).toBe('public, max-age=31536000, immutable');
   });
 
+  it('runs a subscription: a merge made over REST appears in the result pane as it happens', BROWSER_TEST, async () => {
+    const served = await createTestApp({ graphiqlToken: team.admin.token });
+    const base = await served.listen();
+    const spaceId = (await served.call('POST', `/v1/orgs/${team.organization.id}/spaces`, { token: team.admin.token, body: { title: 'Watched' } })).json().id;
+    const changeRequestId = (
+      await served.call('POST', `/v1/spaces/${spaceId}/change-requests`, { token: team.admin.token, body: { subject: 'Seen live' } })
+    ).json().id;
+    const query = `subscription { spaceEvents(spaceId: "${spaceId}") { ... on Event { kind } ... on SpaceContentEvent { changeRequest { subject status } } } }`;
+
+    const browser = await launchBrowser();
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(String(error)));
+    await page.goto(`${base}/graphql?query=${encodeURIComponent(query)}`);
+    const resultText = () => page.locator('.graphiql-response').evaluate((pane) => (pane.textContent ?? '').replace(/\u00a0/g, ' '));
+    try {
+      await page.locator('.graphiql-execute-button').click(BROWSER_WAIT);
+      // Subscribed once the server counts the stream.
+      await expect
+        .poll(async () => /^docs_gateway_subscription_streams (\d+)$/m.exec((await served.call('GET', '/metrics')).body)?.[1], BROWSER_WAIT)
+        .toBe('1');
+      const merged = await served.call('POST', `/v1/spaces/${spaceId}/change-requests/${changeRequestId}/merge`, { token: team.admin.token });
+      expect(merged.statusCode).toBe(200);
+      // GraphiQL shows the latest event: the space's new content, with the change request that made it.
+      await expect.poll(resultText, { ...BROWSER_WAIT, interval: 250 }).toContain('SPACE_CONTENT_UPDATED');
+      expect(await resultText()).toContain('"subject": "Seen live"');
+      expect(await resultText()).toContain('"status": "merged"');
+    } finally {
+      await page.screenshot({ path: artifactPath('graphiql-subscription.png') });
+    }
+    expect(problems).toEqual([]);
+  });
+
   it('serves the build compressed once and answers 304 to a browser that has it', async () => {
     const html = (await t.call('GET', '/graphql', { headers: { accept: 'text/html' } })).body;
     const script = /src="(\/graphql\/assets\/[^"]+\/graphiql\.js)"/.exec(html)?.[1];

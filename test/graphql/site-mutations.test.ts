@@ -89,6 +89,8 @@ describe('mutation createSite', () => {
         app: `${APP}/o/${organizationId}/sites/${row.id}`,
         preview: `${APP}/o/${organizationId}/sites/${row.id}/preview`,
         published: null,
+        llms: null,
+        mcp: null,
       },
       organization: { id: organizationId },
       siteSpaces: { totalCount: 2 },

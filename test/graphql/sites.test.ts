@@ -83,6 +83,8 @@ describe('query site', () => {
         app: `${APP}/o/${organizationId}/sites/${siteId}`,
         preview: `${APP}/o/${organizationId}/sites/${siteId}/preview`,
         published: `https://${hostname}/help`,
+        llms: `${API}/v1/orgs/${organizationId}/sites/${siteId}/published/llms.txt`,
+        mcp: `${API}/v1/orgs/${organizationId}/sites/${siteId}/published/mcp`,
       },
       organization: { id: organizationId },
       siteSpaces: { totalCount: 4 },

@@ -79,6 +79,12 @@ describe('application addresses on this server', () => {
     // A share link's key travels along.
     const shared = await t.call('GET', `/app/sites/${site.id}?shareKey=abc`);
     expect(shared.headers.location).toBe(`/v1/orgs/${organization.id}/sites/${site.id}/published?shareKey=abc`);
+    // Its text for assistants is under the published address too.
+    for (const text of ['llms.txt', 'llms-full.txt', 'guides/setup.md']) {
+      const found = await t.call('GET', `/app/sites/${site.id}/${text}?shareKey=abc`);
+      expect([found.statusCode, found.headers.location]).toEqual([302, `/v1/orgs/${organization.id}/sites/${site.id}/published/${text}?shareKey=abc`]);
+    }
+    expect((await t.call('GET', `/app/sites/${site.id}/guides/setup`)).headers.location).toBe(`/v1/orgs/${organization.id}/sites/${site.id}/published`);
   });
 
   it('answers 404 in the error shape for what names nothing', async () => {

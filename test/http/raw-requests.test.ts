@@ -5,7 +5,7 @@ import { rawRequest } from '../support/http.ts';
 
 /**
  * Requests as a raw socket sends them, for what HTTP clients differ on. (Host
- * headers that make no URL: test/cli.test.ts, on the production bundle.)
+ * headers that make no URL: test/cli/serve.test.ts, on the production bundle.)
  */
 
 let t: TestApp;

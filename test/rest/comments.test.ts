@@ -480,6 +480,54 @@ describe('replies', () => {
   });
 });
 
+describe('deleting replies', () => {
+  it('deletes a reply with its reactions (205): its author or an admin, over REST, the official client and GraphQL; others get 403 and nothing changes', async () => {
+    const { spaceId, changeRequestId, users, base, crBase, call, ok, comment } = await setup();
+    const posted = await comment(users.admin);
+    const reply = await ok('POST', `${base}/${posted.id}/replies`, users.commenter, { body: { markdown: 'Mine' } });
+    const kept = await ok('POST', `${base}/${posted.id}/replies`, users.other, { body: { markdown: 'Theirs' } });
+    await ok('PUT', `${base}/${posted.id}/replies/${reply.id}`, users.other, { addedReactions: ['👍'] });
+    const replyUrl = `${base}/${posted.id}/replies/${reply.id}`;
+
+    // Neither another commenter, a reader nor an outsider; the reply stays with its reaction.
+    expectError(await call('DELETE', replyUrl, users.other), 403);
+    expectError(await call('DELETE', replyUrl, users.reader), 403);
+    expectError(await call('DELETE', replyUrl, users.outsider), 404);
+    expectError(await call('DELETE', `${base}/${posted.id}/replies/rpl_missing`, users.admin), 404);
+    expect(await t.database.db.commentReaction.count({ where: { targetId: reply.id } })).toBe(1);
+
+    const deleted = await call('DELETE', replyUrl, users.commenter);
+    expect(deleted.statusCode, deleted.body).toBe(205);
+    expect(deleted.body).toBe('');
+    expect(await t.database.db.commentReply.count({ where: { id: reply.id } })).toBe(0);
+    expect(await t.database.db.commentReaction.count({ where: { targetId: reply.id } })).toBe(0);
+    expectError(await call('GET', replyUrl, users.reader), 404);
+    expectError(await call('DELETE', replyUrl, users.commenter), 404);
+    const counted = (await call('GET', `${base}/${posted.id}`, users.reader)).json();
+    expect(counted.replies).toBe(1);
+    expect(counted.repliers.map((r: Json) => r.user.id)).toEqual([users.other.id]);
+
+    // An admin deletes anyone's, through the official client too.
+    await official(users.admin).spaces.deleteCommentReplyInSpace(spaceId, posted.id, kept.id);
+    expect(await t.database.db.commentReply.count({ where: { commentId: posted.id } })).toBe(0);
+
+    // In a change request, and over GraphQL.
+    const onRequest = await comment(users.admin, 'On the request', crBase);
+    const crReply = await ok('POST', `${crBase}/${onRequest.id}/replies`, users.commenter, { body: { markdown: 'Here' } });
+    const other = await ok('POST', `${crBase}/${onRequest.id}/replies`, users.commenter, { body: { markdown: 'There' } });
+    // A reply is not found under another comment.
+    expectError(await call('DELETE', `${base}/${posted.id}/replies/${crReply.id}`, users.admin), 404);
+    await official(users.commenter).spaces.deleteCommentReplyInChangeRequest(spaceId, changeRequestId, onRequest.id, crReply.id);
+    const mutation = 'mutation($id: ID!) { deleteCommentReply(input: { replyId: $id }) { deletedReplyId } }';
+    const refused = await t.graphql(users.other.token, mutation, { id: other.id });
+    expect(refused.errors?.[0]?.extensions?.code).toBe(403);
+    const viaGraph = await t.graphql(users.admin.token, mutation, { id: other.id });
+    expect(viaGraph).toMatchObject({ data: { deleteCommentReply: { deletedReplyId: other.id } } });
+    expect(viaGraph.errors).toBeUndefined();
+    expect(await t.database.db.commentReply.count({ where: { commentId: onRequest.id } })).toBe(0);
+  });
+});
+
 describe('change request comments', () => {
   it('keeps comments of a change request apart from the space, for change requests of that space only', async () => {
     const { organizationId, spaceId, changeRequestId, users, base, crBase, call, comment } = await setup();

@@ -28,12 +28,39 @@ const PAGES: Record<string, [string, string]> = {
   '/outside.html': ['text/html', '<html><head><title>Outside</title></head><body>Not under /docs/.</body></html>'],
 };
 
+/** A 1 × 1 PNG. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+const PDF = Buffer.from('%PDF-1.4\n% a tiny document\n%%EOF\n');
+
+/** A site with images (one twice under two names, one only in a srcset), a PDF, a broken image and an image on another host. */
+const MEDIA: Record<string, [string, string | Buffer]> = {
+  '/media/': [
+    'text/html',
+    '<html><head><title>Media</title></head><body><main><h1>Media</h1><p><img src="/assets/logo.png" alt="Logo"> <img src="img/copy-of-logo.png" alt="Same logo"></p><p><img srcset="/assets/wide.png 2x, /assets/narrow.png 1x" alt="Wide"></p><p>Read <a href="/files/guide.pdf">the guide (PDF)</a>.</p><p><img src="/assets/missing.png" alt="Broken"> <img src="OTHER_HOST/remote.png" alt="Remote"></p><p>Then <a href="next.html">next</a>.</p></main></body></html>',
+  ],
+  '/media/next.html': [
+    'text/html',
+    '<html><head><title>Next</title></head><body><main><p><img src="/assets/logo.png" alt="Logo again"></p></main></body></html>',
+  ],
+  '/assets/logo.png': ['image/png', PNG],
+  '/media/img/copy-of-logo.png': ['image/png', PNG],
+  '/assets/wide.png': ['image/png', Buffer.concat([PNG, Buffer.from('wide')])],
+  '/files/guide.pdf': ['application/pdf', PDF],
+};
+let otherHost: string;
+
 beforeAll(async () => {
   t = await createTestApp();
+  const other = http.createServer((_request, response) => response.writeHead(200, { 'content-type': 'image/png' }).end(PNG));
+  await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+  closeWhenFileEnds(() => new Promise((resolve) => other.close(resolve)));
+  // Another origin: "localhost" and another port.
+  otherHost = `http://localhost:${(other.address() as AddressInfo).port}`;
   const server = http.createServer((request, response) => {
-    const page = PAGES[request.url!.split('?')[0]!];
+    const path = request.url!.split('?')[0]!;
+    const page = PAGES[path] ?? MEDIA[path];
     if (!page) return response.writeHead(404).end('missing');
-    response.writeHead(200, { 'content-type': page[0] }).end(page[1]);
+    response.writeHead(200, { 'content-type': page[0] }).end(typeof page[1] === 'string' ? page[1].replace('OTHER_HOST', otherHost) : page[1]);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   closeWhenFileEnds(() => new Promise((resolve) => server.close(resolve)));
@@ -159,5 +186,56 @@ describe('website import', () => {
     });
     expect(missing.statusCode).toBe(400);
     expect(missing.json().error.message).toMatch(/^changes\.0\.files\.0\.url: .* answered HTTP 404/);
+  });
+
+  it('brings the images and linked files of the site as files, once per content, and reports those it could not', async () => {
+    const { admin, space } = await setup();
+    const changeRequest = (await t.call('POST', `/v1/spaces/${space.id}/change-requests`, { token: admin.token, body: {} })).json();
+    const base = `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`;
+    const response = await t.call('POST', `${base}/import`, { token: admin.token, body: { url: `${site}/media/`, source: 'website' } });
+    expect(response.statusCode, response.body).toBe(201);
+    const result = response.json();
+    // 2 pages; 5 resources on the site (logo, its copy, the srcset image, the PDF, the broken one) and 1 on another host.
+    expect([result.importedResources, result.totalResources]).toEqual([2 + 4, 2 + 6]);
+    expect(result.failedResources).toEqual([
+      { url: `${site}/assets/missing.png`, reason: 'answered HTTP 404' },
+      { url: `${otherHost}/remote.png`, reason: 'not on the imported site: left as a link to it' },
+    ]);
+
+    const files = (await t.call('GET', `${base}/files`, { token: admin.token })).json().items;
+    // The logo and its copy are one file.
+    expect(files.map((file: any) => [file.name, file.contentType]).sort()).toEqual([
+      ['guide.pdf', 'application/pdf'],
+      ['logo.png', 'image/png'],
+      ['wide.png', 'image/png'],
+    ]);
+    const byName = new Map(files.map((file: any) => [file.name, file]));
+    const logo: any = byName.get('logo.png');
+    const pdf: any = byName.get('guide.pdf');
+    expect(logo.dimensions).toEqual({ width: 1, height: 1 });
+    const downloaded = await t.call('GET', new URL(pdf.downloadURL).pathname, {});
+    expect(downloaded.statusCode, `${pdf.downloadURL}: ${downloaded.body.slice(0, 200)}`).toBe(200);
+    expect(downloaded.rawPayload.equals(PDF)).toBe(true);
+
+    const pages = (await t.call('GET', `${base}/pages`, { token: admin.token })).json().pages;
+    const media = pages.find((page: any) => page.title === 'Media');
+    expect(media.markdown).toContain(`![Logo](/files/${logo.id})`);
+    expect(media.markdown).toContain(`![Same logo](/files/${logo.id})`);
+    expect(media.markdown).toContain(`![Wide](/files/${(byName.get('wide.png') as any).id})`);
+    expect(media.markdown).toContain(`[the guide (PDF)](/files/${pdf.id})`);
+    expect(media.markdown).toContain(`![Broken](/assets/missing.png)`);
+    expect(media.markdown).toContain(`![Remote](${otherHost}/remote.png)`);
+    expect(media.pages.map((page: any) => page.title)).toEqual(['Next']);
+    expect(media.pages[0].markdown).toContain(`![Logo again](/files/${logo.id})`);
+    // The files are the revision's: its links resolve, none broken.
+    const links = (await t.call('GET', `${base}/page/${media.id}/links`, { token: admin.token })).json();
+    expect(links.items.filter((link: any) => link.relation === 'file').every((link: any) => link.status === 'ok')).toBe(true);
+
+    const graphql = await t.graphql(
+      admin.token,
+      'mutation($input: ImportWebsiteInput!) { importWebsite(input: $input) { importedResources totalResources failedResources { url reason } } }',
+      { input: { spaceId: space.id, changeRequestId: changeRequest.id, url: `${site}/media/next.html` } },
+    );
+    expect(graphql.data.importWebsite).toEqual({ importedResources: 2, totalResources: 2, failedResources: [] });
   });
 });

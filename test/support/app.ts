@@ -9,7 +9,7 @@ import type { PublicUrls } from '../../src/config.ts';
 import { type Database, openDatabase } from '../../src/db/index.ts';
 import type { OpenOptions } from '../../src/db/client.ts';
 import type { Clock } from '../../src/lib/clock.ts';
-import { localDiskStorage } from '../../src/storage/files.ts';
+import { type FileStorage, localDiskStorage } from '../../src/storage/files.ts';
 import { closeWhenFileEnds } from './cleanup.ts';
 import { testDatabaseUrl } from './worker-database.ts';
 
@@ -52,6 +52,17 @@ export type TestAppOptions = Partial<Omit<AppOptions, 'database' | 'clock'>> & {
   databaseOptions?: Omit<OpenOptions, 'onStatement'>;
 };
 
+/**
+ * One file storage per database, as the instances of a deployment share one
+ * FILES_DIR: a job one app queues may run in another app on the same database.
+ */
+const storages = new Map<string, FileStorage>();
+function sharedStorage(databaseUrl: string): FileStorage {
+  let storage = storages.get(databaseUrl);
+  if (!storage) storages.set(databaseUrl, (storage = localDiskStorage(fs.mkdtempSync(path.join(os.tmpdir(), 'docs-gateway-files-')))));
+  return storage;
+}
+
 /** The real server on the run's database; closed after the test file. `options` change its configuration. */
 export async function createTestApp({ databaseUrl, onStatement, databaseOptions, ...options }: TestAppOptions = {}): Promise<TestApp> {
   const database = openDatabase(databaseUrl ?? testDatabaseUrl(), { ...databaseOptions, ...(onStatement ? { onStatement } : {}) });
@@ -69,7 +80,7 @@ export async function createTestApp({ databaseUrl, onStatement, databaseOptions,
     rateLimits: { perMinute: 0, failedAuthenticationsPerMinute: 0 },
     // Tests serve the websites they import on 127.0.0.1.
     fetchPrivateAddresses: true,
-    fileStorage: localDiskStorage(fs.mkdtempSync(path.join(os.tmpdir(), 'docs-gateway-files-'))),
+    fileStorage: sharedStorage(databaseUrl ?? testDatabaseUrl()),
     ...options,
   });
   closeWhenFileEnds(async () => {
@@ -82,7 +93,7 @@ export async function createTestApp({ databaseUrl, onStatement, databaseOptions,
   const operationOf = new Map<string, string>();
   app.addHook('onSend', async (request, _reply, payload) => {
     const route = request.routeOptions.url;
-    if (route?.startsWith('/v1/') && route !== OPENAPI_PATH) operationOf.set(request.id, route.replace(/:(\w+)/g, '{$1}'));
+    if (route?.startsWith('/v1/') && route !== OPENAPI_PATH) operationOf.set(request.id, route.replace(/:(\w+)/g, '{$1}').replace(/\*$/, '{pagePath}'));
     return payload;
   });
   const call: TestApp['call'] = async (method, url, options = {}) => {

@@ -125,7 +125,7 @@ type Json = Record<string, any>;
 export const SITE_FIELDS = `
   id object type appliedType title hostname basename proxy { origin target } visibility defaultLevel
   permissions { view access edit create admin installIntegration viewAdaptiveSchema editAdaptiveSchema }
-  published createdAt adaptiveContent { enabled } features urls { location app preview published }
+  published createdAt adaptiveContent { enabled } features urls { location app preview published llms mcp }
   organization { id } siteSpaces { totalCount }`;
 export const SITE_SPACE_FIELDS = `
   id object path title default condition draft hasAdvancedCustomizationFeature urls { published }

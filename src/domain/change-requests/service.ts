@@ -15,6 +15,7 @@ import { loadPageTree } from '../content/tree.ts';
 import { defineRecordLoader, loader } from '../loaders.ts';
 import { type ChildListing, listChildren, mapPage } from '../shared/pages.ts';
 import { visibleSpace } from '../spaces/service.ts';
+import { emitEvent } from '../events/emit.ts';
 import { inTransaction, serializeOn } from '../transaction.ts';
 import { userRecords } from '../users/service.ts';
 import { CreateChangeRequestInput, ListChangeRequestsQuery, UpdateChangeRequestInput } from './inputs.ts';
@@ -140,6 +141,7 @@ export async function createChangeRequest(ctx: RequestContext, spaceId: string, 
       },
     });
     await recountChangeRequests(tx, spaceId);
+    emitEvent(tx, { kind: 'change_request.opened', organizationId: space.organizationId, spaceId, changeRequestId: created.id, subjectId: created.id });
     return created;
   });
   return getChangeRequest(ctx, spaceId, created.id);
@@ -159,6 +161,13 @@ export async function updateChangeRequest(ctx: RequestContext, spaceId: string, 
       data: { ...(input.subject !== undefined ? { subject: input.subject } : {}), ...(input.status ? { status: input.status } : {}) },
     });
     await recountChangeRequests(tx, spaceId);
+    const kind =
+      input.status === 'archived' && current.status !== 'archived'
+        ? 'change_request.archived'
+        : current.status === 'archived' && input.status && input.status !== 'archived'
+          ? 'change_request.reopened'
+          : 'change_request.updated';
+    emitEvent(tx, { kind, organizationId: space.organizationId, spaceId, changeRequestId: current.id, subjectId: current.id });
   });
   return getChangeRequest(ctx, spaceId, changeRequest.id);
 }
@@ -204,6 +213,9 @@ export async function mergeChangeRequest(ctx: RequestContext, spaceId: string, i
       data: { status: 'merged', revisionMergedId: revisionId, mergedAt: tx.clock.now(), mergedById: tx.viewer!.user.id },
     });
     await recountChangeRequests(tx, spaceId);
+    const scope = { organizationId: space.organizationId, spaceId, changeRequestId: current.id };
+    emitEvent(tx, { kind: 'change_request.merged', ...scope, subjectId: current.id, data: { revisionId } });
+    emitEvent(tx, { kind: 'space.content_updated', ...scope, subjectId: spaceId, data: { revisionId } });
     return revisionId;
   });
   return { revision, result: 'merge' };
@@ -219,6 +231,7 @@ export async function updateChangeRequestFromSpace(ctx: RequestContext, spaceId:
     if (current.revisionId === current.revisionMergedAncestorId) {
       // Nothing edited yet: it simply starts again from the space's content.
       await tx.db.changeRequest.update({ where: { id: current.id }, data: { revisionId: space.revisionId, revisionMergedAncestorId: space.revisionId } });
+      emitChangeRequestContent(tx, space, current.id, space.revisionId);
       return space.revisionId;
     }
     const [base, ours, theirs] = await Promise.all([current.revisionMergedAncestorId, current.revisionId, space.revisionId].map((id) => loadPageTree(tx, id)));
@@ -234,9 +247,22 @@ export async function updateChangeRequestFromSpace(ctx: RequestContext, spaceId:
       addedFiles: await filesMissingFrom(tx, space.revisionId, current.revisionId),
     });
     await tx.db.changeRequest.update({ where: { id: current.id }, data: { revisionId, revisionMergedAncestorId: space.revisionId } });
+    emitChangeRequestContent(tx, space, current.id, revisionId);
     return revisionId;
   });
   return { revision, result: 'update' };
+}
+
+/** A change request's content moved to a new revision (edits, an update from its space, an import). */
+export function emitChangeRequestContent(tx: RequestContext, space: Pick<SpaceRecord, 'id' | 'organizationId'>, changeRequestId: string, revisionId: string) {
+  emitEvent(tx, {
+    kind: 'change_request.content_updated',
+    organizationId: space.organizationId,
+    spaceId: space.id,
+    changeRequestId,
+    subjectId: changeRequestId,
+    data: { revisionId },
+  });
 }
 
 /** Content writes of one space wait for each other until their transaction ends; then the space is read. */

@@ -10,6 +10,7 @@ import { organizationAccess, visibleOrganization } from '../organizations/servic
 import { ancestry, collectionRecords, endPosition, levelOn, positionAmongSiblings } from '../shared/content-tree.ts';
 import { type ChildListing, countsBy, listChildren, mapPage } from '../shared/pages.ts';
 import { moveContentInput, transferInput } from '../shared/schemas.ts';
+import { emitEvent, emitSpaceTransfer } from '../events/emit.ts';
 import { inTransaction } from '../transaction.ts';
 import { CreateCollectionInput, ListCollectionSpacesQuery, ListCollectionsQuery, UpdateCollectionInput } from './inputs.ts';
 import { type CollectionJSON, presentCollection } from './presenter.ts';
@@ -211,11 +212,13 @@ export async function deleteCollection(ctx: RequestContext, collectionId: string
   await authorizeSubtree(ctx, collectionId, 'delete this collection');
   await inTransaction(ctx, async (tx) => {
     const ids = await subtree(tx, collectionId);
+    const deleted = await tx.db.space.findMany({ where: { parentId: { in: ids }, deletedAt: null }, select: { id: true, organizationId: true } });
     await tx.db.space.updateMany({
-      where: { parentId: { in: ids }, deletedAt: null },
+      where: { id: { in: deleted.map((space) => space.id) } },
       data: { deletedAt: ctx.clock.now() },
     });
     await tx.db.collection.delete({ where: { id: collectionId } });
+    for (const space of deleted) emitEvent(tx, { kind: 'space.deleted', organizationId: space.organizationId, spaceId: space.id, subjectId: space.id });
   });
 }
 
@@ -261,8 +264,10 @@ export async function transferCollection(ctx: RequestContext, collectionId: stri
     const position = await endPosition(tx, input.organization, null);
     const ids = await subtree(tx, collectionId);
     await tx.db.spaceCustomFieldValue.deleteMany({ where: { space: { parentId: { in: ids } } } });
+    const moved = await tx.db.space.findMany({ where: { parentId: { in: ids } }, select: { id: true } });
     await tx.db.space.updateMany({ where: { parentId: { in: ids } }, data: { organizationId: input.organization } });
     await tx.db.collection.updateMany({ where: { id: { in: ids } }, data: { organizationId: input.organization } });
+    for (const space of moved) emitSpaceTransfer(tx, space.id, collection.organizationId, input.organization);
     await tx.db.collection.update({
       where: { id: collectionId },
       data: { parentId: null, position },

@@ -12,6 +12,7 @@ import { loadPageTree } from '../content/tree.ts';
 import { defineLoader, defineRecordLoader, loader } from '../loaders.ts';
 import { type ChildListing, countsBy, listChildren, mapPage } from '../shared/pages.ts';
 import { spaceRecords, visibleSpace } from '../spaces/service.ts';
+import { emitEvent } from '../events/emit.ts';
 import { inTransaction, serializeOn } from '../transaction.ts';
 import { requireViewer, userRecords } from '../users/service.ts';
 import {
@@ -362,8 +363,8 @@ export async function postCommentRecord(ctx: RequestContext, spaceId: string, ch
   if (input.page) await checkPage(ctx, scope, input.page);
   if (input.node && !input.page) throw invalid('node: needs the page it is in (page)');
   const id = newId('comment');
-  await inTransaction(ctx, (tx) =>
-    tx.db.comment.create({
+  await inTransaction(ctx, async (tx) => {
+    await tx.db.comment.create({
       data: {
         id,
         organizationId: scope.space.organizationId,
@@ -376,8 +377,9 @@ export async function postCommentRecord(ctx: RequestContext, spaceId: string, ch
         postedAt: tx.clock.now(),
         status: 'open',
       },
-    }),
-  );
+    });
+    emitEvent(tx, { kind: 'comment.posted', ...commentEventScope(scope.space.organizationId, spaceId, scope.changeRequest?.id ?? null), subjectId: id });
+  });
   return commentById(ctx, id);
 }
 
@@ -407,13 +409,24 @@ export async function updateCommentRecord(
     // Reactions on one comment queue here: every user's set stays exact.
     if (reactions) await serializeOn(tx.db, tx.provider, `comment-reactions:${comment.id}`);
     const now = tx.clock.now();
-    const data: Record<string, unknown> = {};
-    if (input.body) Object.assign(data, { body: input.body.markdown, editedAt: now });
-    if (input.resolved === true && comment.status !== 'resolved') Object.assign(data, { status: 'resolved', resolvedAt: now, resolvedById: viewer.id });
-    if (input.resolved === false && comment.status !== 'open') Object.assign(data, { status: 'open', resolvedAt: null, resolvedById: null });
-    if (Object.keys(data).length) {
-      const { count } = await tx.db.comment.updateMany({ where: { id: comment.id }, data });
+    let edited = false;
+    if (input.body) {
+      const { count } = await tx.db.comment.updateMany({ where: { id: comment.id }, data: { body: input.body.markdown, editedAt: now } });
       if (count === 0) throw notFound('Comment', commentId);
+      edited = true;
+    }
+    // The status changes only from the other one: of two requests resolving at once, one resolves (and is announced).
+    const status =
+      input.resolved === true
+        ? { from: 'open', data: { status: 'resolved', resolvedAt: now, resolvedById: viewer.id } }
+        : input.resolved === false
+          ? { from: 'resolved', data: { status: 'open', resolvedAt: null, resolvedById: null } }
+          : undefined;
+    const changed = status ? (await tx.db.comment.updateMany({ where: { id: comment.id, status: status.from }, data: status.data })).count === 1 : false;
+    if (status && !changed && !(await tx.db.comment.findUnique({ where: { id: comment.id }, select: { id: true } }))) throw notFound('Comment', commentId);
+    if (edited || changed) {
+      const kind = changed && input.resolved === true ? 'comment.resolved' : 'comment.updated';
+      emitEvent(tx, { kind, ...commentEventScope(comment.organizationId, comment.spaceId, comment.changeRequestId), subjectId: comment.id });
     }
     if (reactions) {
       await writeReactions(
@@ -448,6 +461,7 @@ export async function deleteComment(ctx: RequestContext, spaceId: string, change
     await tx.db.commentReaction.deleteMany({ where: { commentId: comment.id } });
     await tx.db.commentReply.deleteMany({ where: { commentId: comment.id } });
     await tx.db.comment.deleteMany({ where: { id: comment.id } });
+    emitEvent(tx, { kind: 'comment.deleted', ...commentEventScope(comment.organizationId, comment.spaceId, comment.changeRequestId), subjectId: comment.id });
   });
 }
 
@@ -509,11 +523,17 @@ export async function postCommentReplyRecord(
   const scope = await writableScope(ctx, spaceId, changeRequestId, 'reply to comments in this space');
   const comment = await findComment(ctx, scope, commentId);
   const id = newId('commentReply');
-  await inTransaction(ctx, (tx) =>
-    tx.db.commentReply.create({
+  await inTransaction(ctx, async (tx) => {
+    await tx.db.commentReply.create({
       data: { id, organizationId: comment.organizationId, commentId: comment.id, postedById: viewer.id, body: input.body.markdown, postedAt: tx.clock.now() },
-    }),
-  );
+    });
+    emitEvent(tx, {
+      kind: 'reply.posted',
+      ...commentEventScope(comment.organizationId, comment.spaceId, comment.changeRequestId),
+      subjectId: id,
+      data: { commentId: comment.id },
+    });
+  });
   return commentReplyById(ctx, id);
 }
 
@@ -551,6 +571,12 @@ export async function updateCommentReplyRecord(
     if (input.body) {
       const { count } = await tx.db.commentReply.updateMany({ where: { id: reply.id }, data: { body: input.body.markdown, editedAt: tx.clock.now() } });
       if (count === 0) throw notFound('Comment reply', replyId);
+      emitEvent(tx, {
+        kind: 'reply.updated',
+        ...commentEventScope(comment.organizationId, comment.spaceId, comment.changeRequestId),
+        subjectId: reply.id,
+        data: { commentId: comment.id },
+      });
     }
     if (reactions) {
       await writeReactions(
@@ -565,6 +591,33 @@ export async function updateCommentReplyRecord(
   return commentReplyById(ctx, replyId);
 }
 
+/** Deletes a reply with its reactions: `admin` on the space, or its author (with comment level), as for comments. */
+export async function deleteCommentReply(
+  ctx: RequestContext,
+  spaceId: string,
+  changeRequestId: string | null,
+  commentId: string,
+  replyId: string,
+): Promise<void> {
+  const scope = await commentScope(ctx, spaceId, changeRequestId);
+  const comment = await findComment(ctx, scope, commentId);
+  const reply = await findReply(ctx, comment, replyId);
+  authorize(commentPermissions(scope.level, reply.postedById, ctx.viewer?.user.id).delete, 'delete this reply');
+  if (scope.space.deletedAt) throw conflict(`space "${spaceId}" is deleted: restore it first`);
+  await inTransaction(ctx, async (tx) => {
+    await tx.db.commentReaction.deleteMany({ where: { replyId: reply.id } });
+    // Deleted by a racing request meanwhile: announced by that one only.
+    const { count } = await tx.db.commentReply.deleteMany({ where: { id: reply.id } });
+    if (count === 0) return;
+    emitEvent(tx, {
+      kind: 'reply.deleted',
+      ...commentEventScope(comment.organizationId, comment.spaceId, comment.changeRequestId),
+      subjectId: reply.id,
+      data: { commentId: comment.id },
+    });
+  });
+}
+
 export async function updateCommentReply(
   ctx: RequestContext,
   spaceId: string,
@@ -575,4 +628,9 @@ export async function updateCommentReply(
 ): Promise<CommentReplyJSON> {
   const { comment, reply } = await updateCommentReplyRecord(ctx, spaceId, changeRequestId, commentId, replyId, body);
   return presentReplyRecord(ctx, comment, reply);
+}
+
+/** Where a comment's events are heard: its space, and its change request when it is on one. */
+function commentEventScope(organizationId: string, spaceId: string, changeRequestId: string | null) {
+  return { organizationId, spaceId, ...(changeRequestId ? { changeRequestId } : {}) };
 }

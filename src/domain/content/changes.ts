@@ -7,6 +7,8 @@ import { newId } from '../../lib/ids.ts';
 import { keyBetween } from '../../lib/ordering.ts';
 import { documentIdOf } from './documents.ts';
 import { type ContentChange, MAX_FILE_BYTES } from './inputs.ts';
+import { markdownFromDocument } from './document-input.ts';
+import { splitFrontMatter } from './front-matter.ts';
 import type { PageDraft } from './revisions.ts';
 import { type PageState, type PageTree, treeOf } from './tree.ts';
 
@@ -74,8 +76,9 @@ export async function applyChanges(
     outcomes.set(outcome.pageId, outcome);
   };
 
-  for (const [index, change] of changes.entries()) {
+  for (const [index, written] of changes.entries()) {
     const at = `changes.${index}`;
+    const change = withMarkdownBody(written, at);
     const existing = (pageId: string, field = 'page') => {
       const page = pages.get(pageId);
       if (!page) throw invalid(`${at}.${field}: page "${pageId}" does not exist in the change request`);
@@ -91,7 +94,7 @@ export async function applyChanges(
     switch (change.operation) {
       case 'insert_page': {
         const parentId = container(change.into);
-        const markdown = 'markdown' in change.document ? change.document.markdown : '';
+        const markdown = bodyOf(change.document);
         const title = change.title ?? leadingHeading(markdown) ?? 'Untitled';
         const pageId = newId('page');
         const slug = change.slug ?? freeSlug(pages, parentId, slugOf(title), null);
@@ -134,7 +137,7 @@ export async function applyChanges(
         if (change.noRobotsIndex !== undefined) next.noRobotsIndex = change.noRobotsIndex;
         if (change.condition !== undefined) next.condition = change.condition || null;
         if (change.document !== undefined) {
-          bodies.set(page.pageId, 'markdown' in change.document ? change.document.markdown : '');
+          bodies.set(page.pageId, bodyOf(change.document));
         }
         if (change.into !== undefined) {
           const parentId = container(change.into);
@@ -272,7 +275,7 @@ function resolveRefs(markdown: string, refs: Map<string, string>): string {
 }
 
 /** Width and height of an image file; null for anything else or bytes that are not the image they claim. */
-function dimensionsOf(bytes: Buffer, contentType: string): { width: number | null; height: number | null } {
+export function dimensionsOf(bytes: Buffer, contentType: string): { width: number | null; height: number | null } {
   if (!contentType.startsWith('image/')) return { width: null, height: null };
   try {
     const { width, height } = imageSize(bytes);
@@ -335,4 +338,22 @@ function decodeURIComponentSafe(value: string): string {
   } catch {
     return value;
   }
+}
+
+/**
+ * A change with its body as markdown: a structured document turned into markdown,
+ * and front matter read out of markdown, its fields set over the change's own.
+ */
+function withMarkdownBody(change: ContentChange, at: string): ContentChange {
+  if (change.operation !== 'insert_page' && change.operation !== 'update_page') return change;
+  if (!change.document) return change;
+  if ('document' in change.document) return { ...change, document: { markdown: markdownFromDocument(change.document.document, `${at}.document.document`) } };
+  if (!('markdown' in change.document)) return change;
+  const { fields, body } = splitFrontMatter(change.document.markdown, `${at}.document.markdown`);
+  return { ...change, ...fields, document: { markdown: body } };
+}
+
+/** The markdown of a body once withMarkdownBody has read it ("" for an empty page). */
+function bodyOf(document: { markdown?: string } | Record<string, unknown>): string {
+  return typeof document.markdown === 'string' ? document.markdown : '';
 }

@@ -26,7 +26,10 @@ function inlines(tokens: Token[] | undefined, marks: string[] = []): Inline[] {
     if (!value) return;
     const leaf: Leaf = { object: 'leaf', text: value, marks: with_.map((type) => ({ object: 'mark', type })) };
     const last = result.at(-1);
-    if (last?.object === 'text') last.leaves.push(leaf);
+    const lastLeaf = last?.object === 'text' ? last.leaves.at(-1) : undefined;
+    // One leaf per run of text with the same marks, however the markdown spelled it (escapes, entities).
+    if (lastLeaf && lastLeaf.marks.map((mark) => mark.type).join() === with_.join()) lastLeaf.text += value;
+    else if (last?.object === 'text') last.leaves.push(leaf);
     else result.push({ object: 'text', leaves: [leaf] });
   };
   for (const token of tokens ?? []) {
@@ -53,6 +56,9 @@ function inlines(tokens: Token[] | undefined, marks: string[] = []): Inline[] {
       }
       case 'br':
         text('\n');
+        break;
+      case 'checkbox':
+        // A task's box: its list item's `checked`, not text.
         break;
       case 'text':
       case 'escape':
@@ -136,6 +142,7 @@ function blocks(tokens: Token[]): Block[] {
         result.push({ object: 'block', type: 'divider', isVoid: true, data: {} });
         break;
       case 'space':
+      case 'checkbox':
         break;
       default:
         result.push({ object: 'block', type: 'paragraph', data: {}, nodes: textNodes([{ type: 'text', raw: token.raw, text: token.raw.trimEnd() } as Token]) });

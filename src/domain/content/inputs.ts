@@ -17,10 +17,11 @@ const slug = z
   .max(100)
   .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be lowercase letters, digits and single dashes');
 
-/** A page body: markdown, or nothing (an empty page). */
-const document = z.union([z.strictObject({ markdown: z.string().max(1_000_000) }), z.strictObject({})], {
-  error: 'must be {"markdown": "…"} or {} (structured documents are not accepted as input)',
-});
+/** A page body: markdown, a structured document (as `format=document` reads it), or nothing (an empty page). */
+const document = z.union(
+  [z.strictObject({ markdown: z.string().max(1_000_000) }), z.strictObject({ document: z.record(z.string(), z.unknown()) }), z.strictObject({})],
+  { error: 'must be {"markdown": "…"}, {"document": {"object": "document", "nodes": […]}} or {}' },
+);
 
 /** Page metadata an insert or update may set (official RevisionPageUpdate). */
 const pageFields = {

@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
 import { conflict } from '../../errors.ts';
 import type { JobKind } from '../../context.ts';
-import { lockSpace } from '../change-requests/service.ts';
+import { emitChangeRequestContent, lockSpace } from '../change-requests/service.ts';
+import { emitEvent } from '../events/emit.ts';
 import { reindexSpace } from '../search/indexing.ts';
 import { inTransaction } from '../transaction.ts';
 import { markdownOf, storeDocuments } from './documents.ts';
+import { storeUploadedFiles } from './files.ts';
 import type { ImportInput } from './import-input.ts';
 import { writeRevision } from './revisions.ts';
 import { noteContributor } from '../change-requests/contributors.ts';
@@ -83,6 +85,7 @@ export const importWebsiteJob: JobKind<ImportWebsiteData> = {
       const current = changeRequestId ? (await tx.db.changeRequest.findUniqueOrThrow({ where: { id: changeRequestId } })).revisionId : space.revisionId;
       if (current !== baseRevisionId) throw conflict('the content changed while the site was imported: try again');
       await storeDocuments(tx, spaceId, imported.markdowns);
+      const addedFiles = await storeUploadedFiles(tx, spaceId, imported.files);
       const revisionId = await writeRevision(tx, {
         spaceId,
         changeRequestId,
@@ -91,16 +94,24 @@ export const importWebsiteJob: JobKind<ImportWebsiteData> = {
         // Revisions never change: the tree read before the crawl is still this one.
         base,
         pages: imported.pages,
+        addedFiles,
       });
       if (changeRequestId) {
         await tx.db.changeRequest.update({ where: { id: changeRequestId }, data: { revisionId } });
         await noteContributor(tx, changeRequestId, userId);
+        emitChangeRequestContent(tx, space, changeRequestId, revisionId);
       } else {
         await tx.db.space.update({ where: { id: spaceId }, data: { revisionId } });
         await reindexSpace(tx, spaceId, revisionId);
+        emitEvent(tx, { kind: 'space.content_updated', organizationId: space.organizationId, spaceId, subjectId: spaceId, data: { revisionId } });
       }
       return revisionId;
     });
-    return { revisionId, importedResources: imported.importedResources, totalResources: imported.totalResources };
+    return {
+      revisionId,
+      importedResources: imported.importedResources,
+      totalResources: imported.totalResources,
+      failedResources: imported.failedResources,
+    };
   },
 };

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { PublicUrls } from '../../config.ts';
 import type { RevisionRecord } from '../../db/index.ts';
+import { structuredDocumentOf } from './document-format.ts';
+import { withFrontMatter } from './front-matter.ts';
 import type { PageState, PageTree } from './tree.ts';
 
 export interface ContentPresentation {
@@ -10,6 +12,8 @@ export interface ContentPresentation {
   metadata: boolean;
   /** The markdown body of each document page, by document id (an empty page's is ""). */
   bodies?: Map<string, string>;
+  /** The form of those bodies: `markdown` (the default), or the structured `document`. */
+  format?: 'markdown' | 'document';
 }
 
 /** Layout of a page that has not set one (official RevisionPageLayoutOptions). */
@@ -37,6 +41,12 @@ export function pageAppUrl(options: ContentPresentation, pageId: string): string
 function gitPath(tree: PageTree, page: PageState): string {
   const path = tree.paths.get(page.pageId) || 'README';
   return tree.children.get(page.pageId)?.length ? `${path}/README.md` : `${path}.md`;
+}
+
+/** A document page's body as the official Document oneOf has it: `markdown`, or the structured `document`. */
+function bodyOf(bodies: Map<string, string>, page: PageState, format: ContentPresentation['format']) {
+  const markdown = (page.documentId && bodies.get(page.documentId)) || '';
+  return format === 'document' ? { document: structuredDocumentOf(markdown) } : { markdown: withFrontMatter(page, markdown) };
 }
 
 /** A page and its pages, as the official RevisionPage shapes (document, group, link). */
@@ -81,7 +91,7 @@ export function presentPage(tree: PageTree, page: PageState, options: ContentPre
               },
             }
           : {}),
-        ...(options.bodies ? { markdown: (page.documentId && options.bodies.get(page.documentId)) || '' } : {}),
+        ...(options.bodies ? bodyOf(options.bodies, page, options.format) : {}),
         ...body,
         pages: pages(),
       };

@@ -4,7 +4,14 @@ import type { ChangeRequestRecord, RevisionRecord } from '../../db/index.ts';
 import { conflict, invalid, notFound } from '../../errors.ts';
 import { atLeast, authorize } from '../access.ts';
 import { parseInput, queryBool } from '../../lib/validation.ts';
-import { editableChangeRequest, getChangeRequest, lockSpace, presentChangeRequestRecord, visibleChangeRequest } from '../change-requests/service.ts';
+import {
+  editableChangeRequest,
+  emitChangeRequestContent,
+  getChangeRequest,
+  lockSpace,
+  presentChangeRequestRecord,
+  visibleChangeRequest,
+} from '../change-requests/service.ts';
 import type { ChangeRequestJSON } from '../change-requests/presenter.ts';
 import { defineRecordLoader, loader } from '../loaders.ts';
 import { visibleSpace } from '../spaces/service.ts';
@@ -16,6 +23,7 @@ import { importWebsiteJob, renderPdfJob } from './jobs.ts';
 import { applyChanges, slugOf } from './changes.ts';
 import { ImportInput } from './import-input.ts';
 import { structuredDocumentOf } from './document-format.ts';
+import { withFrontMatter } from './front-matter.ts';
 import { markdownOf, storeDocuments } from './documents.ts';
 import { BacklinksQuery, LinksQuery, listBacklinks, listLinks } from './links.ts';
 import { listRevisionFiles, presentFile, presentUploadedFiles, revisionFile, revisionFiles, storeUploadedFiles } from './files.ts';
@@ -23,7 +31,7 @@ import { type ContentChange, ContentQuery, ListFilesQuery, MAX_FILE_BYTES, PageQ
 import { FetchRefused, fetchBounded } from '../../lib/safe-fetch.ts';
 import { type ContentPresentation, presentPage, presentPages, presentRevision } from './presenter.ts';
 import { writeRevision } from './revisions.ts';
-import { type PageTree, loadPageTree, pageAtPath } from './tree.ts';
+import { type PageState, type PageTree, descendantsOf, loadPageTree, pageAtPath } from './tree.ts';
 
 export const revisionRecords = defineRecordLoader((ctx, ids) => ctx.db.revision.findMany({ where: { id: { in: ids } } }));
 
@@ -81,33 +89,46 @@ export async function listPages(ctx: RequestContext, source: ContentSource, quer
 export async function getPage(ctx: RequestContext, source: ContentSource, pageId: string, query: unknown = {}) {
   const params = parseInput(PageQuery, query, 'query');
   const tree = await loadPageTree(ctx, (await sourceRevision(ctx, source)).revisionId);
-  const page = tree.pages.get(pageId);
+  const page = findPage(tree, { id: pageId });
   if (!page) throw notFound('Page', pageId);
-  return presentPageWithBody(ctx, tree, pageId, source.spaceId, params);
+  return presentPageWithBodies(ctx, tree, page, source.spaceId, params);
 }
 
 export async function getPageByPath(ctx: RequestContext, source: ContentSource, path: string, query: unknown = {}) {
   const params = parseInput(PageQuery, query, 'query');
   const tree = await loadPageTree(ctx, (await sourceRevision(ctx, source)).revisionId);
-  const page = pageAtPath(tree, path);
-  if (!page || page.type === 'link') throw notFound('Page at path', path);
-  return presentPageWithBody(ctx, tree, page.pageId, source.spaceId, params);
+  const page = findPage(tree, { path });
+  if (!page) throw notFound('Page at path', path);
+  return presentPageWithBodies(ctx, tree, page, source.spaceId, params);
 }
 
-async function presentPageWithBody(
+/**
+ * The page of a tree with this id, or at this path (one of them, not both):
+ * undefined when there is none. A link is found by id only: it has no address of
+ * its own to be read at.
+ */
+export function findPage(tree: PageTree, by: { id?: string | null | undefined; path?: string | null | undefined }): PageState | undefined {
+  if ((by.id == null) === (by.path == null)) throw invalid('id, path: give exactly one of them');
+  if (by.id != null) return tree.pages.get(by.id);
+  const page = pageAtPath(tree, by.path!);
+  return page?.type === 'link' ? undefined : page;
+}
+
+/**
+ * A page with its pages, each document with its body in the format asked (the
+ * official RevisionPage requires a body on every document of the answer).
+ */
+async function presentPageWithBodies(
   ctx: RequestContext,
   tree: PageTree,
-  pageId: string,
+  page: PageState,
   spaceId: string,
-  params: { metadata?: boolean | undefined; format?: string | undefined },
+  params: { metadata?: boolean | undefined; format?: 'markdown' | 'document' | undefined },
 ) {
-  const page = tree.pages.get(pageId)!;
-  let body = {};
-  if (page.type === 'document') {
-    const markdown = await markdownOf(ctx, page.documentId);
-    body = params.format === 'document' ? { document: structuredDocumentOf(markdown) } : { markdown };
-  }
-  return presentPage(tree, page, presentation(ctx, spaceId, params), body);
+  const documentIds = [page, ...descendantsOf(tree, page.pageId)].flatMap((each) => (each.type === 'document' && each.documentId ? [each.documentId] : []));
+  const markdowns = await Promise.all(documentIds.map((id) => markdownOf(ctx, id)));
+  const bodies = new Map(documentIds.map((id, index) => [id, markdowns[index]!]));
+  return presentPage(tree, page, { ...presentation(ctx, spaceId, params), bodies, format: params.format ?? 'markdown' });
 }
 
 /**
@@ -121,7 +142,7 @@ export async function updateChangeRequestContent(ctx: RequestContext, spaceId: s
   // Files named by URL are fetched before the transaction: no network wait holds the content lock.
   const fetchedFiles = await fetchFiles(ctx, changes);
   const outcomes = await inTransaction(ctx, async (tx) => {
-    await lockSpace(tx, spaceId);
+    const space = await lockSpace(tx, spaceId);
     const current = await tx.db.changeRequest.findUniqueOrThrow({ where: { id: changeRequest.id } });
     const base = await loadPageTree(tx, current.revisionId);
     const applied = await applyChanges(
@@ -151,6 +172,7 @@ export async function updateChangeRequestContent(ctx: RequestContext, spaceId: s
     });
     await tx.db.changeRequest.update({ where: { id: current.id }, data: { revisionId } });
     await noteContributor(tx, current.id);
+    emitChangeRequestContent(tx, space, current.id, revisionId);
     return { changes: applied.outcomes, files: applied.files };
   });
   const updated = await getChangeRequest(ctx, spaceId, changeRequest.id);
@@ -223,10 +245,20 @@ export async function revisionContent(ctx: RequestContext, spaceId: string, revi
   return { revision, tree, spaceId };
 }
 
-/** The body of a page in either format. */
-export async function pageBody(ctx: RequestContext, documentId: string | null, format: 'markdown' | 'document') {
-  const markdown = await markdownOf(ctx, documentId);
-  return format === 'document' ? structuredDocumentOf(markdown) : markdown;
+/** A revision by id, of a space the viewer sees (its own content or a change request's): GraphQL's `node`. */
+export async function visibleRevision(ctx: RequestContext, revisionId: string) {
+  const revision = await loader(ctx, revisionRecords).load(revisionId);
+  if (!revision) throw notFound('Revision', revisionId);
+  await visibleSpace(ctx, revision.spaceId).catch(() => {
+    throw notFound('Revision', revisionId);
+  });
+  return { spaceId: revision.spaceId, revisionId };
+}
+
+/** The body of a page in either format: markdown with the page's front matter, or the structured document. */
+export async function pageBody(ctx: RequestContext, page: PageState, format: 'markdown' | 'document') {
+  const markdown = await markdownOf(ctx, page.type === 'document' ? page.documentId : null);
+  return format === 'document' ? structuredDocumentOf(markdown) : page.type === 'document' ? withFrontMatter(page, markdown) : '';
 }
 
 export const PdfQuery = z.object({
@@ -251,10 +283,15 @@ export const CONTENT_JOB_WAIT_MS = 60_000;
 export async function exportChangeRequestPdf(ctx: RequestContext, spaceId: string, idOrNumber: string, query: unknown = {}) {
   const { only, page: pageId } = parseInput(PdfQuery, query, 'query');
   if (only && !pageId) throw invalid('page: is required with only=true');
-  const { changeRequest } = await visibleChangeRequest(ctx, spaceId, idOrNumber);
+  const { space, changeRequest } = await visibleChangeRequest(ctx, spaceId, idOrNumber);
   if (pageId && !(await loadPageTree(ctx, changeRequest.revisionId)).pages.has(pageId)) throw notFound('Page', pageId);
   const title = changeRequest.subject || `Change request #${changeRequest.number}`;
-  const { sha256 } = await callJob(ctx, renderPdfJob, { revisionId: changeRequest.revisionId, title, pageId, only }, { timeoutMs: CONTENT_JOB_WAIT_MS });
+  const { sha256 } = await callJob(
+    ctx,
+    renderPdfJob,
+    { revisionId: changeRequest.revisionId, title, pageId, only },
+    { timeoutMs: CONTENT_JOB_WAIT_MS, announce: { organizationId: space.organizationId, spaceId, changeRequestId: changeRequest.id } },
+  );
   return { url: `${ctx.urls.api}/exports/${sha256}/${slugOf(title)}.pdf` };
 }
 
@@ -273,19 +310,25 @@ export async function importContent(ctx: RequestContext, source: ContentSource, 
           authorize(atLeast(level, 'edit'), 'edit the content of this space');
           if (space.deletedAt) throw conflict(`space "${space.id}" is deleted: restore it first`);
           if (space.editMode === 'locked') throw conflict(`space "${space.id}" is locked: import into a change request`);
-          return { revisionId: space.revisionId, changeRequestId: null as string | null };
+          return { revisionId: space.revisionId, changeRequestId: null as string | null, organizationId: space.organizationId };
         })()
       : await (async () => {
-          const { changeRequest } = await editableChangeRequest(ctx, source.spaceId, source.changeRequest!, 'edit the content of this change request');
-          return { revisionId: changeRequest.revisionId, changeRequestId: changeRequest.id as string | null };
+          const { space, changeRequest } = await editableChangeRequest(ctx, source.spaceId, source.changeRequest!, 'edit the content of this change request');
+          return { revisionId: changeRequest.revisionId, changeRequestId: changeRequest.id as string | null, organizationId: space.organizationId };
         })();
-  const { revisionId, importedResources, totalResources } = await callJob(
+  const { organizationId, ...job } = target;
+  const { revisionId, importedResources, totalResources, failedResources } = await callJob(
     ctx,
     importWebsiteJob,
-    { spaceId: source.spaceId, ...target, input, userId: ctx.viewer!.user.id, allowPrivate: ctx.fetchPrivateAddresses === true },
-    { timeoutMs: CONTENT_JOB_WAIT_MS },
+    { spaceId: source.spaceId, ...job, input, userId: ctx.viewer!.user.id, allowPrivate: ctx.fetchPrivateAddresses === true },
+    { timeoutMs: CONTENT_JOB_WAIT_MS, announce: { organizationId, spaceId: source.spaceId, changeRequestId: job.changeRequestId ?? undefined } },
   );
-  return { revision: revisionId as string, importedResources: importedResources as number, totalResources: totalResources as number };
+  return {
+    revision: revisionId as string,
+    importedResources: importedResources as number,
+    totalResources: totalResources as number,
+    failedResources: (failedResources ?? []) as Array<{ url: string; reason: string }>,
+  };
 }
 
 /** The viewer contributed to a change request's content (the `contributor` filter). */

@@ -204,3 +204,38 @@ export function pageAtPath(tree: PageTree, path: string): PageState | undefined 
   for (const [pageId, pagePath] of tree.paths) if (pagePath === wanted) return tree.pages.get(pageId);
   return undefined;
 }
+
+/** The page's parent, null for a top-level page. */
+export function parentOf(tree: PageTree, page: PageState): PageState | null {
+  return (page.parentId && tree.pages.get(page.parentId)) || null;
+}
+
+/** The pages above `page`, from the top down to its parent: a page's breadcrumbs. */
+export function ancestorsOf(tree: PageTree, page: PageState): PageState[] {
+  const ancestors: PageState[] = [];
+  for (let parent = parentOf(tree, page); parent && ancestors.length < tree.pages.size; parent = parentOf(tree, parent)) ancestors.unshift(parent);
+  return ancestors;
+}
+
+/**
+ * Whether a reader pages through it: a document (groups and links are not read)
+ * shown in the table of contents (neither hidden nor under a hidden page).
+ */
+function isReadInOrder(tree: PageTree, page: PageState): boolean {
+  return page.type === 'document' && !page.hidden && !ancestorsOf(tree, page).some((ancestor) => ancestor.hidden);
+}
+
+/**
+ * The pages read before and after `page` in table-of-contents order (depth
+ * first), as a docs site's "previous" and "next" links: the nearest documents
+ * shown in the table of contents, skipping groups, links and hidden pages.
+ */
+export function neighboursOf(tree: PageTree, page: PageState): { previous: PageState | null; next: PageState | null } {
+  const order = [...tree.pages.values()];
+  const index = order.indexOf(page);
+  let previous: PageState | null = null;
+  let next: PageState | null = null;
+  for (let i = index - 1; i >= 0 && !previous; i--) if (isReadInOrder(tree, order[i]!)) previous = order[i]!;
+  for (let i = index + 1; i < order.length && !next; i++) if (isReadInOrder(tree, order[i]!)) next = order[i]!;
+  return { previous, next };
+}

@@ -144,10 +144,9 @@ export async function getMember(ctx: RequestContext, organizationId: string, use
 
 /**
  * The organization keeps at least one admin. Runs inside the write's transaction
- * after locking the organization, so that concurrent demotions cannot both pass.
+ * after locking the organization before reading the member, so that concurrent demotions cannot both pass.
  */
 async function assertAdminRemains(tx: RequestContext, organizationId: string, userId: string, action: string) {
-  await lockOrganization(tx, organizationId);
   const viewer = requireViewer(tx);
   // The viewer may have lost its role to a change committed while we waited for the lock.
   const acting = await tx.db.member.findUnique({
@@ -169,6 +168,7 @@ export async function updateMember(ctx: RequestContext, organizationId: string, 
   authorize(access.role === 'admin', "change members' roles");
   await findMember(ctx, organizationId, userId);
   await inTransaction(ctx, async (tx) => {
+    await lockOrganization(tx, organizationId);
     const member = await findMember(tx, organizationId, userId);
     if (member.role === 'admin' && input.role !== 'admin') {
       await assertAdminRemains(tx, organizationId, userId, 'demote the last admin');
@@ -188,6 +188,7 @@ export async function removeMember(ctx: RequestContext, organizationId: string, 
   authorize(access.role === 'admin' || userId === viewer.id, 'remove members from this organization');
   await findMember(ctx, organizationId, userId);
   await inTransaction(ctx, async (tx) => {
+    await lockOrganization(tx, organizationId);
     const member = await findMember(tx, organizationId, userId);
     if (member.role === 'admin') await assertAdminRemains(tx, organizationId, userId, 'remove the last admin');
     await tx.db.member.delete({ where: { organizationId_userId: { organizationId, userId } } });

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { validate } from '@readme/openapi-parser';
+import { emitEvent } from '../events/emit.ts';
+import type { validate as Validate } from '@readme/openapi-parser';
 import { parse as parseYaml } from 'yaml';
 import { type RequestContext, withDb } from '../../context.ts';
 import { type Db, Prisma, type OpenApiSpecRecord } from '../../db/index.ts';
@@ -114,6 +115,7 @@ export async function processOpenAPISpec(ctx: RequestContext, specId: string, fe
       lastProcessErrorCode: error.code,
       lastProcessErrors: error.errors as unknown as Prisma.InputJsonValue,
     });
+    if (recorded) announceProcessed(ctx, spec, error.code);
     return { specId, outcome: recorded ? error.code : 'superseded', error: error.message };
   }
 
@@ -146,7 +148,13 @@ export async function processOpenAPISpec(ctx: RequestContext, specId: string, fe
       lastProcessErrors: Prisma.DbNull,
     };
   });
+  if (recorded) announceProcessed(ctx, spec, created ? 'new version' : 'unchanged');
   return { specId, outcome: recorded ? (created ? 'new version' : 'unchanged') : 'superseded' };
+}
+
+/** Its outcome is recorded (committed): subscribers of the organization hear it. */
+function announceProcessed(ctx: RequestContext, spec: OpenApiSpecRecord, outcome: string) {
+  emitEvent(ctx, { kind: 'openapi_spec.processed', organizationId: spec.organizationId, subjectId: spec.id, data: { outcome } });
 }
 
 type SpecUpdate = Prisma.OpenApiSpecUpdateManyMutationInput;
@@ -238,7 +246,9 @@ function parseDocument(text: string): { value: object; format: 'json' | 'yaml' }
 }
 
 async function validateDocument(value: object): Promise<void> {
-  let result: Awaited<ReturnType<typeof validate>>;
+  let result: Awaited<ReturnType<typeof Validate>>;
+  // The validator and its schemas are loaded with the first spec processed (about 25 MB of a process' memory).
+  const { validate } = await import('@readme/openapi-parser');
   try {
     // On a copy: validation dereferences in place. External references stay unresolved (nothing else is fetched).
     result = await validate(structuredClone(value) as never, { resolve: { external: false, file: false }, timeoutMs: 10_000 });

@@ -38,7 +38,8 @@ export const viewerMemberships = defineLoader<string, MemberRecord | null>(async
 });
 
 export async function organizationAccess(ctx: RequestContext, organizationId: string): Promise<OrganizationAccess> {
-  const member = await loader(ctx, viewerMemberships).load(organizationId);
+  // A reader without a token (a published site's text addresses) belongs to no organization.
+  const member = ctx.viewer ? await loader(ctx, viewerMemberships).load(organizationId) : null;
   if (!member) noteForeignScope(ctx, organizationId);
   const active = member && !member.disabled ? member : null;
   return { member: active, role: asRole(active?.role) };

@@ -46,7 +46,7 @@ async function searchSections(ctx: RequestContext, spaceIds: string[], words: st
     const match = words.map((word) => `"${word}"*`).join(' ');
     const rows = await ctx.db.$queryRaw<Array<Omit<Hit, 'score'> & { rank: number }>>(Prisma.sql`
       SELECT "spaceId", "pageId", "sectionId", "pageTitle", "title", "path",
-        snippet("search_sections", 2, '', '', '…', 24) AS "excerpt", bm25("search_sections", 8.0, 4.0, 1.0) AS "rank"
+        snippet("search_sections", 2, '', '', char(8230), 24) AS "excerpt", bm25("search_sections", 8.0, 4.0, 1.0) AS "rank"
       FROM "search_sections"
       WHERE "search_sections" MATCH ${match} AND "spaceId" IN (${Prisma.join(spaceIds)})
       ORDER BY "rank" LIMIT ${limit}`);
@@ -145,4 +145,12 @@ export async function searchOrganization(ctx: RequestContext, organizationId: st
     bySpace.set(spaceId, space);
   }
   return offsetPage([...bySpace.values()], params.page, params.limit ?? 20, `search:${params.query}`);
+}
+
+/** The best sections of these spaces (a published site's) for a query: a page's best section first, at most `limit` pages. */
+export async function searchSpacesOfSite(ctx: RequestContext, spaceIds: string[], query: string, limit: number) {
+  const hits = await searchSections(ctx, spaceIds, wordsOf(query), MAX_HITS);
+  const best = new Map<string, Hit>();
+  for (const hit of hits) if (!best.has(`${hit.spaceId}/${hit.pageId}`)) best.set(`${hit.spaceId}/${hit.pageId}`, hit);
+  return [...best.values()].slice(0, limit).map((hit) => ({ spaceId: hit.spaceId, pageId: hit.pageId, section: hit.sectionId, excerpt: hit.excerpt }));
 }

@@ -46,6 +46,10 @@ export const SITE_ADDRESSES = {
   app: { address: [{ base: 'app' }, '/o/', { column: 'organizationId' }, '/sites/', { column: 'id' }] },
   preview: { address: [{ base: 'app' }, '/o/', { column: 'organizationId' }, '/sites/', { column: 'id' }, '/preview'] },
   published: { address: PUBLISHED_ADDRESS, when: 'published' },
+  // Served by this server (src/rest/published-text.ts), with llms-full.txt and each page's .md beside it.
+  llms: { address: [{ base: 'api' }, '/v1/orgs/', { column: 'organizationId' }, '/sites/', { column: 'id' }, '/published/llms.txt'], when: 'published' },
+  // The site's MCP server (Streamable HTTP, src/rest/published-mcp.ts).
+  mcp: { address: [{ base: 'api' }, '/v1/orgs/', { column: 'organizationId' }, '/sites/', { column: 'id' }, '/published/mcp'], when: 'published' },
 } satisfies AddressSet;
 
 export function siteUrls(site: SiteRecord, urls: PublicUrls): SiteJSON['urls'] {

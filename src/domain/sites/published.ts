@@ -1,7 +1,7 @@
 import { jwtVerify } from 'jose';
 import { sameSecret } from '../../lib/tokens.ts';
 import type { RequestContext } from '../../context.ts';
-import { notFound } from '../../errors.ts';
+import { invalid, notFound } from '../../errors.ts';
 import { type Claims, conditionHolds } from '../../lib/conditions.ts';
 import { parseInput } from '../../lib/validation.ts';
 import { sitePermissions } from '../access.ts';
@@ -158,4 +158,13 @@ export async function getPublishedSite(ctx: RequestContext, organizationId: stri
     customizations: { site: defaultCustomizations(site), siteSpaces: {} },
     scripts: [],
   };
+}
+
+/** The visitor token of a request: the query parameter or the X-Visitor-Token header (the same token when both). */
+export function withVisitorToken(query: Record<string, unknown>, header: string | undefined): Record<string, unknown> {
+  if (header === undefined) return query;
+  if (query.visitorToken !== undefined && query.visitorToken !== header) {
+    throw invalid('visitorToken: the query parameter and the X-Visitor-Token header are different tokens: send one');
+  }
+  return { ...query, visitorToken: header };
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { emitEvent } from '../events/emit.ts';
 import { Ajv } from 'ajv';
 import { z } from 'zod';
 import type { RequestContext } from '../../context.ts';
@@ -234,14 +235,21 @@ export async function deleteSite(ctx: RequestContext, organizationId: string, si
   await manageableSite(ctx, organizationId, siteId, 'delete this site');
   await inTransaction(ctx, async (tx) => {
     await tx.db.organization.updateMany({ where: { defaultContentSiteId: siteId }, data: { defaultContentSiteId: null } });
-    await tx.db.site.delete({ where: { id: siteId } });
+    // Deleted by this request only (two deletions at once announce one, the other answers 404).
+    const { count } = await tx.db.site.deleteMany({ where: { id: siteId } });
+    if (count === 0) throw notFound('Site', siteId);
+    emitEvent(tx, { kind: 'site.deleted', organizationId, subjectId: siteId });
   });
 }
 
 /** Publishing makes the site reachable by the audience its visibility names. */
 export async function setSitePublished(ctx: RequestContext, organizationId: string, siteId: string, published: boolean) {
   await manageableSite(ctx, organizationId, siteId, published ? 'publish this site' : 'unpublish this site');
-  await inTransaction(ctx, (tx) => tx.db.site.update({ where: { id: siteId }, data: { published } }));
+  await inTransaction(ctx, async (tx) => {
+    // Changed by this request only (two publishes at once announce one): the row as it was decides.
+    const { count } = await tx.db.site.updateMany({ where: { id: siteId, published: !published }, data: { published } });
+    if (count === 1) emitEvent(tx, { kind: published ? 'site.published' : 'site.unpublished', organizationId, subjectId: siteId });
+  });
   return getSite(ctx, organizationId, siteId);
 }
 

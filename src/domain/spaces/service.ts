@@ -15,6 +15,7 @@ import { type ChildListing, countsBy, listChildren, mapPage } from '../shared/pa
 import { moveContentInput, transferInput } from '../shared/schemas.ts';
 import { copyRevisionToSpace, writeEmptyRevision } from '../content/revisions.ts';
 import { reindexSpace } from '../search/indexing.ts';
+import { emitEvent, emitSpaceTransfer } from '../events/emit.ts';
 import { inTransaction } from '../transaction.ts';
 import { CreateSpaceInput, GetSpaceQuery, ListSpacesQuery, UpdateSpaceCustomFieldsInput, UpdateSpaceInput } from './inputs.ts';
 import { type SpaceJSON, presentSpace } from './presenter.ts';
@@ -248,15 +249,16 @@ export async function createSpaceIn(
     },
   });
   await writeEmptyRevision(tx, space.id, space.revisionId);
+  emitEvent(tx, { kind: 'space.created', organizationId, spaceId: space.id, subjectId: space.id });
   return space;
 }
 
 export async function updateSpace(ctx: RequestContext, spaceId: string, body: unknown): Promise<SpaceJSON> {
   await visibleSpace(ctx, spaceId);
   const input = parseInput(UpdateSpaceInput, body);
-  await changeableSpace(ctx, spaceId, 'admin', 'update this space');
-  await inTransaction(ctx, (tx) =>
-    tx.db.space.update({
+  const { space } = await changeableSpace(ctx, spaceId, 'admin', 'update this space');
+  await inTransaction(ctx, async (tx) => {
+    await tx.db.space.update({
       where: { id: spaceId },
       data: {
         title: input.title,
@@ -268,8 +270,12 @@ export async function updateSpace(ctx: RequestContext, spaceId: string, body: un
         language: input.language,
         mergeRules: input.mergeRules,
       },
-    }),
-  );
+    });
+    // An empty body changes nothing: nothing to announce.
+    if (Object.values(input).some((value) => value !== undefined)) {
+      emitEvent(tx, { kind: 'space.updated', organizationId: space.organizationId, spaceId, subjectId: spaceId });
+    }
+  });
   return getSpace(ctx, spaceId);
 }
 
@@ -278,7 +284,11 @@ export async function deleteSpace(ctx: RequestContext, spaceId: string): Promise
   const { space, level } = await visibleSpace(ctx, spaceId);
   authorize(atLeast(level, 'admin'), 'delete this space');
   if (space.deletedAt) return;
-  await inTransaction(ctx, (tx) => tx.db.space.update({ where: { id: spaceId }, data: { deletedAt: ctx.clock.now() } }));
+  await inTransaction(ctx, async (tx) => {
+    // Deleted by this request only (two deletions at once announce one).
+    const { count } = await tx.db.space.updateMany({ where: { id: spaceId, deletedAt: null }, data: { deletedAt: ctx.clock.now() } });
+    if (count === 1) emitEvent(tx, { kind: 'space.deleted', organizationId: space.organizationId, spaceId, subjectId: spaceId });
+  });
 }
 
 export async function restoreSpace(ctx: RequestContext, spaceId: string): Promise<SpaceJSON> {
@@ -291,7 +301,8 @@ export async function restoreSpace(ctx: RequestContext, spaceId: string): Promis
   await inTransaction(ctx, async (tx) => {
     // Its collection may have been deleted meanwhile (the space is then at the top level).
     const position = await endPosition(tx, space.organizationId, space.parentId);
-    await tx.db.space.update({ where: { id: spaceId }, data: { deletedAt: null, position } });
+    const { count } = await tx.db.space.updateMany({ where: { id: spaceId, deletedAt: { not: null } }, data: { deletedAt: null, position } });
+    if (count === 1) emitEvent(tx, { kind: 'space.restored', organizationId: space.organizationId, spaceId, subjectId: spaceId });
   });
   return getSpace(ctx, spaceId);
 }
@@ -330,6 +341,7 @@ export async function duplicateSpace(ctx: RequestContext, spaceId: string): Prom
     });
     await copyRevisionToSpace(tx, space.revisionId, id, revisionId);
     await reindexSpace(tx, id, revisionId);
+    emitEvent(tx, { kind: 'space.created', organizationId: space.organizationId, spaceId: id, subjectId: id, data: { duplicateOf: spaceId } });
   });
   return getSpace(ctx, id);
 }
@@ -346,6 +358,7 @@ export async function moveSpace(ctx: RequestContext, spaceId: string, body: unkn
   await inTransaction(ctx, async (tx) => {
     const position = await positionAmongSiblings(tx, space.organizationId, parentId, input.position, spaceId);
     await tx.db.space.update({ where: { id: spaceId }, data: { parentId, position } });
+    emitEvent(tx, { kind: 'space.moved', organizationId: space.organizationId, spaceId, subjectId: spaceId });
   });
   return getSpace(ctx, spaceId);
 }
@@ -369,6 +382,7 @@ export async function transferSpace(ctx: RequestContext, spaceId: string, body: 
       where: { id: spaceId },
       data: { organizationId: input.organization, parentId: null, position },
     });
+    emitSpaceTransfer(tx, spaceId, space.organizationId, input.organization);
   });
   return getSpace(ctx, spaceId);
 }

@@ -278,6 +278,14 @@ const ContentChangeOutcome = builder.objectRef<{ kind: ChangeOutcome['object']; 
   }),
 });
 
+const FailedResource = builder.objectRef<{ url: string; reason: string }>('FailedResource').implement({
+  description: 'An image or file of an imported site that could not be brought',
+  fields: (t) => ({
+    url: t.exposeString('url', { description: 'Its address' }),
+    reason: t.exposeString('reason', { description: 'Why: outside the site, an HTTP error, refused, too large…' }),
+  }),
+});
+
 builder.relayMutationField(
   'importWebsite',
   {
@@ -296,8 +304,13 @@ builder.relayMutationField(
   {
     outputFields: (t) => ({
       revision: t.exposeString('revision', { description: 'Id of the revision made' }),
-      importedResources: t.exposeInt('importedResources', { description: 'Pages imported' }),
-      totalResources: t.exposeInt('totalResources', { description: 'Pages found on the site, imported or not' }),
+      importedResources: t.exposeInt('importedResources', { description: 'Pages, images and files imported' }),
+      totalResources: t.exposeInt('totalResources', { description: 'Pages, images and files found on the site, imported or not' }),
+      failedResources: t.field({
+        type: [FailedResource],
+        description: 'Images and files that could not be brought, each with why; their links stay as they were',
+        resolve: (result) => result.failedResources,
+      }),
     }),
   },
 );

@@ -5,6 +5,7 @@ import {
   commentById,
   commentPermissionsOf,
   commentReplyById,
+  deleteCommentReply,
   listRepliesOfComment,
   postCommentReplyRecord,
   reactionsOf,
@@ -59,7 +60,7 @@ CommentReply.implement({
     permissions: t.field({
       type: CommentPermissions,
       description:
-        'What the caller may do with it: react with comment level on the space; edit its body as its author; delete it as its author or with admin level (no mutation deletes replies)',
+        'What the caller may do with it: react with comment level on the space; edit its body as its author; delete it as its author or with admin level (deleteCommentReply)',
       resolve: (row, _args, ctx) => commentPermissionsOf(ctx, row.comment, row.reply),
     }),
   }),
@@ -126,4 +127,21 @@ builder.relayMutationField(
     },
   },
   replyPayload,
+);
+
+builder.relayMutationField(
+  'deleteCommentReply',
+  {
+    inputFields: (t) => ({ replyId: t.id({ required: true, description: 'The reply' }) }),
+  },
+  {
+    description:
+      'Deletes a reply with its reactions (REST `DELETE …/comments/{commentId}/replies/{commentReplyId}`; admin level on the space, or its author with comment level; the space must not be deleted)',
+    resolve: async (_root, { input: { replyId } }, ctx) => {
+      const { comment } = await commentReplyById(ctx, replyId);
+      await deleteCommentReply(ctx, comment.spaceId, comment.changeRequestId, comment.id, replyId);
+      return { deletedReplyId: replyId };
+    },
+  },
+  { outputFields: (t) => ({ deletedReplyId: t.exposeID('deletedReplyId', { description: 'Id of the reply deleted' }) }) },
 );

@@ -72,6 +72,8 @@ const URLS: Record<string, string> = {
   app: 'Its address in the web application (`APP_URL`; without it, this server redirects it to the REST resource)',
   preview: 'Where members preview the site, published or not',
   published: 'Where visitors read it, once published',
+  llms: 'Its index for AI assistants (llms.txt: every page as Markdown, by section), once published; read with the visitor rules of the published site',
+  mcp: 'Its Model Context Protocol server (Streamable HTTP: tools search, get_page and list_pages, pages as resources), once published; with the visitor rules of the published site',
   public: 'Its public address, when it is public',
   icon: 'Its icon image',
   logo: "The organization's logo image",

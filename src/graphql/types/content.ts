@@ -1,16 +1,25 @@
 import { type LinkEntry, type LinkStatus as LinkStatusValue, fileBacklinks, revisionLinks } from '../../domain/content/links.ts';
-import { revisionContent, pageBody } from '../../domain/content/service.ts';
-import { type PageType as PageTypeValue, loadPageTree } from '../../domain/content/tree.ts';
+import { loadColumns } from '../../domain/columns.ts';
+import { findPage, revisionContent, pageBody, visibleRevision } from '../../domain/content/service.ts';
+import { type PageType as PageTypeValue, ancestorsOf, loadPageTree, neighboursOf, parentOf } from '../../domain/content/tree.ts';
+import { spaceColumns } from '../../domain/spaces/service.ts';
 import type { PageState, PageTree } from '../../domain/content/tree.ts';
+import type { RequestContext } from '../../context.ts';
 import type { DOCUMENT_FORMATS } from '../../domain/content/inputs.ts';
 import type { RevisionType as RevisionTypeValue } from '../../domain/content/revisions.ts';
 import { downloadUrl, listRevisionFiles } from '../../domain/content/files.ts';
 import { builder } from '../builder.ts';
+import { loadEach } from '../connection.ts';
 import { restEnum } from './common.ts';
+import { type FieldBuilder, SiteSpace } from './site-common.ts';
 import { Space } from './space.ts';
 
 /** A revision of a space or change request, loaded (with its page tree) when a field asks. */
-export const Revision = builder.objectRef<{ spaceId: string; revisionId: string }>('Revision');
+export const Revision = builder.loadableNodeRef<{ spaceId: string; revisionId: string }, string>('Revision', {
+  id: { resolve: ({ revisionId }) => revisionId },
+  // By id (`node`): a revision of a space the viewer sees, the space's own or one of its change requests'.
+  load: (ids, ctx) => loadEach(ids, (id) => visibleRevision(ctx, id)),
+});
 /** A page of a revision: its state and the tree it is in (paths and children come from there). */
 export const Page = builder.objectRef<{ page: PageState; tree: PageTree }>('Page');
 
@@ -72,7 +81,6 @@ Revision.implement({
   description:
     'Immutable content of a space or change request: a page tree and its files (REST `/v1/spaces/{spaceId}/content` and `/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content`); seen by whoever sees the space or change request it is read from',
   fields: (t) => ({
-    id: t.exposeID('revisionId', { description: 'Id of the revision' }),
     object: t.string({ description: 'Always "revision" (the REST `object`)', resolve: () => 'revision' }),
     type: t.field({
       type: RevisionType,
@@ -97,6 +105,7 @@ Revision.implement({
         return (tree.children.get(null) ?? []).map((page) => ({ page, tree }));
       },
     }),
+    page: pageLookup(t, ({ revisionId }) => revisionId),
   }),
 });
 
@@ -138,16 +147,41 @@ Page.implement({
       description: 'The pages directly under it, in order; empty for a link',
       resolve: ({ page, tree }) => (tree.children.get(page.pageId) ?? []).map((child) => ({ page: child, tree })),
     }),
+    parent: t.field({
+      type: Page,
+      nullable: true,
+      description: 'The page it is directly under; null for a top-level page',
+      resolve: ({ page, tree }) => wrap(tree, parentOf(tree, page)),
+    }),
+    ancestors: t.field({
+      type: [Page],
+      description: 'The pages above it, from the top level down to its parent: its breadcrumbs; empty for a top-level page',
+      resolve: ({ page, tree }) => ancestorsOf(tree, page).map((ancestor) => ({ page: ancestor, tree })),
+    }),
+    previous: t.field({
+      type: Page,
+      nullable: true,
+      description:
+        'The page read before it in table-of-contents order (depth first): the nearest document shown in the table of contents, groups, links and hidden pages skipped; null for the first',
+      resolve: ({ page, tree }) => wrap(tree, neighboursOf(tree, page).previous),
+    }),
+    next: t.field({
+      type: Page,
+      nullable: true,
+      description:
+        'The page read after it in table-of-contents order (depth first): the nearest document shown in the table of contents, groups, links and hidden pages skipped; null for the last',
+      resolve: ({ page, tree }) => wrap(tree, neighboursOf(tree, page).next),
+    }),
     markdown: t.string({
-      description: 'The body as markdown; empty for a group, a link or an empty page',
-      resolve: ({ page }, _args, ctx) => pageBody(ctx, page.documentId, 'markdown') as Promise<string>,
+      description: 'The body as markdown (read only when selected); empty for a group, a link or an empty page',
+      resolve: ({ page }, _args, ctx) => pageBody(ctx, page, 'markdown') as Promise<string>,
     }),
     document: t.field({
       type: 'JSON',
       description:
         'The body in a format (REST `…/content/page/{pageId}?format=`): the structured document by default, or markdown as a JSON string; an empty body for a group or a link',
       args: { format: t.arg({ type: DocumentFormat, description: 'The format; document when absent' }) },
-      resolve: ({ page }, { format }, ctx) => pageBody(ctx, page.documentId, format ?? 'document'),
+      resolve: ({ page }, { format }, ctx) => pageBody(ctx, page, format ?? 'document'),
     }),
     links: t.field({
       type: [ContentLink],
@@ -158,6 +192,41 @@ Page.implement({
     }),
   }),
 });
+
+function wrap(tree: PageTree, page: PageState | null) {
+  return page ? { page, tree } : null;
+}
+
+/**
+ * `page(id:, path:)` of a revision, found in its page tree (one statement, or none
+ * when the tree is kept): null when it has no such page, as REST answers 404.
+ */
+function pageLookup<Parent>(t: FieldBuilder<Parent>, revisionOf: (parent: Parent, ctx: RequestContext) => Promise<string> | string, what = 'Its page') {
+  return t.field({
+    type: Page,
+    nullable: true,
+    description: `${what} with this id, or at this path (slugs joined by "/", as REST \`…/content/path/{pagePath}\`; a link is found by id only); give one of them. Null when there is none`,
+    args: {
+      id: t.arg.id({ description: 'The page id (`pg_…`)' }),
+      path: t.arg.string({ description: 'The page path, e.g. "guides/configuration"' }),
+    },
+    // The revision comes from a space or change request already read (or `node`, which checks it): its tree alone.
+    resolve: async (parent, args, ctx) => {
+      const tree = await loadPageTree(ctx, await revisionOf(parent, ctx));
+      return wrap(tree, findPage(tree, args) ?? null);
+    },
+  });
+}
+
+builder.objectField(Space, 'page', (t) => pageLookup(t, (space) => space.revisionId, 'The page of its current content (its active revision)'));
+
+builder.objectField(SiteSpace, 'page', (t) =>
+  pageLookup(
+    t,
+    async (siteSpace, ctx) => (await loadColumns(ctx, spaceColumns, siteSpace.spaceId, ['revisionId']))!.revisionId,
+    "The page of the published content (its space's active revision), as the site's audience reads it",
+  ),
+);
 
 type FileRow = Awaited<ReturnType<typeof listRevisionFiles>>['items'][number];
 

@@ -54,7 +54,7 @@ const SitePermissions = booleanObject('SitePermissions', [
   'viewAdaptiveSchema',
   'editAdaptiveSchema',
 ] as const);
-const SiteUrls = urlsObject('SiteUrls', ['location', 'app', 'preview'], ['published']);
+const SiteUrls = urlsObject('SiteUrls', ['location', 'app', 'preview'], ['published', 'llms', 'mcp']);
 
 const SiteProxy = builder.objectRef<{ origin: string; target: string }>('SiteProxy').implement({
   description: 'A reverse proxy that serves the published site under another host and path',

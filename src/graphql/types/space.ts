@@ -107,6 +107,7 @@ export const SPACE_FIELD_COLUMNS: Record<string, readonly string[]> = {
   commentsConnection: [],
   search: [],
   links: ['revisionId'],
+  page: ['revisionId'],
 };
 
 export const Space = builder.loadableNodeRef<SpaceRecord, string>('Space', {

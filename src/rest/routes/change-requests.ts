@@ -7,6 +7,7 @@ import {
   updateChangeRequestFromSpace,
 } from '../../domain/change-requests/service.ts';
 import { CreateChangeRequestInput, ListChangeRequestsQuery, UpdateChangeRequestInput } from '../../domain/change-requests/inputs.ts';
+import { ChangesQuery, changeRequestChanges, presentChanges } from '../../domain/change-requests/diff.ts';
 import { UpdateContentInput, UpdateContentQuery } from '../../domain/content/inputs.ts';
 import { PdfQuery, exportChangeRequestPdf, updateChangeRequestContent } from '../../domain/content/service.ts';
 import { restList } from '../../lib/pagination.ts';
@@ -59,6 +60,18 @@ export const changeRequestRoutes = [
     status: 200,
     response: 'ChangeRequest',
     handler: (ctx, { params, body }) => updateChangeRequest(ctx, params.spaceId!, params.changeRequestId!, body),
+  }),
+  route({
+    method: 'GET',
+    path: `${base}/{changeRequestId}/changes`,
+    operationId: 'getChangeRequestChanges',
+    summary:
+      'What a change request changes since its base (once merged: what its merge changed): pages created, edited, moved or deleted, with a unified diff of their markdown, then files; `limit` (10 by default) and `page` page through them',
+    tag,
+    query: ChangesQuery,
+    status: 200,
+    response: 'RevisionSemanticChanges',
+    handler: async (ctx, { params, query }) => presentChanges(await changeRequestChanges(ctx, params.spaceId!, params.changeRequestId!, query)),
   }),
   route({
     method: 'POST',

@@ -9,6 +9,7 @@ import {
 } from '../../domain/comments/inputs.ts';
 import {
   deleteComment,
+  deleteCommentReply,
   getComment,
   getCommentReply,
   listCommentReplies,
@@ -133,6 +134,15 @@ function commentRoutes(scope: 'space' | 'changeRequest'): Route[] {
       status: 200,
       response: 'CommentReply',
       handler: (ctx, { params, body }) => updateCommentReply(ctx, params.spaceId!, changeRequestOf(params), params.commentId!, params.commentReplyId!, body),
+    }),
+    route({
+      method: 'DELETE',
+      path: `${base}/{commentId}/replies/{commentReplyId}`,
+      operationId: `deleteCommentReply${suffix}`,
+      summary: 'Delete a reply and its reactions (admin on the space, or its author)',
+      tag,
+      status: 205,
+      handler: (ctx, { params }) => deleteCommentReply(ctx, params.spaceId!, changeRequestOf(params), params.commentId!, params.commentReplyId!),
     }),
   ];
 }

@@ -20,7 +20,7 @@ import {
   UpdateSiteInput,
   UpdateSiteSpaceInput,
 } from '../../domain/sites/inputs.ts';
-import { getPublishedSite } from '../../domain/sites/published.ts';
+import { getPublishedSite, withVisitorToken } from '../../domain/sites/published.ts';
 import {
   addSectionToGroup,
   createSectionGroup,
@@ -44,7 +44,6 @@ import {
 } from '../../domain/sites/service.ts';
 import { createShareLink, deleteShareLink, listShareLinks, updateShareLink } from '../../domain/sites/share-links.ts';
 import { addSiteSpace, deleteSiteSpace, listSiteSpaces, moveSiteSpace, updateSiteSpace } from '../../domain/sites/site-spaces.ts';
-import { invalid } from '../../errors.ts';
 import { restList } from '../../lib/pagination.ts';
 import { route } from '../route.ts';
 
@@ -404,10 +403,3 @@ export const siteRoutes = [
 ];
 
 /** The query with the visitor token of the `X-Visitor-Token` header, when one is sent: the header and `visitorToken` are two ways to send it. */
-function withVisitorToken(query: Record<string, unknown>, header: string | undefined): Record<string, unknown> {
-  if (header === undefined) return query;
-  if (query.visitorToken !== undefined && query.visitorToken !== header) {
-    throw invalid('visitorToken: the query parameter and the X-Visitor-Token header are different tokens: send one');
-  }
-  return { ...query, visitorToken: header };
-}

@@ -1,0 +1,150 @@
+import type { RequestContext } from '../../context.ts';
+import { notFound } from '../../errors.ts';
+import { loadColumns } from '../columns.ts';
+import { markdownOf } from '../content/documents.ts';
+import { withFrontMatter } from '../content/front-matter.ts';
+import { type PageState, type PageTree, ancestorsOf, loadPageTree } from '../content/tree.ts';
+import { loader } from '../loaders.ts';
+import { organizationRecords } from '../organizations/service.ts';
+import { searchSpacesOfSite } from '../search/service.ts';
+import { spaceColumns } from '../spaces/service.ts';
+import { type PublishedContent, publishedContent } from './published.ts';
+import { type SectionView, type SiteSpaceRecord, shownSectionsOf, shownSiteSpacesOf } from './records.ts';
+
+/**
+ * A published site as text for AI assistants (the llmstxt.org convention):
+ * `llms.txt`, an index of its pages as Markdown links grouped by section;
+ * `llms-full.txt`, every page's Markdown; and each page alone as `<path>.md`.
+ * What a reader is shown follows the published tree exactly (publishedContent:
+ * visitors, share keys, visitor tokens, conditions); pages hidden from the table
+ * of contents or from search (`hidden`, `noIndex`) are left out.
+ */
+
+/** A page of the published site, at its address under the site's published root. */
+export interface PublishedPage {
+  /** `<section path>/<site space path>/<page path>`, its empty parts left out. */
+  path: string;
+  spaceId: string;
+  page: PageState;
+  /** Shown in the indexes: not hidden (nor under a hidden page), not noIndex. Others are read at their address only. */
+  listed: boolean;
+}
+
+export interface PublishedGroup {
+  /** The section's title (under its group's, "Group / Section"), or the site space's in a site without sections. */
+  heading: string;
+  pages: PublishedPage[];
+}
+
+export interface PublishedText {
+  content: PublishedContent;
+  title: string;
+  organizationTitle: string;
+  groups: PublishedGroup[];
+}
+
+/** Whether the indexes list it: not hidden (nor under a hidden page), not noIndex. */
+function listed(tree: PageTree, page: PageState): boolean {
+  return !page.hidden && !page.noIndex && !ancestorsOf(tree, page).some((ancestor) => ancestor.hidden);
+}
+
+const joined = (...parts: string[]) => parts.filter(Boolean).join('/');
+
+async function pagesOf(ctx: RequestContext, siteSpace: SiteSpaceRecord, prefix: string): Promise<PublishedPage[]> {
+  const space = await loadColumns(ctx, spaceColumns, siteSpace.spaceId, ['revisionId', 'deletedAt']);
+  if (!space || space.deletedAt) return [];
+  const tree = await loadPageTree(ctx, space.revisionId);
+  return [...tree.pages.values()]
+    .filter((page) => page.type === 'document')
+    .map((page) => ({
+      path: joined(prefix, siteSpace.path, tree.paths.get(page.pageId) ?? page.slug),
+      spaceId: siteSpace.spaceId,
+      page,
+      listed: listed(tree, page),
+    }));
+}
+
+async function sectionGroup(ctx: RequestContext, view: SectionView, heading: string): Promise<PublishedGroup> {
+  const siteSpaces = await shownSiteSpacesOf(ctx, view);
+  const pages = (await Promise.all(siteSpaces.map((siteSpace) => pagesOf(ctx, siteSpace, view.section.path)))).flat();
+  return { heading, pages };
+}
+
+/** The pages of a published site its reader is shown, by section, in table-of-contents order. */
+export async function publishedText(ctx: RequestContext, organizationId: string, siteId: string, query: unknown): Promise<PublishedText> {
+  const content = await publishedContent(ctx, organizationId, siteId, query);
+  const groups: PublishedGroup[] = [];
+  for (const entry of content.structure.entries) {
+    if (!('kind' in entry)) {
+      const title = (await loadColumns(ctx, spaceColumns, entry.spaceId, ['title']))?.title ?? entry.path;
+      groups.push({ heading: title, pages: await pagesOf(ctx, entry, '') });
+    } else if (entry.kind === 'section') {
+      groups.push(await sectionGroup(ctx, entry, entry.section.title));
+    } else {
+      for (const section of await shownSectionsOf(ctx, entry)) groups.push(await sectionGroup(ctx, section, `${entry.group.title} / ${section.section.title}`));
+    }
+  }
+  const organization = await loader(ctx, organizationRecords).load(content.audience.site.organizationId);
+  return { content, title: content.audience.site.title, organizationTitle: organization?.title ?? '', groups };
+}
+
+/** Markdown link text: brackets and backslashes escaped. */
+const linkText = (text: string) => text.replace(/([\\[\]])/g, '\\$1');
+
+/** `llms.txt`: the site title, a summary, then one H2 per section listing its pages as links to their Markdown. */
+export function llmsIndex(text: PublishedText, base: string): string {
+  const lines = [
+    `# ${text.title}`,
+    '',
+    `> ${text.title}, documentation published by ${text.organizationTitle}. Every page below is Markdown at its address (\`.md\`); all of them in one file: ${base}/llms-full.txt`,
+  ];
+  for (const group of text.groups) {
+    const pages = group.pages.filter((entry) => entry.listed);
+    if (!pages.length) continue;
+    lines.push('', `## ${group.heading}`, '');
+    for (const { path, page } of pages) {
+      lines.push(`- [${linkText(page.title)}](${base}/${encodeURI(path)}.md)${page.description ? `: ${page.description.replace(/\s+/g, ' ')}` : ''}`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** One page as Markdown: front matter with its title, description and other fields, then its body (as content batches read it back). */
+export async function pageMarkdown(ctx: RequestContext, { page }: PublishedPage): Promise<string> {
+  return withFrontMatter(page, await markdownOf(ctx, page.documentId), { title: page.title });
+}
+
+/** `llms-full.txt`: every listed page's Markdown in table-of-contents order, each under its title and address. */
+export async function llmsFull(ctx: RequestContext, text: PublishedText, base: string): Promise<string> {
+  const entries = text.groups.flatMap((group) => group.pages.filter((entry) => entry.listed));
+  // Asked together: the bodies are read in one statement.
+  const bodies = await Promise.all(entries.map((entry) => markdownOf(ctx, entry.page.documentId)));
+  const parts = [`# ${text.title}`, ''];
+  for (const [index, entry] of entries.entries()) {
+    parts.push(`# ${entry.page.title}`, '', `Source: ${base}/${encodeURI(entry.path)}.md`, '', bodies[index]!.trim(), '', '---', '');
+  }
+  return `${parts.join('\n').trimEnd()}\n`;
+}
+
+/** The page at an address (`<path>.md` without its `.md`), listed or not; a 404 for any other. */
+export function publishedPageAt(text: PublishedText, path: string): PublishedPage {
+  const wanted = path.replace(/^\/+|\/+$/g, '');
+  for (const group of text.groups) for (const entry of group.pages) if (entry.path === wanted) return entry;
+  throw notFound('Published page', path);
+}
+
+/** A search of the site's pages its reader is shown (listed ones), best first, each with its address and a snippet. */
+export async function searchPublished(ctx: RequestContext, text: PublishedText, query: string, limit: number) {
+  const pages = new Map<string, PublishedPage>();
+  for (const group of text.groups)
+    for (const entry of group.pages)
+      if (entry.listed && !pages.has(`${entry.spaceId}/${entry.page.pageId}`)) pages.set(`${entry.spaceId}/${entry.page.pageId}`, entry);
+  const spaceIds = [...new Set([...pages.values()].map((entry) => entry.spaceId))];
+  const hits = await searchSpacesOfSite(ctx, spaceIds, query, limit * 4);
+  return hits
+    .flatMap((hit) => {
+      const entry = pages.get(`${hit.spaceId}/${hit.pageId}`);
+      return entry ? [{ entry, section: hit.section, excerpt: hit.excerpt }] : [];
+    })
+    .slice(0, limit);
+}

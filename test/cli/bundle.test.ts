@@ -1,0 +1,32 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from './support.ts';
+
+/**
+ * What the bundle (dist/cli/, built by bin/build.js) must be for the server's
+ * memory: V8 keeps the source of every module it loaded for the life of the
+ * process. The command-line tests run the bundle against a real database.
+ */
+describe('the bundle the command runs', () => {
+  const dir = path.join(ROOT, 'dist', 'cli');
+  const files = fs.readdirSync(dir).filter((file) => file.endsWith('.mjs'));
+
+  it('is ASCII only: one other character and V8 keeps the whole source in two bytes a character', () => {
+    expect(files).toContain('serve.mjs');
+    for (const file of files) {
+      const text = fs.readFileSync(path.join(dir, file), 'latin1');
+      const line = text.split('\n').findIndex((row) => /[\u0080-\u00ff]/.test(row));
+      expect(line === -1 ? 'ASCII' : `${file}:${line + 1}: ${text.split('\n')[line]!.trim().slice(0, 120)}`).toBe('ASCII');
+    }
+  });
+
+  it("reads Prisma's query compilers when they are built instead of importing their 4.4 MB base64 modules", () => {
+    const serve = fs.readFileSync(path.join(dir, 'serve.mjs'), 'utf8');
+    for (const provider of ['sqlite', 'postgresql']) {
+      const module = `@prisma/client/runtime/query_compiler_fast_bg.${provider}.wasm-base64.mjs`;
+      expect(serve).toContain(`import.meta.resolve(${JSON.stringify(module)})`);
+      expect(serve).not.toMatch(new RegExp(`import\\(["']${module.replaceAll('.', '\\.')}["']\\)`));
+    }
+  });
+});

@@ -1,0 +1,29 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { BIN, runProcess } from './support.ts';
+
+/** The Node.js of the system, when it is one docs-gateway does not run on (Node 20: better-sqlite3 13 crashes it). */
+const SYSTEM_NODE = '/usr/bin/node';
+const systemNodeVersion = fs.existsSync(SYSTEM_NODE) ? execFileSync(SYSTEM_NODE, ['--version'], { encoding: 'utf8' }).trim() : '';
+
+describe.skipIf(!systemNodeVersion.startsWith('v20.'))(`on ${systemNodeVersion || 'Node 20'} (unsupported)`, () => {
+  const NODE_LINE = `docs-gateway needs Node.js 22.15+ or 24+ (23 is not supported); this is Node.js ${systemNodeVersion.slice(1)}\n`;
+  /** Only the system's commands: its node and npm first. */
+  const systemEnv = { PATH: '/usr/bin:/bin', HOME: os.homedir(), NPM_CONFIG_UPDATE_NOTIFIER: 'false' };
+
+  const run = (command: string, args: string[]) => runProcess(command, args, systemEnv);
+
+  it('docs-gateway prints one line naming the supported versions and exits 1, instead of crashing', async () => {
+    const result = await run(SYSTEM_NODE, [BIN, '--version']);
+    expect(result).toEqual({ code: 1, signal: null, stdout: '', stderr: NODE_LINE });
+  });
+
+  it('npm start does the same (it runs the command)', async () => {
+    const result = await run('/usr/bin/npm', ['start']);
+    expect({ code: result.code, signal: result.signal, stderr: result.stderr }).toEqual({ code: 1, signal: null, stderr: NODE_LINE });
+    // Only npm's own banner besides.
+    expect(result.stdout.trim().split('\n')).toEqual(['> docs-gateway@0.1.0 start', '> node bin/docs-gateway.js serve --demo']);
+  });
+});
