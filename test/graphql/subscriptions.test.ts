@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_GRAPHQL_LIMITS } from '../../src/config.ts';
 import { createContext } from '../../src/context.ts';
 import { emitEvent } from '../../src/domain/events/emit.ts';
@@ -362,7 +362,7 @@ describe('GraphQL subscriptions over Server-Sent Events', () => {
       const departures = (stream: typeof source) =>
         stream.results.map((result) => result.data!.organizationEvents).filter((event) => event.kind === 'SPACE_TRANSFERRED_OUT');
       // A member of both organizations still reads them: it hears they left.
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await vi.waitUntil(() => departures(inBothStream).length >= 2, { timeout: 10_000, interval: 10 });
       expect(departures(inBothStream)).toEqual([left(spaceId), left(inCollection)]);
       // The reader is not in the destination: it cannot read the spaces any more, and hears nothing of their departure.
       expect(departures(readerStream)).toEqual([]);
@@ -495,8 +495,7 @@ describe('GraphQL subscriptions over Server-Sent Events', () => {
     const other = await subscribe(base, team.admin.token, SPACE_EVENTS, { spaceId });
 
     // Yoga pings idle streams (every 12 s; 300 ms under NODE_ENV=test).
-    await new Promise((resolve) => setTimeout(resolve, 700));
-    expect(streams[0]!.pings).toBeGreaterThan(1);
+    await vi.waitUntil(() => streams[0]!.pings > 1, { timeout: 5_000, interval: 50 });
 
     await postComment(spaceId, 'Counted');
     for (const stream of [...streams, other]) expect(kindsOf(await stream.until(1))).toEqual(['COMMENT_POSTED']);
@@ -506,8 +505,11 @@ describe('GraphQL subscriptions over Server-Sent Events', () => {
     expect(Number(/^docs_gateway_subscription_events_total (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThanOrEqual(4);
 
     // One closed: the token may open another.
+    // The server counts it out when it hears the connection end.
+    const openStreams = async () => Number(/^docs_gateway_subscription_streams (\d+)$/m.exec((await t.call('GET', '/metrics')).body)?.[1]);
+    const openBefore = await openStreams();
     streams[0]!.close();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await vi.waitUntil(async () => (await openStreams()) < openBefore, { timeout: 5_000, interval: 20 });
     const again = await subscribe(base, user.token, SPACE_EVENTS, { spaceId });
     await postComment(spaceId, 'Heard again');
     expect(kindsOf(await again.until(1))).toEqual(['COMMENT_POSTED']);
