@@ -1,4 +1,4 @@
-import { vi } from 'vitest';
+import { onTestFinished, vi } from 'vitest';
 
 /** One GraphQL result of a subscription, as the server sent it in an SSE `next` event. */
 export interface StreamResult {
@@ -38,6 +38,11 @@ export async function subscribe(
   { accept = 'text/event-stream' }: { accept?: string } = {},
 ): Promise<Subscription> {
   const abort = new AbortController();
+  // Closed when the test ends, passed or failed: a stream left open would count against its token's
+  // allowance in the tests after it. (Outside a test, for example in a hook, the caller closes it.)
+  try {
+    onTestFinished(() => abort.abort());
+  } catch {}
   const response = await fetch(`${base}/graphql`, {
     method: 'POST',
     headers: {
