@@ -89,6 +89,21 @@ const isGraphQLError = (error: unknown): error is GraphQLError =>
   error instanceof Error && error.name === 'GraphQLError';
 
 /** Reports each executed operation by type (query, mutation) and outcome (for /metrics). */
+/**
+ * Yoga starts a subscription before it picks an answer format, and answers 406 when the
+ * Accept header names none (src/http/graphql.ts words it): that subscription's stream
+ * would keep its token's slot and queue events no one reads. Ended here instead.
+ * Last among the plugins: by then Yoga's own result processors have had their say.
+ */
+const endUnansweredSubscriptions: Plugin = {
+  onResultProcess({ result, resultProcessor }) {
+    if (!resultProcessor && isAsyncIterable(result)) void result.return?.();
+  },
+};
+
+const isAsyncIterable = (value: unknown): value is AsyncIterableIterator<unknown> =>
+  typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
+
 function countOperations(onOperation: OperationCounter): Plugin {
   return {
     onExecute({ args }) {
@@ -144,6 +159,7 @@ export function createGraphQLServer(options: GraphQLServerOptions) {
       // Subscriptions run on graphql-js: graphql-jit does not hand their root field its arguments.
       useGraphQlJit({}, { enableIf: (args) => getOperationAST(args.document, args.operationName)?.operation !== 'subscription' }),
       ...(options.onOperation ? [countOperations(options.onOperation)] : []),
+      endUnansweredSubscriptions,
     ],
     logging: options.logging,
     // CORS is the app's (src/http/cors.ts), the same for REST and GraphQL.

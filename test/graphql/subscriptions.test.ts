@@ -183,17 +183,26 @@ describe('GraphQL subscriptions over Server-Sent Events', () => {
     ]);
   });
 
-  it('answers an Accept it cannot serve with 406 in the error shape', async () => {
+  it('answers an Accept it cannot serve with 406 in the error shape, and keeps no stream for it', async () => {
     const spaceId = await newSpace();
-    for (const accept of ['application/graphql-response+json', 'multipart/mixed']) {
-      const response = await t.call('POST', '/graphql', {
-        token: team.admin.token,
-        headers: { accept },
-        body: { query: SPACE_EVENTS, variables: { spaceId } },
+    const openStreams = async () => Number(/^docs_gateway_subscription_streams (\d+)$/m.exec((await t.call('GET', '/metrics')).body)?.[1]);
+    const openBefore = await openStreams();
+    // More refusals than the token may hold streams (3 here): none of them holds one.
+    for (const accept of ['application/graphql-response+json', 'multipart/mixed', 'application/json', 'application/graphql-response+json']) {
+      // Over a real connection, which stays open after the answer (keep-alive).
+      const response = await fetch(`${base}/graphql`, {
+        method: 'POST',
+        headers: { accept, authorization: `Bearer ${team.admin.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ query: SPACE_EVENTS, variables: { spaceId } }),
       });
-      expect(response.statusCode, accept).toBe(406);
-      expect(response.json().errors[0]).toEqual({ message: expect.stringContaining('text/event-stream for subscriptions'), extensions: { code: 406 } });
+      expect(response.status, accept).toBe(406);
+      expect((await response.json()).errors[0]).toEqual({ message: expect.stringContaining('text/event-stream for subscriptions'), extensions: { code: 406 } });
     }
+    expect(await openStreams()).toBe(openBefore);
+    // The token still has its allowance: a stream it opens now hears the space.
+    const stream = await subscribe(base, team.admin.token, SPACE_EVENTS, { spaceId });
+    await postComment(spaceId, 'Still heard');
+    expect(kindsOf(await stream.until(1))).toEqual(['COMMENT_POSTED']);
   });
 
   it('never announces a write that rolled back', async () => {
