@@ -396,7 +396,12 @@ describe('GraphQL subscriptions over Server-Sent Events', () => {
     const deletions = await Promise.all([1, 2].map(() => t.call('DELETE', `/v1/spaces/${spaceId}`, { token: team.admin.token })));
     expect(deletions.map((response) => response.statusCode)).toEqual([205, 205]);
     expect((await t.call('POST', `/v1/spaces/${spaceId}/restore`, { token: team.admin.token })).statusCode).toBe(200);
-    expect((await t.call('DELETE', `/v1/collections/${collection.json().id}`, { token: team.admin.token })).statusCode).toBe(205);
+    // The space and its collection deleted at once: one of them deletes the space, one event.
+    const both = await Promise.all([
+      t.call('DELETE', `/v1/spaces/${spaceId}`, { token: team.admin.token }),
+      t.call('DELETE', `/v1/collections/${collection.json().id}`, { token: team.admin.token }),
+    ]);
+    expect(both.map((response) => response.statusCode)).toEqual([205, 205]);
     const results = await stream.until(3);
     expect(results.map((result) => result.data!.spaceEvents)).toEqual([
       { kind: 'SPACE_DELETED', space: { id: spaceId } },
@@ -420,6 +425,24 @@ describe('GraphQL subscriptions over Server-Sent Events', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(stream.results).toHaveLength(2);
     stream.close();
+  });
+
+  it('announces a comment deleted once when requests delete it at once, and no update that changes nothing', async () => {
+    const spaceId = await newSpace();
+    const changeRequestId = await openChangeRequest(spaceId, 'As it is');
+    const stream = await subscribe(base, team.admin.token, SPACE_EVENTS, { spaceId });
+    const commentId = await postComment(spaceId, 'Delete me');
+    const deletions = await Promise.all([1, 2, 3].map(() => t.call('DELETE', `/v1/spaces/${spaceId}/comments/${commentId}`, { token: team.admin.token })));
+    expect(deletions.map((response) => response.statusCode)).toEqual(Array(3).fill(205));
+    expect(await t.database.db.comment.count({ where: { id: commentId } })).toBe(0);
+    // The subject it already has, then a new one: only the second is a change.
+    for (const subject of ['As it is', 'Renamed']) {
+      const updated = await t.call('PATCH', `/v1/spaces/${spaceId}/change-requests/${changeRequestId}`, { token: team.admin.token, body: { subject } });
+      expect(updated.statusCode, updated.body).toBe(200);
+    }
+    expect(kindsOf(await stream.until(3))).toEqual(['COMMENT_POSTED', 'COMMENT_DELETED', 'CHANGE_REQUEST_UPDATED']);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(stream.results).toHaveLength(3);
   });
 
   it('announces OpenAPI specs processed and jobs finished to the organization, as they end', async () => {

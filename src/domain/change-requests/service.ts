@@ -167,7 +167,9 @@ export async function updateChangeRequest(ctx: RequestContext, spaceId: string, 
         : current.status === 'archived' && input.status && input.status !== 'archived'
           ? 'change_request.reopened'
           : 'change_request.updated';
-    emitEvent(tx, { kind, organizationId: space.organizationId, spaceId, changeRequestId: current.id, subjectId: current.id });
+    // A request that sets what is already there changes nothing to announce.
+    const changed = (input.subject !== undefined && input.subject !== current.subject) || (input.status !== undefined && input.status !== current.status);
+    if (changed) emitEvent(tx, { kind, organizationId: space.organizationId, spaceId, changeRequestId: current.id, subjectId: current.id });
   });
   return getChangeRequest(ctx, spaceId, changeRequest.id);
 }

@@ -460,7 +460,9 @@ export async function deleteComment(ctx: RequestContext, spaceId: string, change
   await inTransaction(ctx, async (tx) => {
     await tx.db.commentReaction.deleteMany({ where: { commentId: comment.id } });
     await tx.db.commentReply.deleteMany({ where: { commentId: comment.id } });
-    await tx.db.comment.deleteMany({ where: { id: comment.id } });
+    const { count } = await tx.db.comment.deleteMany({ where: { id: comment.id } });
+    // Deleted meanwhile by a racing request: done, and announced once, by that one.
+    if (count === 0) return;
     emitEvent(tx, { kind: 'comment.deleted', ...commentEventScope(comment.organizationId, comment.spaceId, comment.changeRequestId), subjectId: comment.id });
   });
 }
