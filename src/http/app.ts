@@ -6,6 +6,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import type { PublicUrls } from '../config.ts';
 import { type RequestContext, createContext } from '../context.ts';
 import type { Database } from '../db/index.ts';
+import { readViewer } from '../domain/users/service.ts';
 import { createViewerCache } from '../domain/users/viewer-cache.ts';
 import { DomainError, invalid, unauthenticated, unavailable } from '../errors.ts';
 import type { CorsOrigins, GraphQLLimits, RateLimits } from '../config.ts';
@@ -255,7 +256,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     request.ctx.abortConnection = () => {
       if (!reply.raw.writableFinished) reply.raw.destroy();
     };
-    if (token && viewer) request.ctx.credentials = { key: hashApiToken(token), viewer: () => viewers.viewerForToken(token) };
+    // Read afresh for each event of a live stream, its memberships with it: the viewer cache follows
+    // this instance's announcements of changes, which an event from another instance can outrun.
+    if (token && viewer) request.ctx.credentials = { key: hashApiToken(token), viewer: async () => (await readViewer(database, token))?.viewer ?? null };
   });
 
   // Path and query values are text the databases can store, as bodies are (src/lib/text-input.ts).

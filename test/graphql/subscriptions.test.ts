@@ -4,6 +4,7 @@ import { DEFAULT_GRAPHQL_LIMITS } from '../../src/config.ts';
 import { createContext } from '../../src/context.ts';
 import { emitEvent } from '../../src/domain/events/emit.ts';
 import { inTransaction } from '../../src/domain/transaction.ts';
+import { hashApiToken } from '../../src/lib/tokens.ts';
 import { createTestApp, TEST_URLS, type TestApp } from '../support/app.ts';
 import { type Subscription, subscribe } from '../support/event-stream.ts';
 import { buildOrganization, buildTeam, buildUser, addMember, unique } from '../support/factories.ts';
@@ -255,6 +256,19 @@ describe('GraphQL subscriptions over Server-Sent Events', () => {
     await stream.closed();
     expect(stream.results).toHaveLength(2);
     expect(stream.results[1]).toMatchObject({ data: null, errors: [{ extensions: { code: 404 } }] });
+
+    // Its token revoked: the next event ends the stream, the token read again for it.
+    const revoked = await team.member('read');
+    const revokedStream = await subscribe(base, revoked.token, SPACE_EVENTS, { spaceId });
+    expect((await t.database.db.apiToken.deleteMany({ where: { tokenHash: hashApiToken(revoked.token) } })).count).toBe(1);
+    await postComment(spaceId, 'Not for revoked tokens');
+    await revokedStream.closed();
+    expect(revokedStream.results).toEqual([
+      {
+        data: null,
+        errors: [expect.objectContaining({ message: expect.stringMatching(/token of this subscription is no longer valid/), extensions: { code: 401 } })],
+      },
+    ]);
 
     // Someone of another organization: refused at once, in the error shape, and the stream completes.
     const outsider = await addMember(t.database, (await buildOrganization(t.database)).id, await buildUser(t.database, 'outsider'), 'admin');

@@ -1,4 +1,4 @@
-import { type RequestContext, withoutMembershipSnapshot } from '../../context.ts';
+import type { RequestContext } from '../../context.ts';
 import { DomainError, unauthenticated, unavailable } from '../../errors.ts';
 import { type DomainEvent, EVENT_KINDS, type EventKind } from '../../events/event.ts';
 import { changeRequestById, visibleChangeRequest } from '../change-requests/service.ts';
@@ -124,7 +124,8 @@ async function openWatch(ctx: RequestContext, watch: Watch): Promise<AsyncIterab
           finish();
           return { done: false, value: unauthenticated('The API token of this subscription is no longer valid') };
         }
-        ctx.viewer = withoutMembershipSnapshot(viewer);
+        // Read just now, memberships included (src/http/app.ts).
+        ctx.viewer = viewer;
         const allowed = await verdict(() => watch.authorize(ctx));
         if (allowed instanceof DomainError) {
           finish();
