@@ -235,6 +235,8 @@ function postgresTransport(database: EventBusOptions['database'], log: EventBusO
     try {
       await connection.connect();
       await connection.query(`LISTEN ${EVENTS_CHANNEL}`);
+      // Lost while it was starting to listen: its replacement pings for itself.
+      if (client !== connection) return;
       reported = false;
       // A connection gone silent (half-open TCP) is replaced, not trusted for hours.
       ping = setInterval(() => {
@@ -252,17 +254,34 @@ function postgresTransport(database: EventBusOptions['database'], log: EventBusO
     }
   };
   let listening: Promise<void> | undefined;
-  // One NOTIFY after the other: on pool connections of their own, two could overtake each other.
-  let sent: Promise<unknown> = Promise.resolve();
+  // One statement at a time, in order (on pool connections of their own, two could overtake each
+  // other); the events published while one runs go together in the next, so a burst costs a few
+  // round trips instead of one each, and waits no longer behind a busy pool.
+  let queued: string[] = [];
+  let sending: Promise<void> | undefined;
+  const sendQueued = async () => {
+    try {
+      while (queued.length > 0) {
+        const payloads = queued;
+        queued = [];
+        await database
+          .readRows('SELECT pg_notify($1, payload) FROM unnest($2::text[]) WITH ORDINALITY AS sent(payload, position) ORDER BY position', [
+            EVENTS_CHANNEL,
+            payloads,
+          ])
+          .catch((error: Error) => {
+            log.warn({ err: { message: error.message }, events: payloads.length }, 'events could not be published (PostgreSQL NOTIFY)');
+          });
+      }
+    } finally {
+      sending = undefined;
+    }
+  };
   return {
     name: 'postgresql',
     send(message) {
-      const payload = JSON.stringify(message);
-      sent = sent.then(() =>
-        database.readRows('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, payload]).catch((error: Error) => {
-          log.warn({ err: { message: error.message } }, 'an event could not be published (PostgreSQL NOTIFY)');
-        }),
-      );
+      queued.push(JSON.stringify(message));
+      sending ??= sendQueued();
     },
     listen(listener) {
       hear = listener;
@@ -273,7 +292,7 @@ function postgresTransport(database: EventBusOptions['database'], log: EventBusO
       clearTimeout(retry);
       clearInterval(ping);
       // Bounded: a database that does not answer does not hold the shutdown.
-      await atMost(Promise.all([listening, sent]), READY_TIMEOUT_MS);
+      await atMost(Promise.all([listening, sending]), READY_TIMEOUT_MS);
       const connection = client;
       client = undefined;
       await connection?.end().catch(() => {});

@@ -87,6 +87,36 @@ describe.skipIf(!onPostgres)('live updates through PostgreSQL LISTEN/NOTIFY', ()
   });
 });
 
+describe.skipIf(!onPostgres)('live updates through PostgreSQL LISTEN/NOTIFY, in a burst', () => {
+  it('reach the other instance each once, in the order they were published', async () => {
+    const { one, two, team, spaceId } = await twoInstances({});
+    const stream = await subscribe(await two.listen(), team.admin.token, 'subscription($id: ID!) { spaceEvents(spaceId: $id) { ... on Event { id kind } } }', {
+      id: spaceId,
+    });
+    const { revisionId } = await one.database.db.space.findUniqueOrThrow({ where: { id: spaceId } });
+    // Published in one go, faster than one NOTIFY per round trip: they go in batches, in order.
+    const ids = Array.from({ length: 60 }, (_, i) => `evt_burst${String(i).padStart(2, '0')}${randomUUID().slice(0, 8)}`);
+    const statementsBefore = one.database.statementCount();
+    for (const id of ids) {
+      one.app.events.publish({
+        id,
+        at: new Date().toISOString(),
+        kind: 'space.content_updated',
+        organizationId: team.organization.id,
+        spaceId,
+        subjectId: spaceId,
+        data: { revisionId },
+      });
+    }
+    const results = await stream.until(ids.length);
+    expect(results.map((result) => result.data!.spaceEvents.id)).toEqual(ids);
+    // The first alone, the rest together once it returned: two statements, not sixty.
+    expect(one.database.statementCount() - statementsBefore).toBeLessThanOrEqual(3);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(stream.results).toHaveLength(ids.length);
+  });
+});
+
 describe.skipIf(onPostgres)('live updates on SQLite without Redis', () => {
   it('stay in the process: another instance on the same file does not hear them', async () => {
     const { one, two, team, changeRequestId } = await twoInstances({});
