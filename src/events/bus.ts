@@ -195,6 +195,9 @@ async function redisTransport(url: string, prefix: string, log: EventBusOptions[
  * connection per instance that LISTENs, opened with the first subscription,
  * pinged, and replaced when it is lost (the events of that moment are lost with it).
  */
+/** The size PostgreSQL allows a NOTIFY payload, in bytes (less than 8000 by default). */
+const NOTIFY_PAYLOAD_LIMIT = 8000;
+
 function postgresTransport(database: EventBusOptions['database'], log: EventBusOptions['log']): Transport {
   let client: pg.Client | undefined;
   let closed = false;
@@ -280,7 +283,13 @@ function postgresTransport(database: EventBusOptions['database'], log: EventBusO
   return {
     name: 'postgresql',
     send(message) {
-      queued.push(JSON.stringify(message));
+      const payload = JSON.stringify(message);
+      // PostgreSQL refuses a payload of 8000 bytes or more, and with it the statement's whole batch.
+      if (Buffer.byteLength(payload) >= NOTIFY_PAYLOAD_LIMIT) {
+        log.warn({ event: message.event.id, bytes: Buffer.byteLength(payload) }, 'an event too large for PostgreSQL NOTIFY reaches this instance only');
+        return;
+      }
+      queued.push(payload);
       sending ??= sendQueued();
     },
     listen(listener) {

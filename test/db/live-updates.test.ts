@@ -107,6 +107,17 @@ describe.skipIf(!onPostgres)('live updates through PostgreSQL LISTEN/NOTIFY, in 
         subjectId: spaceId,
         data: { revisionId },
       });
+      // One too large for a NOTIFY in the middle: left out, not taking the batch down with it.
+      if (id === ids[30])
+        one.app.events.publish({
+          id: 'evt_toolarge',
+          at: new Date().toISOString(),
+          kind: 'space.content_updated',
+          organizationId: team.organization.id,
+          spaceId,
+          subjectId: spaceId,
+          data: { revisionId: 'x'.repeat(9_000) },
+        });
     }
     const results = await stream.until(ids.length);
     expect(results.map((result) => result.data!.spaceEvents.id)).toEqual(ids);
