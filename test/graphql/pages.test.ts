@@ -232,3 +232,23 @@ describe('previous and next', () => {
     });
   });
 });
+
+describe('with a page-tree cache that holds one tree', () => {
+  it('answers pages of two revisions asked together, though keeping one evicts the other', async () => {
+    const { createTestApp } = await import('../support/app.ts');
+    // Room for one tree of an empty revision (256 bytes by its estimate), not two; no response cache.
+    const small = await createTestApp({ pageTreeCacheBytes: 300, responseCacheBytes: 0 });
+    const team = await buildTeam(small.database);
+    const spaceIds: string[] = [];
+    for (const title of ['First', 'Second']) {
+      const created = await small.call('POST', `/v1/orgs/${team.organization.id}/spaces`, { token: team.admin.token, body: { title } });
+      expect(created.statusCode, created.body).toBe(201);
+      spaceIds.push(created.json().id);
+    }
+    const query = (ids: string[]) => `query { ${ids.map((id, i) => `s${i}: space(id: "${id}") { id page(path: "nowhere") { id } }`).join(' ')} }`;
+    // The first revision's tree is kept; then both are asked in one batch: reading the second evicts the first.
+    expectData(await small.graphql(team.admin.token, query([spaceIds[0]!])));
+    const both = expectData(await small.graphql(team.admin.token, query(spaceIds)));
+    expect(both).toEqual({ s0: { id: spaceIds[0], page: null }, s1: { id: spaceIds[1], page: null } });
+  });
+});

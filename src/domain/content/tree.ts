@@ -97,10 +97,21 @@ function estimatedBytes(tree: PageTree): number {
 /** One statement for every page of the revisions not in the shared cache, however deep their trees. */
 export const pageTrees = defineLoader<string, PageTree>(async (ctx, requested) => {
   const cache = ctx.pageTreeCache;
-  const revisionIds = cache ? requested.filter((id) => !cache.has(id)) : requested;
-  const built = revisionIds.length ? await readPageTrees(ctx, revisionIds) : new Map<string, PageTree>();
-  if (cache) for (const [id, tree] of built) cache.set(id, tree);
-  return requested.map((id) => built.get(id) ?? (cache!.get(id) as PageTree));
+  // The hits are taken now: while the others are read, other requests (or this one's own
+  // additions) can evict them from the cache.
+  const trees = new Map<string, PageTree>();
+  for (const id of requested) {
+    const cached = cache?.get(id) as PageTree | undefined;
+    if (cached) trees.set(id, cached);
+  }
+  const missing = requested.filter((id) => !trees.has(id));
+  if (missing.length) {
+    for (const [id, tree] of await readPageTrees(ctx, missing)) {
+      trees.set(id, tree);
+      cache?.set(id, tree);
+    }
+  }
+  return requested.map((id) => trees.get(id)!);
 });
 
 async function readPageTrees(ctx: RequestContext, revisionIds: readonly string[]): Promise<Map<string, PageTree>> {
