@@ -143,7 +143,11 @@ export async function fetchBounded(start: URL, limits: FetchLimits): Promise<Fet
       throw new FetchRefused(`${url.href} could not be reached (${cause})`);
     }
     if (answer.location !== undefined) {
-      url = new URL(answer.location, url);
+      try {
+        url = new URL(answer.location, url);
+      } catch {
+        throw new FetchRefused(`${url.href} redirects to "${answer.location}", which is not a valid address`);
+      }
       continue;
     }
     return { url, status: answer.status, contentType: answer.contentType, body: answer.body };

@@ -13,6 +13,7 @@ beforeAll(async () => {
   server = http.createServer((request, response) => {
     received.push(request.url ?? '');
     if (request.url === '/redirect') return response.writeHead(302, { location: `http://127.0.0.1:${port}/page` }).end();
+    if (request.url === '/malformed-redirect') return response.writeHead(302, { location: 'http://[bad' }).end();
     if (request.url === '/large') return response.writeHead(200).end(Buffer.alloc(4096));
     // /chain/3 redirects to /chain/2, … to /chain/0, which answers: 3 redirects.
     const chain = /^\/chain\/(\d+)$/.exec(request.url ?? '');
@@ -170,6 +171,13 @@ describe('fetchBounded', () => {
     await expect(six).rejects.toThrow(`${start.href} redirects more than 5 times`);
     // Six requests, the sixth redirect not followed.
     expect(received).toEqual(['/chain/6', '/chain/5', '/chain/4', '/chain/3', '/chain/2', '/chain/1']);
+  });
+
+  it('refuses a redirect whose Location is not a valid address', async () => {
+    const start = new URL(`http://127.0.0.1:${port}/malformed-redirect`);
+    const refused = fetchBounded(start, { ...limits, allowPrivate: true });
+    await expect(refused).rejects.toBeInstanceOf(FetchRefused);
+    await expect(refused).rejects.toThrow(`${start.href} redirects to "http://[bad", which is not a valid address`);
   });
 
   it('applies each call its own address rule: a connection kept alive for a call allowed private addresses is not reused by one that is not', async () => {

@@ -160,6 +160,32 @@ describe('front matter', () => {
     expect(graph.data.node.content.page.markdown).toBe(reread.markdown);
   });
 
+  it('keeps a description holding " ---" and the fields after it when its markdown is read and written back', async () => {
+    const team = await buildTeam(t.database);
+    const token = team.admin.token;
+    const space = (await t.call('POST', `/v1/orgs/${team.organization.id}/spaces`, { token, body: { title: 'Dashes' } })).json();
+    const changeRequest = (await t.call('POST', `/v1/spaces/${space.id}/change-requests`, { token, body: {} })).json();
+    const base = `/v1/spaces/${space.id}/change-requests/${changeRequest.id}`;
+    const batch = async (change: Record<string, unknown>) => {
+      const response = await t.call('POST', `${base}/content?compat=false`, { token, body: { changes: [change] } });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json().changes[0].page.id as string;
+    };
+    const pageId = await batch({
+      operation: 'insert_page',
+      title: 'Trade-offs',
+      description: 'Pros and cons ---',
+      hidden: true,
+      document: { markdown: '# Trade-offs\n' },
+    });
+    const read = (await t.call('GET', `${base}/content/page/${pageId}`, { token })).json();
+    expect(read).toMatchObject({ title: 'Trade-offs', description: 'Pros and cons ---', hidden: true });
+
+    await batch({ operation: 'update_page', page: pageId, document: { markdown: read.markdown } });
+    const reread = (await t.call('GET', `${base}/content/page/${pageId}`, { token })).json();
+    expect(reread).toMatchObject({ title: 'Trade-offs', description: 'Pros and cons ---', hidden: true, markdown: read.markdown });
+  });
+
   it('refuses front matter that is not YAML, a field it does not know or a value of the wrong type, and changes nothing', async () => {
     const team = await buildTeam(t.database);
     const token = team.admin.token;
@@ -245,6 +271,35 @@ describe('structured documents as input', () => {
     expect(links.markdown).toBe(`[see](/pages/${source})\n`);
   });
 
+  it('reads a document beginning with a divider as markdown that writes back the same page', async () => {
+    const team = await buildTeam(t.database);
+    const token = team.admin.token;
+    const space = (await t.call('POST', `/v1/orgs/${team.organization.id}/spaces`, { token, body: { title: 'Dividers' } })).json();
+    const changeRequest = (await t.call('POST', `/v1/spaces/${space.id}/change-requests`, { token, body: {} })).json();
+    const base = `/v1/spaces/${space.id}/change-requests/${changeRequest.id}`;
+    const batch = async (change: Record<string, unknown>) => {
+      const response = await t.call('POST', `${base}/content?compat=false`, { token, body: { changes: [change] } });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json().changes[0].page.id as string;
+    };
+    const divider = { object: 'block', type: 'divider', nodes: [] };
+    const paragraph = (text: string) => ({ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ text }] }] });
+    // Dividers around a paragraph read as front matter that is not YAML fields; two dividers in a row as empty front matter.
+    for (const nodes of [
+      [divider, paragraph('Between'), divider, paragraph('After')],
+      [divider, divider, paragraph('Kept')],
+    ]) {
+      const pageId = await batch({ operation: 'insert_page', title: 'Divided', document: { document: { object: 'document', nodes } } });
+      const document = (await t.call('GET', `${base}/content/page/${pageId}?format=document`, { token })).json().document;
+      expect(document.nodes.map((node: any) => node.type)).toEqual(nodes.map((node) => node.type));
+      const { markdown } = (await t.call('GET', `${base}/content/page/${pageId}`, { token })).json();
+
+      await batch({ operation: 'update_page', page: pageId, document: { markdown } });
+      expect((await t.call('GET', `${base}/content/page/${pageId}`, { token })).json().markdown).toBe(markdown);
+      expect((await t.call('GET', `${base}/content/page/${pageId}?format=document`, { token })).json().document).toEqual(document);
+    }
+  });
+
   it('refuses a document with a node it does not know, naming the node, and changes nothing', async () => {
     const team = await buildTeam(t.database);
     const token = team.admin.token;
@@ -262,6 +317,15 @@ describe('structured documents as input', () => {
         { object: 'document', nodes: [paragraph({ text: 'x', marks: [{ type: 'underline' }] })] },
         'changes.0.document.document.nodes.0.nodes.0.leaves.0.marks.0.type: must be one of bold, italic, strikethrough, code',
       ],
+      // Names every object inherits are not marks.
+      [
+        { object: 'document', nodes: [paragraph({ text: 'x', marks: [{ type: 'bold' }, { type: 'constructor' }] })] },
+        'changes.0.document.document.nodes.0.nodes.0.leaves.0.marks.1.type: must be one of bold, italic, strikethrough, code',
+      ],
+      [
+        { object: 'document', nodes: [paragraph({ text: 'x', marks: [{ type: 'toString' }] })] },
+        'changes.0.document.document.nodes.0.nodes.0.leaves.0.marks.0.type: must be one of bold, italic, strikethrough, code',
+      ],
       [{ object: 'document', nodes: [paragraph({ text: 42 })] }, 'changes.0.document.document.nodes.0.nodes.0.leaves.0.text: must be a string'],
     ];
     for (const [document, message] of cases) {
@@ -270,6 +334,7 @@ describe('structured documents as input', () => {
         body: { changes: [{ operation: 'insert_page', title: 'Page', document: { document } }] },
       });
       expect(response.statusCode, response.body).toBe(400);
+      expect(response.json().error.code).toBe(400);
       expect(response.json().error.message.startsWith(message), response.json().error.message).toBe(true);
     }
     expect((await t.database.db.changeRequest.findUniqueOrThrow({ where: { id: changeRequest.id } })).revisionId).toBe(before);

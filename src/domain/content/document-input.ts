@@ -56,7 +56,8 @@ function inlineMarkdown(nodes: Node[], path: string): string {
             const marks = Array.isArray(leaf.marks) ? leaf.marks : [];
             const types = marks.map((mark, markIndex) => {
               const type = isObject(mark) ? mark.type : undefined;
-              if (typeof type !== 'string' || !MARKS[type]) throw invalid(`${leafAt}.marks.${markIndex}.type: must be one of ${Object.keys(MARKS).join(', ')}`);
+              if (typeof type !== 'string' || !Object.hasOwn(MARKS, type))
+                throw invalid(`${leafAt}.marks.${markIndex}.type: must be one of ${Object.keys(MARKS).join(', ')}`);
               return type;
             });
             if (!leaf.text) return '';

@@ -13,8 +13,10 @@ import type { PageState } from './tree.ts';
  * own field, read from front matter but never written there.
  */
 
-// The blank line after the closing `---` belongs to it: what withFrontMatter writes reads back the same.
-const FRONT_MATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n?---[ \t]*(?:\r?\n(?:[ \t]*\r?\n)?|$)/;
+// Both fences stand alone on their line, so a value ending in " ---" does not close it, and the first such
+// line closes it (`??`: even right after the opening one). The blank line after the closing `---` belongs to
+// it: what withFrontMatter writes reads back the same.
+const FRONT_MATTER = /^---[ \t]*\r?\n(?:([\s\S]*?)\r?\n)??---[ \t]*(?:\r?\n(?:[ \t]*\r?\n)?|$)/;
 
 /** The fields front matter may set, with the rules of the same change fields (src/domain/content/inputs.ts). */
 const FrontMatterFields = z.strictObject({
@@ -35,7 +37,7 @@ export function splitFrontMatter(markdown: string, field: string): { fields: Fro
   if (!match) return { fields: {}, body: markdown };
   let data: unknown;
   try {
-    data = parse(match[1]!) ?? {};
+    data = parse(match[1] ?? '') ?? {};
   } catch (error) {
     throw invalid(`${field}: front matter is not valid YAML (${(error as Error).message.split('\n')[0]})`);
   }
@@ -65,5 +67,7 @@ export function withFrontMatter(page: PageFields, body: string, extra: FrontMatt
     ...(page.noIndex ? { noIndex: true } : {}),
     ...(page.noRobotsIndex ? { noRobotsIndex: true } : {}),
   };
-  return Object.keys(fields).length ? `---\n${stringify(fields)}---\n\n${body}` : body;
+  if (Object.keys(fields).length) return `---\n${stringify(fields)}---\n\n${body}`;
+  // A body opening with a thematic break (a divider) would be read back as front matter: an empty one goes first.
+  return FRONT_MATTER.test(body) ? `---\n---\n\n${body}` : body;
 }
