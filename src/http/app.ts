@@ -318,7 +318,8 @@ function tokenPolicy(request: FastifyRequest): 'required' | 'optional' | 'none' 
   if (request.method === 'OPTIONS') return 'none';
   const path = request.url.split('?')[0]!;
   if (path === OPENAPI_PATH || path === METRICS_PATH) return 'none';
-  if ((request.method === 'GET' || (request.method === 'POST' && path.endsWith('/mcp'))) && PUBLISHED_TEXT_PATH.test(path)) return 'optional';
+  const reads = request.method === 'GET' || request.method === 'HEAD';
+  if ((reads || (request.method === 'POST' && path.replace(/\/+$/, '').endsWith('/mcp'))) && PUBLISHED_TEXT_PATH.test(path)) return 'optional';
   if (path.startsWith('/v1/')) return 'required';
   if (path === '/graphql') {
     // The GraphiQL page itself is public; every query it sends carries a token.

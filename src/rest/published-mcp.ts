@@ -4,7 +4,7 @@ import packageJson from '../../package.json' with { type: 'json' };
 import type { PublicUrls } from '../config.ts';
 import type { RequestContext } from '../context.ts';
 import { isDomainError } from '../errors.ts';
-import { type PublishedText, llmsIndex, pageMarkdown, publishedPageAt, publishedText, searchPublished } from '../domain/sites/llms.ts';
+import { type PublishedText, llmsIndex, oneLine, pageAddress, pageMarkdown, publishedPageAt, publishedText, searchPublished } from '../domain/sites/llms.ts';
 import { withVisitorToken } from '../domain/sites/published.ts';
 
 /**
@@ -45,7 +45,7 @@ async function mcpServerFor(ctx: RequestContext, text: PublishedText, base: stri
         results
           .map(
             ({ entry, section, excerpt }) =>
-              `## ${entry.page.title}\npath: ${entry.path}${section ? `#${section}` : ''}\nurl: ${base}/${encodeURI(entry.path)}.md\n\n${excerpt.trim()}`,
+              `## ${oneLine(entry.page.title)}\npath: ${entry.path}${section ? `#${section}` : ''}\nurl: ${pageAddress(text, base, entry)}\n\n${excerpt.trim()}`,
           )
           .join('\n\n'),
       );
@@ -81,8 +81,12 @@ async function mcpServerFor(ctx: RequestContext, text: PublishedText, base: stri
     async () => textResult(llmsIndex(text, base)),
   );
 
+  // Paths of site spaces may hold "/": two pages can share an address, the first one is found there.
+  const registered = new Set<string>();
   for (const entry of text.groups.flatMap((group) => group.pages).filter((each) => each.listed)) {
-    const uri = `${base}/${encodeURI(entry.path)}.md`;
+    const uri = pageAddress(text, base, entry);
+    if (registered.has(uri)) continue;
+    registered.add(uri);
     server.registerResource(
       entry.path,
       uri,
@@ -95,7 +99,8 @@ async function mcpServerFor(ctx: RequestContext, text: PublishedText, base: stri
 
 function findByPath(text: PublishedText, path: string) {
   try {
-    return publishedPageAt(text, path.replace(/\.md$/, '').replace(/#.*$/, ''));
+    // "guides/setup.md#install" as search shows it: the section, then the extension.
+    return publishedPageAt(text, path.replace(/#.*$/, '').replace(/\.md$/, ''));
   } catch (error) {
     if (isDomainError(error)) return undefined;
     throw error;
@@ -115,6 +120,8 @@ export function registerPublishedMcp(app: FastifyInstance, { urls }: { urls: Pub
     const server = await mcpServerFor(ctx, text, base);
     const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    // Written by the SDK on the raw response from here: the headers set so far (CORS, request id) go with it.
+    for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
     reply.hijack();
     reply.raw.on('close', () => {
       void transport.close();

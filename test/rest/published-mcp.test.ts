@@ -61,6 +61,10 @@ describe('the MCP server of a published site', () => {
     expect(toc.startsWith('# Acme Developer Portal\n')).toBe(true);
     expect(toc).toContain('## Guides');
 
+    // As search shows a path: with its section, and with the extension of its address.
+    for (const path of ['guides/getting-started/quickstart/create-an-account#top', 'guides/getting-started/quickstart/create-an-account.md#top'])
+      expect(textOf(await client.callTool({ name: 'get_page', arguments: { path } })), path).toContain('with your work email');
+
     const missing = await client.callTool({ name: 'get_page', arguments: { path: 'no/such/page' } });
     expect(missing.isError).toBe(true);
     expect(textOf(missing)).toContain('has no page at "no/such/page"');
@@ -93,6 +97,15 @@ describe('the MCP server of a published site', () => {
     });
     expect(refused.status).toBe(404);
     expect((await refused.json()).error.code).toBe(404);
+    // A browser's client may call it from another origin: CORS headers come with the SDK's answer.
+    const fromBrowser = await fetch(`${endpoint}${base}/mcp`, {
+      method: 'POST',
+      headers: { origin: 'https://assistant.example', 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(fromBrowser.status).toBe(200);
+    expect(fromBrowser.headers.get('access-control-allow-origin')).toBeTruthy();
+    expect(fromBrowser.headers.get('x-request-id')).toBeTruthy();
     const get = await fetch(`${endpoint}${base}/mcp`);
     expect([get.status, get.headers.get('allow')]).toEqual([405, 'POST']);
   });

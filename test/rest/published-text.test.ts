@@ -116,7 +116,13 @@ describe('llms.txt', () => {
     expect((await get(`${siteBase}/published/llms.txt`)).statusCode).toBe(404);
     const opened = await get(`${siteBase}/published/llms.txt?shareKey=${shareKeyIn(link)}`);
     expect(opened.statusCode, opened.body).toBe(200);
-    expect(parseLlmsTxt(opened.body).sections.map((section) => section.heading)).toEqual(['REST API']);
+    const sharedIndex = parseLlmsTxt(opened.body);
+    expect(sharedIndex.sections.map((section) => section.heading)).toEqual(['REST API']);
+    // Its links carry the key they were opened with: each answers.
+    for (const { url } of sharedIndex.sections.flatMap((section) => section.links)) {
+      expect(url).toContain(`?shareKey=${encodeURIComponent(shareKeyIn(link))}`);
+      expect((await get(url.slice(TEST_URLS.api.length))).statusCode, url).toBe(200);
+    }
     for (const address of ['llms-full.txt', 'rest-api/authentication.md']) {
       expect((await get(`${siteBase}/published/${address}`)).statusCode, address).toBe(404);
       expect((await get(`${siteBase}/published/${address}?shareKey=${shareKeyIn(link)}`)).statusCode, address).toBe(200);
@@ -125,6 +131,48 @@ describe('llms.txt', () => {
     const outsider = await buildUser(t.database, 'outsider');
     expect((await get(`${siteBase}/published/llms.txt`, { authorization: `Bearer ${outsider.token}` })).statusCode).toBe(404);
     expect((await get(`${siteBase}/published/llms.txt`, { authorization: `Bearer ${alice}` })).statusCode).toBe(200);
+  });
+});
+
+describe('adaptive pages, titles and methods', () => {
+  it('leaves out the pages whose condition does not hold for the reader, and the pages under them, everywhere', async () => {
+    await publishPages('Getting started', [
+      { operation: 'insert_page', title: 'Beta programme', condition: 'visitor.claims.betaTester', document: { markdown: 'For beta testers.\n' } },
+    ]);
+    // A page under it, with no condition of its own.
+    const space = await t.database.db.space.findFirstOrThrow({ where: { title: 'Getting started' } });
+    const programme = (await t.call('GET', `/v1/spaces/${space.id}/content/path/beta-programme`, { token: alice })).json();
+    await publishPages('Getting started', [{ operation: 'insert_page', into: programme.id, title: 'Beta feedback', document: { markdown: 'Tell us.\n' } }]);
+    const index = (await get(`${base}/llms.txt`)).body;
+    expect(index).not.toContain('Beta');
+    expect((await get(`${base}/llms-full.txt`)).body).not.toContain('For beta testers.');
+    for (const address of ['guides/getting-started/beta-programme.md', 'guides/getting-started/beta-programme/beta-feedback.md']) {
+      expect((await get(`${base}/${address}`)).statusCode, address).toBe(404);
+      expect((await get(`${base}/${address}`, { 'x-visitor-token': await betaToken() })).statusCode, address).toBe(200);
+    }
+    const beta = parseLlmsTxt((await get(`${base}/llms.txt`, { 'x-visitor-token': await betaToken() })).body);
+    expect(beta.sections[0]!.links.map((link) => link.title)).toEqual(expect.arrayContaining(['Beta programme', 'Beta feedback']));
+    // Members read every page.
+    expect((await get(`${base}/guides/getting-started/beta-programme.md`, { authorization: `Bearer ${alice}` })).statusCode).toBe(200);
+  });
+
+  it('writes each title on one line, so a title cannot add headings or links of its own', async () => {
+    await publishPages('Getting started', [
+      { operation: 'insert_page', title: 'Line one\n## Injected\n- Elsewhere: https://elsewhere.test', document: { markdown: 'Body.\n' } },
+    ]);
+    const index = parseLlmsTxt((await get(`${base}/llms.txt`)).body);
+    expect(index.sections.map((section) => section.heading)).toEqual(['Guides', 'API Reference / REST API']);
+    expect(index.sections[0]!.links.at(-1)!.title).toBe('Line one ## Injected - Elsewhere: https://elsewhere.test');
+    const full = (await get(`${base}/llms-full.txt`)).body;
+    expect(full).toContain('# Line one ## Injected - Elsewhere: https://elsewhere.test\n');
+    expect(full).not.toMatch(/^## Injected/m);
+  });
+
+  it('answers HEAD without a token as GET does, without a body', async () => {
+    const head = await t.app.inject({ method: 'HEAD', url: `${base}/llms.txt` });
+    expect(head.statusCode).toBe(200);
+    expect(head.body).toBe('');
+    expect(head.headers.etag).toBe((await get(`${base}/llms.txt`)).headers.etag);
   });
 });
 

@@ -8,7 +8,7 @@ import { loader } from '../loaders.ts';
 import { organizationRecords } from '../organizations/service.ts';
 import { searchSpacesOfSite } from '../search/service.ts';
 import { spaceColumns } from '../spaces/service.ts';
-import { type PublishedContent, publishedContent } from './published.ts';
+import { type PublishedContent, pageShownTo, publishedContent } from './published.ts';
 import { type SectionView, type SiteSpaceRecord, shownSectionsOf, shownSiteSpacesOf } from './records.ts';
 
 /**
@@ -41,6 +41,8 @@ export interface PublishedText {
   title: string;
   organizationTitle: string;
   groups: PublishedGroup[];
+  /** Added to the addresses it links to: the share key a share-link site was opened with (never a visitor token). */
+  linkQuery: string;
 }
 
 /** Whether the indexes list it: not hidden (nor under a hidden page), not noIndex. */
@@ -50,12 +52,15 @@ function listed(tree: PageTree, page: PageState): boolean {
 
 const joined = (...parts: string[]) => parts.filter(Boolean).join('/');
 
-async function pagesOf(ctx: RequestContext, siteSpace: SiteSpaceRecord, prefix: string): Promise<PublishedPage[]> {
+type PageShown = ReturnType<typeof pageShownTo>;
+
+async function pagesOf(ctx: RequestContext, siteSpace: SiteSpaceRecord, prefix: string, shown: PageShown): Promise<PublishedPage[]> {
   const space = await loadColumns(ctx, spaceColumns, siteSpace.spaceId, ['revisionId', 'deletedAt']);
   if (!space || space.deletedAt) return [];
   const tree = await loadPageTree(ctx, space.revisionId);
+  // A page whose condition does not hold for the reader is not there for it, not even at its address.
   return [...tree.pages.values()]
-    .filter((page) => page.type === 'document')
+    .filter((page) => page.type === 'document' && shown(tree, page))
     .map((page) => ({
       path: joined(prefix, siteSpace.path, tree.paths.get(page.pageId) ?? page.slug),
       spaceId: siteSpace.spaceId,
@@ -64,46 +69,58 @@ async function pagesOf(ctx: RequestContext, siteSpace: SiteSpaceRecord, prefix: 
     }));
 }
 
-async function sectionGroup(ctx: RequestContext, view: SectionView, heading: string): Promise<PublishedGroup> {
+async function sectionGroup(ctx: RequestContext, view: SectionView, heading: string, shown: PageShown): Promise<PublishedGroup> {
   const siteSpaces = await shownSiteSpacesOf(ctx, view);
-  const pages = (await Promise.all(siteSpaces.map((siteSpace) => pagesOf(ctx, siteSpace, view.section.path)))).flat();
+  const pages = (await Promise.all(siteSpaces.map((siteSpace) => pagesOf(ctx, siteSpace, view.section.path, shown)))).flat();
   return { heading, pages };
 }
 
 /** The pages of a published site its reader is shown, by section, in table-of-contents order. */
 export async function publishedText(ctx: RequestContext, organizationId: string, siteId: string, query: unknown): Promise<PublishedText> {
   const content = await publishedContent(ctx, organizationId, siteId, query);
+  const shown = pageShownTo(content.audience);
   const groups: PublishedGroup[] = [];
   for (const entry of content.structure.entries) {
     if (!('kind' in entry)) {
       const title = (await loadColumns(ctx, spaceColumns, entry.spaceId, ['title']))?.title ?? entry.path;
-      groups.push({ heading: title, pages: await pagesOf(ctx, entry, '') });
+      groups.push({ heading: title, pages: await pagesOf(ctx, entry, '', shown) });
     } else if (entry.kind === 'section') {
-      groups.push(await sectionGroup(ctx, entry, entry.section.title));
+      groups.push(await sectionGroup(ctx, entry, entry.section.title, shown));
     } else {
-      for (const section of await shownSectionsOf(ctx, entry)) groups.push(await sectionGroup(ctx, section, `${entry.group.title} / ${section.section.title}`));
+      for (const section of await shownSectionsOf(ctx, entry))
+        groups.push(await sectionGroup(ctx, section, `${entry.group.title} / ${section.section.title}`, shown));
     }
   }
   const organization = await loader(ctx, organizationRecords).load(content.audience.site.organizationId);
-  return { content, title: content.audience.site.title, organizationTitle: organization?.title ?? '', groups };
+  const { site } = content.audience;
+  const shareKey = (query as { shareKey?: unknown } | null)?.shareKey;
+  const linkQuery = site.visibility === 'share-link' && typeof shareKey === 'string' ? `?shareKey=${encodeURIComponent(shareKey)}` : '';
+  return { content, title: site.title, organizationTitle: organization?.title ?? '', groups, linkQuery };
 }
 
-/** Markdown link text: brackets and backslashes escaped. */
-const linkText = (text: string) => text.replace(/([\\[\]])/g, '\\$1');
+/** On one line: a title with line breaks would start headings or list items of its own. */
+export const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+/** Markdown link text: on one line, brackets and backslashes escaped. */
+const linkText = (text: string) => oneLine(text).replace(/([\\[\]])/g, '\\$1');
+
+/** The address of a page's Markdown, as the reader may open it. */
+export const pageAddress = (text: PublishedText, base: string, entry: PublishedPage) => `${base}/${encodeURI(entry.path)}.md${text.linkQuery}`;
 
 /** `llms.txt`: the site title, a summary, then one H2 per section listing its pages as links to their Markdown. */
 export function llmsIndex(text: PublishedText, base: string): string {
   const lines = [
-    `# ${text.title}`,
+    `# ${oneLine(text.title)}`,
     '',
-    `> ${text.title}, documentation published by ${text.organizationTitle}. Every page below is Markdown at its address (\`.md\`); all of them in one file: ${base}/llms-full.txt`,
+    `> ${oneLine(text.title)}, documentation published by ${oneLine(text.organizationTitle)}. Every page below is Markdown at its address (\`.md\`); all of them in one file: ${base}/llms-full.txt${text.linkQuery}`,
   ];
   for (const group of text.groups) {
     const pages = group.pages.filter((entry) => entry.listed);
     if (!pages.length) continue;
-    lines.push('', `## ${group.heading}`, '');
-    for (const { path, page } of pages) {
-      lines.push(`- [${linkText(page.title)}](${base}/${encodeURI(path)}.md)${page.description ? `: ${page.description.replace(/\s+/g, ' ')}` : ''}`);
+    lines.push('', `## ${oneLine(group.heading)}`, '');
+    for (const entry of pages) {
+      const { page } = entry;
+      lines.push(`- [${linkText(page.title)}](${pageAddress(text, base, entry)})${page.description ? `: ${oneLine(page.description)}` : ''}`);
     }
   }
   return `${lines.join('\n')}\n`;
@@ -119,9 +136,9 @@ export async function llmsFull(ctx: RequestContext, text: PublishedText, base: s
   const entries = text.groups.flatMap((group) => group.pages.filter((entry) => entry.listed));
   // Asked together: the bodies are read in one statement.
   const bodies = await Promise.all(entries.map((entry) => markdownOf(ctx, entry.page.documentId)));
-  const parts = [`# ${text.title}`, ''];
+  const parts = [`# ${oneLine(text.title)}`, ''];
   for (const [index, entry] of entries.entries()) {
-    parts.push(`# ${entry.page.title}`, '', `Source: ${base}/${encodeURI(entry.path)}.md`, '', bodies[index]!.trim(), '', '---', '');
+    parts.push(`# ${oneLine(entry.page.title)}`, '', `Source: ${pageAddress(text, base, entry)}`, '', bodies[index]!.trim(), '', '---', '');
   }
   return `${parts.join('\n').trimEnd()}\n`;
 }

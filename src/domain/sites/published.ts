@@ -3,6 +3,7 @@ import { sameSecret } from '../../lib/tokens.ts';
 import type { RequestContext } from '../../context.ts';
 import { invalid, notFound } from '../../errors.ts';
 import { type Claims, conditionHolds } from '../../lib/conditions.ts';
+import { type PageState, type PageTree, ancestorsOf } from '../content/tree.ts';
 import { parseInput } from '../../lib/validation.ts';
 import { sitePermissions } from '../access.ts';
 import { loader } from '../loaders.ts';
@@ -86,6 +87,12 @@ export async function siteAudience(ctx: RequestContext, siteId: string, query: u
 /** Whether an entry with this condition is shown to the audience. */
 export function shownTo(audience: Audience) {
   return (entry: { condition: string | null }) => audience.claims === null || conditionHolds(entry.condition, audience.claims);
+}
+
+/** Whether a page is shown to the audience (adaptive content): its condition and those of the pages above it hold. */
+export function pageShownTo(audience: Audience) {
+  const shown = shownTo(audience);
+  return (tree: PageTree, page: PageState) => audience.claims === null || (shown(page) && ancestorsOf(tree, page).every(shown));
 }
 
 /** An entry of a published structure: a section, a group of sections, or (in a site without sections) a site space. */
