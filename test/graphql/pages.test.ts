@@ -3,6 +3,7 @@ import type { TestApp } from '../support/app.ts';
 import { createDemoApp } from '../support/demo.ts';
 import { buildTeam, buildUser } from '../support/factories.ts';
 import { expectData, expectGraphQLError } from '../support/graphql.ts';
+import { signVisitorToken } from '../support/site-tree.ts';
 
 /**
  * One page by id or path from the graph, with what a docs frontend renders
@@ -230,6 +231,95 @@ describe('previous and next', () => {
       secret: { previous: { title: 'One' }, next: { title: 'Two' } },
       under: { ancestors: [{ title: 'Secret' }], previous: { title: 'One' }, next: { title: 'Two' } },
     });
+  });
+});
+
+describe('a visitor of a published site', () => {
+  it('is kept from the pages and site spaces its conditions hide, however it reaches them', async () => {
+    const visitor = await buildUser(t.database, 'visitor');
+    const portal = await t.database.db.site.findFirstOrThrow({ where: { title: 'Acme Developer Portal' } });
+    // A page for beta testers in the guides, between Overview and Quickstart, with a page under it.
+    const space = await t.database.db.space.findFirstOrThrow({ where: { title: 'Getting started' } });
+    const opened = (await t.call('POST', `/v1/spaces/${space.id}/change-requests`, { token: alice, body: {} })).json();
+    const edit = await t.call('POST', `/v1/spaces/${space.id}/change-requests/${opened.id}/content?compat=false`, {
+      token: alice,
+      body: {
+        changes: [
+          {
+            operation: 'insert_page',
+            title: 'Beta',
+            condition: 'visitor.claims.betaTester',
+            at: 1,
+            ref: 'beta',
+            document: { markdown: 'b' },
+          },
+        ],
+      },
+    });
+    expect(edit.statusCode, edit.body).toBe(200);
+    const beta = edit.json().changes.find((change: any) => change.ref === 'beta').page.id;
+    const nested = await t.call('POST', `/v1/spaces/${space.id}/change-requests/${opened.id}/content?compat=false`, {
+      token: alice,
+      body: { changes: [{ operation: 'insert_page', title: 'Under beta', into: beta, document: { markdown: 'u' } }] },
+    });
+    expect(nested.statusCode, nested.body).toBe(200);
+    expect((await t.call('POST', `/v1/spaces/${space.id}/change-requests/${opened.id}/merge`, { token: alice })).statusCode).toBe(200);
+
+    const QUERY = `
+      query($siteId: ID!, $visitorToken: String) {
+        publishedSite(siteId: $siteId, visitorToken: $visitorToken) {
+          structure { structure {
+            ... on SiteSection {
+              title
+              siteSpaces {
+                path
+                beta: page(path: "beta") { title pages { title } }
+                under: page(path: "beta/under-beta") { title }
+                overview: page(path: "overview") { next { title } pages { title } }
+                section { siteSpaces { path } }
+              }
+            }
+            ... on SiteSectionGroup { sections { title sectionGroup { sections { title } } } }
+          } }
+        }
+      }`;
+    const guidesOf = (data: any) => data.publishedSite.structure.structure.find((entry: any) => entry.title === 'Guides');
+    const sign = (claims: Record<string, unknown>) => signVisitorToken(portal.visitorAuthSecret, claims);
+
+    // A free-plan visitor: no beta page (by path, nor as a neighbour), no troubleshooting site space, no GraphQL section —
+    // neither in its tree nor through the section or group of what it is shown.
+    const free = expectData(await t.graphql(visitor.token, QUERY, { siteId: portal.id, visitorToken: await sign({ plan: 'free' }) }));
+    const guides = guidesOf(free);
+    expect(guides.siteSpaces.map((siteSpace: any) => siteSpace.path)).toEqual(['getting-started', 'installation']);
+    expect(guides.siteSpaces[0]).toMatchObject({ beta: null, under: null, overview: { next: { title: 'Quickstart' } } });
+    expect(guides.siteSpaces[0].section.siteSpaces.map((siteSpace: any) => siteSpace.path)).toEqual(['getting-started', 'installation']);
+    const group = free.publishedSite.structure.structure.find((entry: any) => entry.sections);
+    expect(group.sections.map((section: any) => section.title)).toEqual(['REST API']);
+    expect(group.sections[0].sectionGroup.sections.map((section: any) => section.title)).toEqual(['REST API']);
+
+    // A beta tester on the pro plan reads them all.
+    const pro = expectData(await t.graphql(visitor.token, QUERY, { siteId: portal.id, visitorToken: await sign({ plan: 'pro', betaTester: true }) }));
+    expect(guidesOf(pro).siteSpaces.map((siteSpace: any) => siteSpace.path)).toEqual(['getting-started', 'installation', 'troubleshooting']);
+    expect(guidesOf(pro).siteSpaces[0]).toMatchObject({
+      beta: { title: 'Beta', pages: [{ title: 'Under beta' }] },
+      under: { title: 'Under beta' },
+      overview: { next: { title: 'Beta' } },
+    });
+    // Members too, without a token.
+    expect(guidesOf(expectData(await t.graphql(alice, QUERY, { siteId: portal.id }))).siteSpaces[0].beta).toEqual({
+      title: 'Beta',
+      pages: [{ title: 'Under beta' }],
+    });
+
+    // A deleted space's content is not read through its site space any more.
+    const installation = await t.database.db.space.findFirstOrThrow({ where: { title: 'Installation' } });
+    expect((await t.call('DELETE', `/v1/spaces/${installation.id}`, { token: alice })).statusCode).toBe(205);
+    try {
+      const data = expectData(await t.graphql(alice, QUERY, { siteId: portal.id }));
+      expect(guidesOf(data).siteSpaces.find((siteSpace: any) => siteSpace.path === 'installation').overview).toBeNull();
+    } finally {
+      expect((await t.call('POST', `/v1/spaces/${installation.id}/restore`, { token: alice })).statusCode).toBe(200);
+    }
   });
 });
 

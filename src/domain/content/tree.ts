@@ -239,14 +239,20 @@ function isReadInOrder(tree: PageTree, page: PageState): boolean {
 /**
  * The pages read before and after `page` in table-of-contents order (depth
  * first), as a docs site's "previous" and "next" links: the nearest documents
- * shown in the table of contents, skipping groups, links and hidden pages.
+ * shown in the table of contents, skipping groups, links and hidden pages (and
+ * those `shown` leaves out: the pages a visitor's conditions hide).
  */
-export function neighboursOf(tree: PageTree, page: PageState): { previous: PageState | null; next: PageState | null } {
+export function neighboursOf(
+  tree: PageTree,
+  page: PageState,
+  shown: (page: PageState) => boolean = () => true,
+): { previous: PageState | null; next: PageState | null } {
   const order = [...tree.pages.values()];
   const index = order.indexOf(page);
+  const readable = (candidate: PageState) => isReadInOrder(tree, candidate) && shown(candidate);
   let previous: PageState | null = null;
   let next: PageState | null = null;
-  for (let i = index - 1; i >= 0 && !previous; i--) if (isReadInOrder(tree, order[i]!)) previous = order[i]!;
-  for (let i = index + 1; i < order.length && !next; i++) if (isReadInOrder(tree, order[i]!)) next = order[i]!;
+  for (let i = index - 1; i >= 0 && !previous; i--) if (readable(order[i]!)) previous = order[i]!;
+  for (let i = index + 1; i < order.length && !next; i++) if (readable(order[i]!)) next = order[i]!;
   return { previous, next };
 }

@@ -22,6 +22,8 @@ import {
   presentSiteRecord,
   presentSiteSpaceRecord,
   sectionView,
+  showAll,
+  shownToViewer,
   siteRecords,
 } from './records.ts';
 
@@ -93,6 +95,13 @@ export function shownTo(audience: Audience) {
 export function pageShownTo(audience: Audience) {
   const shown = shownTo(audience);
   return (tree: PageTree, page: PageState) => audience.claims === null || (shown(page) && ancestorsOf(tree, page).every(shown));
+}
+
+/** Which pages of a site's content the viewer reads: all for its members; for a visitor, those pageShownTo lets through. */
+export async function pagesShownToViewer(ctx: RequestContext, siteId: string): Promise<((tree: PageTree, page: PageState) => boolean) | undefined> {
+  const shown = await shownToViewer(ctx, siteId);
+  if (shown === showAll) return undefined;
+  return (tree, page) => shown(page) && ancestorsOf(tree, page).every(shown);
 }
 
 /** An entry of a published structure: a section, a group of sections, or (in a site without sections) a site space. */

@@ -2,6 +2,7 @@ import slugify from 'slugify';
 import type { RequestContext } from '../../context.ts';
 import type { Prisma } from '../../db/index.ts';
 import { isDomainError, notFound } from '../../errors.ts';
+import { conditionHolds } from '../../lib/conditions.ts';
 import { type OrganizationAccess, authorize, sitePermissions } from '../access.ts';
 import { defineLoader, defineRecordLoader, loader } from '../loaders.ts';
 import { organizationAccess } from '../organizations/service.ts';
@@ -137,6 +138,19 @@ export async function entryOfVisibleSite<Row extends { id: string; siteId: strin
   const site = await loader(ctx, siteRecords).load(row.siteId);
   await asNotFound(what, row.id, () => visibleSite(ctx, site!.organizationId, row.siteId, { visitors: true }));
   return row;
+}
+
+/**
+ * What the viewer is shown of a site's conditioned entries: all of them for its
+ * members; for a visitor who opened it in this request, those whose conditions
+ * hold on its claims — also when it reaches an entry by id rather than through
+ * the published tree.
+ */
+export async function shownToViewer(ctx: RequestContext, siteId: string): Promise<Shown> {
+  const site = await loader(ctx, siteRecords).load(siteId);
+  if (site && sitePermissions(await organizationAccess(ctx, site.organizationId)).view) return showAll;
+  const claims = ctx.siteVisits.get(siteId)?.claims ?? {};
+  return (entry) => conditionHolds(entry.condition, claims);
 }
 
 /** Runs `load` and answers a 404 naming `what` for whatever it could not find (so that it names nothing else). */

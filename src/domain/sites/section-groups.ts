@@ -17,6 +17,9 @@ import {
   manageableSite,
   presentSectionGroupRecord,
   sectionGroupRecords,
+  sectionsOfGroup,
+  showAll,
+  shownToViewer,
   visibleSite,
 } from './records.ts';
 import { shownTo, siteAudience } from './published.ts';
@@ -62,8 +65,11 @@ async function groupOfSite(ctx: RequestContext, siteId: string, groupId: string)
 
 /** A section group by its id alone (GraphQL nodes), with all its sections. */
 export async function sectionGroupById(ctx: RequestContext, groupId: string): Promise<SectionGroupView> {
-  const group = await loader(ctx, sectionGroupRecords).load(groupId);
-  return groupView(await entryOfVisibleSite(ctx, 'Site section group', group, groupId));
+  const group = await entryOfVisibleSite(ctx, 'Site section group', await loader(ctx, sectionGroupRecords).load(groupId), groupId);
+  // A visitor sees it when one of its sections is shown to it, and those sections only.
+  const shown = await shownToViewer(ctx, group.siteId);
+  if (shown !== showAll && !(await loader(ctx, sectionsOfGroup).load(group.id)).some(shown)) throw notFound('Site section group', groupId);
+  return groupView(group, shown);
 }
 
 export async function getSectionGroup(ctx: RequestContext, groupId: string): Promise<SiteSectionGroupJSON> {

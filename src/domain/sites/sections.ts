@@ -20,6 +20,7 @@ import {
   presentSectionRecord,
   sectionView,
   sectionRecords,
+  shownToViewer,
   uniquePath,
   visibleSite,
 } from './records.ts';
@@ -72,8 +73,11 @@ async function sectionOfSite(ctx: RequestContext, siteId: string, sectionId: str
 
 /** A section by its id alone (GraphQL nodes), with all its site spaces. */
 export async function sectionById(ctx: RequestContext, sectionId: string): Promise<SectionView> {
-  const section = await loader(ctx, sectionRecords).load(sectionId);
-  return sectionView(await entryOfVisibleSite(ctx, 'Site section', section, sectionId));
+  const section = await entryOfVisibleSite(ctx, 'Site section', await loader(ctx, sectionRecords).load(sectionId), sectionId);
+  // A visitor sees it, and its site spaces, as its published tree shows them.
+  const shown = await shownToViewer(ctx, section.siteId);
+  if (!shown(section)) throw notFound('Site section', sectionId);
+  return sectionView(section, shown);
 }
 
 export async function getSection(ctx: RequestContext, sectionId: string): Promise<SiteSectionJSON> {

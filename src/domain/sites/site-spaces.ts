@@ -12,7 +12,17 @@ import { CreateSiteSpaceInput, ListSiteSpacesQuery, MoveSiteSpaceInput, UpdateSi
 import { endOf, positionAmong } from './positions.ts';
 import type { SiteSpaceJSON } from './presenter.ts';
 import { shownTo, siteAudience } from './published.ts';
-import { type SiteSpaceRecord, entryOfVisibleSite, manageableSite, presentSiteSpaceRecord, siteSpaceRecords, uniquePath, visibleSite } from './records.ts';
+import {
+  type SiteSpaceRecord,
+  entryOfVisibleSite,
+  manageableSite,
+  presentSiteSpaceRecord,
+  sectionRecords,
+  shownToViewer,
+  siteSpaceRecords,
+  uniquePath,
+  visibleSite,
+} from './records.ts';
 
 /**
  * Across sections, positions do not compare: the site-wide listing goes by creation.
@@ -86,7 +96,12 @@ async function siteSpaceOfSite(ctx: RequestContext, siteId: string, siteSpaceId:
 
 /** A site space by its id alone (GraphQL nodes). */
 export async function siteSpaceById(ctx: RequestContext, siteSpaceId: string): Promise<SiteSpaceRecord> {
-  return entryOfVisibleSite(ctx, 'Site space', await loader(ctx, siteSpaceRecords).load(siteSpaceId), siteSpaceId);
+  const siteSpace = await entryOfVisibleSite(ctx, 'Site space', await loader(ctx, siteSpaceRecords).load(siteSpaceId), siteSpaceId);
+  // A visitor reaches it only where its published tree shows it: its condition, and its section's, hold.
+  const shown = await shownToViewer(ctx, siteSpace.siteId);
+  const section = siteSpace.sectionId ? await loader(ctx, sectionRecords).load(siteSpace.sectionId) : null;
+  if (!shown(siteSpace) || (section && !shown(section))) throw notFound('Site space', siteSpaceId);
+  return siteSpace;
 }
 
 export async function getSiteSpace(ctx: RequestContext, siteSpaceId: string): Promise<SiteSpaceJSON> {

@@ -2,6 +2,7 @@ import { type LinkEntry, type LinkStatus as LinkStatusValue, fileBacklinks, revi
 import { loadColumns } from '../../domain/columns.ts';
 import { findPage, revisionContent, pageBody, visibleRevision } from '../../domain/content/service.ts';
 import { type PageType as PageTypeValue, ancestorsOf, loadPageTree, neighboursOf, parentOf } from '../../domain/content/tree.ts';
+import { pagesShownToViewer } from '../../domain/sites/published.ts';
 import { spaceColumns } from '../../domain/spaces/service.ts';
 import type { PageState, PageTree } from '../../domain/content/tree.ts';
 import type { RequestContext } from '../../context.ts';
@@ -21,7 +22,11 @@ export const Revision = builder.loadableNodeRef<{ spaceId: string; revisionId: s
   load: (ids, ctx) => loadEach(ids, (id) => visibleRevision(ctx, id)),
 });
 /** A page of a revision: its state and the tree it is in (paths and children come from there). */
-export const Page = builder.objectRef<{ page: PageState; tree: PageTree }>('Page');
+/** A page in its revision's tree; `shown`, for a visitor of a published site, leaves out the pages its conditions hide. */
+type PageInTree = { page: PageState; tree: PageTree; shown?: PageShown };
+type PageShown = (tree: PageTree, page: PageState) => boolean;
+
+export const Page = builder.objectRef<PageInTree>('Page');
 
 export const DocumentFormat = restEnum<(typeof DOCUMENT_FORMATS)[number]>('DocumentFormat', 'A format of a body (the REST `format` query)', {
   document: 'The structured document: JSON blocks, each with a `key` that stays while the block is unchanged',
@@ -145,32 +150,33 @@ Page.implement({
     pages: t.field({
       type: [Page],
       description: 'The pages directly under it, in order; empty for a link',
-      resolve: ({ page, tree }) => (tree.children.get(page.pageId) ?? []).map((child) => ({ page: child, tree })),
+      resolve: ({ page, tree, shown }) =>
+        (tree.children.get(page.pageId) ?? []).filter((child) => !shown || shown(tree, child)).map((child) => ({ page: child, tree, shown })),
     }),
     parent: t.field({
       type: Page,
       nullable: true,
       description: 'The page it is directly under; null for a top-level page',
-      resolve: ({ page, tree }) => wrap(tree, parentOf(tree, page)),
+      resolve: ({ page, tree, shown }) => wrap(tree, parentOf(tree, page), shown),
     }),
     ancestors: t.field({
       type: [Page],
       description: 'The pages above it, from the top level down to its parent: its breadcrumbs; empty for a top-level page',
-      resolve: ({ page, tree }) => ancestorsOf(tree, page).map((ancestor) => ({ page: ancestor, tree })),
+      resolve: ({ page, tree, shown }) => ancestorsOf(tree, page).map((ancestor) => ({ page: ancestor, tree, shown })),
     }),
     previous: t.field({
       type: Page,
       nullable: true,
       description:
         'The page read before it in table-of-contents order (depth first): the nearest document shown in the table of contents, groups, links and hidden pages skipped; null for the first',
-      resolve: ({ page, tree }) => wrap(tree, neighboursOf(tree, page).previous),
+      resolve: ({ page, tree, shown }) => wrap(tree, neighboursOf(tree, page, shown && ((each) => shown(tree, each))).previous, shown),
     }),
     next: t.field({
       type: Page,
       nullable: true,
       description:
         'The page read after it in table-of-contents order (depth first): the nearest document shown in the table of contents, groups, links and hidden pages skipped; null for the last',
-      resolve: ({ page, tree }) => wrap(tree, neighboursOf(tree, page).next),
+      resolve: ({ page, tree, shown }) => wrap(tree, neighboursOf(tree, page, shown && ((each) => shown(tree, each))).next, shown),
     }),
     markdown: t.string({
       description: 'The body as markdown (read only when selected); empty for a group, a link or an empty page',
@@ -193,8 +199,8 @@ Page.implement({
   }),
 });
 
-function wrap(tree: PageTree, page: PageState | null) {
-  return page ? { page, tree } : null;
+function wrap(tree: PageTree, page: PageState | null, shown?: PageShown): PageInTree | null {
+  return page ? { page, tree, shown } : null;
 }
 
 /**
@@ -221,11 +227,23 @@ function pageLookup<Parent>(t: FieldBuilder<Parent>, revisionOf: (parent: Parent
 builder.objectField(Space, 'page', (t) => pageLookup(t, (space) => space.revisionId, 'The page of its current content (its active revision)'));
 
 builder.objectField(SiteSpace, 'page', (t) =>
-  pageLookup(
-    t,
-    async (siteSpace, ctx) => (await loadColumns(ctx, spaceColumns, siteSpace.spaceId, ['revisionId']))!.revisionId,
-    "The page of the published content (its space's active revision), as the site's audience reads it",
-  ),
+  t.field({
+    type: Page,
+    nullable: true,
+    description:
+      "The page of the published content (its space's active revision) with this id, or at this path, as the site's audience reads it: for a visitor, a page whose condition (or one above it) does not hold on its claims is not there, nor in its neighbours and pages; give one of them. Null when there is none, or when the space is deleted",
+    args: {
+      id: t.arg.id({ description: 'The page id (`pg_…`)' }),
+      path: t.arg.string({ description: 'The page path, e.g. "guides/configuration"' }),
+    },
+    resolve: async (siteSpace, args, ctx) => {
+      const space = await loadColumns(ctx, spaceColumns, siteSpace.spaceId, ['revisionId', 'deletedAt']);
+      if (!space || space.deletedAt) return null;
+      const [tree, shown] = await Promise.all([loadPageTree(ctx, space.revisionId), pagesShownToViewer(ctx, siteSpace.siteId)]);
+      const page = findPage(tree, args);
+      return page && (!shown || shown(tree, page)) ? { page, tree, shown } : null;
+    },
+  }),
 );
 
 type FileRow = Awaited<ReturnType<typeof listRevisionFiles>>['items'][number];
