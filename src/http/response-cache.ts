@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { Database } from '../db/index.ts';
+import { PUBLISHED_TEXT_PATH } from '../rest/published-text.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -89,6 +90,8 @@ function cacheKey(request: FastifyRequest): string | null {
   if (!viewer?.generation) return null;
   const scope = `${viewer.user.id}\u0000${request.method}\u0000${request.url}`;
   if (request.url.startsWith('/v1/')) {
+    // A published site's text answers with its own ETag and 304s, which a replayed answer would lose.
+    if (PUBLISHED_TEXT_PATH.test(request.url)) return null;
     const query = request.query as Record<string, unknown> | undefined;
     if (request.method !== 'GET' || request.headers['x-visitor-token'] !== undefined || query?.visitorToken !== undefined) return null;
     return scope;

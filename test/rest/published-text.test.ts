@@ -168,6 +168,16 @@ describe('adaptive pages, titles and methods', () => {
     expect(full).not.toMatch(/^## Injected/m);
   });
 
+  it('answers a member with its ETag and 304 every time, not from the response cache without them', async () => {
+    const first = await get(`${base}/llms.txt`, { authorization: `Bearer ${alice}` });
+    expect(first.statusCode).toBe(200);
+    for (let i = 0; i < 2; i++) {
+      const again = await get(`${base}/llms.txt`, { authorization: `Bearer ${alice}` });
+      expect([again.statusCode, again.headers.etag]).toEqual([200, first.headers.etag]);
+      expect((await get(`${base}/llms.txt`, { authorization: `Bearer ${alice}`, 'if-none-match': first.headers.etag as string })).statusCode).toBe(304);
+    }
+  });
+
   it('answers HEAD without a token as GET does, without a body', async () => {
     const head = await t.app.inject({ method: 'HEAD', url: `${base}/llms.txt` });
     expect(head.statusCode).toBe(200);
