@@ -15,11 +15,12 @@ let t: TestApp;
 let endpoint: string;
 let base: string;
 let betaToken: string;
+let alice: string;
 
 beforeAll(async () => {
   const demo = await createDemoApp();
   t = demo.t;
-  const alice = await demo.tokenOf();
+  alice = await demo.tokenOf();
   endpoint = await t.listen();
   const portal = await t.database.db.site.findFirstOrThrow({ where: { title: 'Acme Developer Portal' } });
   base = `/v1/orgs/${portal.organizationId}/sites/${portal.id}/published`;
@@ -74,6 +75,33 @@ describe('the MCP server of a published site', () => {
     expect(overview).toMatchObject({ title: 'Overview', mimeType: 'text/markdown' });
     const read = await client.readResource({ uri: overview.uri });
     expect((read.contents[0] as { text: string }).text).toContain('Acme lets you ship **docs**');
+    await client.close();
+  });
+
+  it('finds the pages a reader is shown, however many pages it is not shown match better', async () => {
+    const space = await t.database.db.space.findFirstOrThrow({ where: { title: 'Getting started' } });
+    const changeRequest = (await t.call('POST', `/v1/spaces/${space.id}/change-requests`, { token: alice, body: {} })).json();
+    const hidden = Array.from({ length: 6 }, (_, i) => ({
+      operation: 'insert_page',
+      title: `Zebrafish notes ${i}`,
+      hidden: true,
+      document: { markdown: 'Zebrafish zebrafish zebrafish zebrafish zebrafish.\n' },
+    }));
+    const visible = {
+      operation: 'insert_page',
+      title: 'Aquarium',
+      document: { markdown: 'One zebrafish among many other fish, plants, stones and filters.\n' },
+    };
+    const edited = await t.call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content?compat=false`, {
+      token: alice,
+      body: { changes: [...hidden, visible] },
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect((await t.call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`, { token: alice })).statusCode).toBe(200);
+    const client = await connect();
+    const found = textOf(await client.callTool({ name: 'search', arguments: { query: 'zebrafish', limit: 1 } }));
+    expect(found).toContain('## Aquarium\n');
+    expect(found).not.toContain('Zebrafish notes');
     await client.close();
   });
 

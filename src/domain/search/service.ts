@@ -148,9 +148,16 @@ export async function searchOrganization(ctx: RequestContext, organizationId: st
 }
 
 /** The best sections of these spaces (a published site's) for a query: a page's best section first, at most `limit` pages. */
-export async function searchSpacesOfSite(ctx: RequestContext, spaceIds: string[], query: string, limit: number) {
+export async function searchSpacesOfSite(
+  ctx: RequestContext,
+  spaceIds: string[],
+  query: string,
+  limit: number,
+  shown: (hit: { spaceId: string; pageId: string }) => boolean = () => true,
+) {
   const hits = await searchSections(ctx, spaceIds, wordsOf(query), MAX_HITS);
   const best = new Map<string, Hit>();
-  for (const hit of hits) if (!best.has(`${hit.spaceId}/${hit.pageId}`)) best.set(`${hit.spaceId}/${hit.pageId}`, hit);
+  // Pages the reader is not shown are left out before the best `limit` are taken, not after.
+  for (const hit of hits) if (!best.has(`${hit.spaceId}/${hit.pageId}`) && shown(hit)) best.set(`${hit.spaceId}/${hit.pageId}`, hit);
   return [...best.values()].slice(0, limit).map((hit) => ({ spaceId: hit.spaceId, pageId: hit.pageId, section: hit.sectionId, excerpt: hit.excerpt }));
 }

@@ -157,11 +157,6 @@ export async function searchPublished(ctx: RequestContext, text: PublishedText, 
     for (const entry of group.pages)
       if (entry.listed && !pages.has(`${entry.spaceId}/${entry.page.pageId}`)) pages.set(`${entry.spaceId}/${entry.page.pageId}`, entry);
   const spaceIds = [...new Set([...pages.values()].map((entry) => entry.spaceId))];
-  const hits = await searchSpacesOfSite(ctx, spaceIds, query, limit * 4);
-  return hits
-    .flatMap((hit) => {
-      const entry = pages.get(`${hit.spaceId}/${hit.pageId}`);
-      return entry ? [{ entry, section: hit.section, excerpt: hit.excerpt }] : [];
-    })
-    .slice(0, limit);
+  const hits = await searchSpacesOfSite(ctx, spaceIds, query, limit, (hit) => pages.has(`${hit.spaceId}/${hit.pageId}`));
+  return hits.map((hit) => ({ entry: pages.get(`${hit.spaceId}/${hit.pageId}`)!, section: hit.section, excerpt: hit.excerpt }));
 }
