@@ -188,6 +188,41 @@ describe('website import', () => {
     expect(missing.json().error.message).toMatch(/^changes\.0\.files\.0\.url: .* answered HTTP 404/);
   });
 
+  it('writes nothing into a change request merged while the files of a batch were fetched', async () => {
+    // A file server that answers when the test says so.
+    let arrived!: () => void;
+    const fetching = new Promise<void>((resolve) => (arrived = resolve));
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    const slow = http.createServer(async (_request, response) => {
+      arrived();
+      await answered;
+      response.writeHead(200, { 'content-type': 'text/plain' }).end('late bytes');
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    try {
+      const { admin, space } = await setup();
+      const changeRequest = (await t.call('POST', `/v1/spaces/${space.id}/change-requests`, { token: admin.token, body: {} })).json();
+      const url = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/late.txt`;
+      const writing = t.call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content?compat=false`, {
+        token: admin.token,
+        body: { changes: [{ operation: 'insert_files', files: [{ name: 'late.txt', url }] }] },
+      });
+      await fetching;
+      const merged = await t.call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`, { token: admin.token });
+      expect(merged.statusCode, merged.body).toBe(200);
+      const revisionAfterMerge = (await t.database.db.changeRequest.findUniqueOrThrow({ where: { id: changeRequest.id } })).revisionId;
+      answer();
+      const written = await writing;
+      expect(written.statusCode, written.body).toBe(409);
+      expect(written.json().error.message).toMatch(/is merged: its content can no longer change/);
+      expect((await t.database.db.changeRequest.findUniqueOrThrow({ where: { id: changeRequest.id } })).revisionId).toBe(revisionAfterMerge);
+    } finally {
+      answer();
+      await new Promise((resolve) => slow.close(resolve));
+    }
+  });
+
   it('brings the images and linked files of the site as files, once per content, and reports those it could not', async () => {
     const { admin, space } = await setup();
     const changeRequest = (await t.call('POST', `/v1/spaces/${space.id}/change-requests`, { token: admin.token, body: {} })).json();

@@ -43,11 +43,24 @@ export async function visibleChangeRequest(ctx: RequestContext, spaceId: string,
 export async function editableChangeRequest(ctx: RequestContext, spaceId: string, idOrNumber: string, action: string) {
   const found = await visibleChangeRequest(ctx, spaceId, idOrNumber);
   authorize(atLeast(found.level, 'edit'), action);
-  if (found.space.deletedAt) throw conflict(`space "${spaceId}" is deleted: restore it first`);
-  if (found.changeRequest.status === 'merged' || found.changeRequest.status === 'archived') {
-    throw conflict(`change request #${found.changeRequest.number} is ${found.changeRequest.status}: its content can no longer change`);
-  }
+  assertContentWritable(found.space, found.changeRequest);
   return found;
+}
+
+/**
+ * Whether content may be written: into a change request neither merged nor archived, or into the
+ * live content of a space that is not locked; never into a deleted space. Checked again under the
+ * content lock by writes that fetched or crawled first: what the request saw may have changed.
+ */
+export function assertContentWritable(
+  space: Pick<SpaceRecord, 'id' | 'deletedAt' | 'editMode'>,
+  changeRequest: Pick<ChangeRequestRecord, 'number' | 'status'> | null,
+): void {
+  if (space.deletedAt) throw conflict(`space "${space.id}" is deleted: restore it first`);
+  if (changeRequest && (changeRequest.status === 'merged' || changeRequest.status === 'archived')) {
+    throw conflict(`change request #${changeRequest.number} is ${changeRequest.status}: its content can no longer change`);
+  }
+  if (!changeRequest && space.editMode === 'locked') throw conflict(`space "${space.id}" is locked: import into a change request`);
 }
 
 export async function presentChangeRequestRecord(ctx: RequestContext, changeRequest: ChangeRequestRecord): Promise<ChangeRequestJSON> {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { conflict } from '../../errors.ts';
 import type { JobKind } from '../../context.ts';
-import { emitChangeRequestContent, lockSpace } from '../change-requests/service.ts';
+import { assertContentWritable, emitChangeRequestContent, lockSpace } from '../change-requests/service.ts';
 import { emitEvent } from '../events/emit.ts';
 import { reindexSpace } from '../search/indexing.ts';
 import { inTransaction } from '../transaction.ts';
@@ -82,7 +82,10 @@ export const importWebsiteJob: JobKind<ImportWebsiteData> = {
     const imported = await importWebsite(spaceId, base, input, { now: ctx.clock.now(), allowPrivate });
     const revisionId = await inTransaction(ctx, async (tx) => {
       const space = await lockSpace(tx, spaceId);
-      const current = changeRequestId ? (await tx.db.changeRequest.findUniqueOrThrow({ where: { id: changeRequestId } })).revisionId : space.revisionId;
+      const changeRequest = changeRequestId ? await tx.db.changeRequest.findUniqueOrThrow({ where: { id: changeRequestId } }) : null;
+      // Merged, archived, deleted or locked during the crawl: nothing is written.
+      assertContentWritable(space, changeRequest);
+      const current = changeRequest ? changeRequest.revisionId : space.revisionId;
       if (current !== baseRevisionId) throw conflict('the content changed while the site was imported: try again');
       await storeDocuments(tx, spaceId, imported.markdowns);
       const addedFiles = await storeUploadedFiles(tx, spaceId, imported.files);

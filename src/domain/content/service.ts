@@ -5,6 +5,7 @@ import { conflict, invalid, notFound } from '../../errors.ts';
 import { atLeast, authorize } from '../access.ts';
 import { parseInput, queryBool } from '../../lib/validation.ts';
 import {
+  assertContentWritable,
   editableChangeRequest,
   emitChangeRequestContent,
   getChangeRequest,
@@ -144,6 +145,8 @@ export async function updateChangeRequestContent(ctx: RequestContext, spaceId: s
   const outcomes = await inTransaction(ctx, async (tx) => {
     const space = await lockSpace(tx, spaceId);
     const current = await tx.db.changeRequest.findUniqueOrThrow({ where: { id: changeRequest.id } });
+    // Merged, archived or deleted while its files were fetched: nothing is written.
+    assertContentWritable(space, current);
     const base = await loadPageTree(tx, current.revisionId);
     const applied = await applyChanges(
       tx,
