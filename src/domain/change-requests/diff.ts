@@ -59,7 +59,10 @@ export interface ContentChange {
   attributes?: Record<string, AttributeChange>;
   /** page_moved: the parent on each side; absent on a side where it is at the top level. */
   parent?: { before?: ChangedPage; after?: ChangedPage };
-  /** A unified diff of its markdown (`a/<path>.md` → `b/<path>.md`), null when the body did not change. */
+  /**
+   * A unified diff of its markdown (`a/<path>.md` → `b/<path>.md`), null when the body did not
+   * change or when the bodies differ too much to diff (see MAX_DIFF_EDIT_LINES).
+   */
   diff?: string | null;
   file?: { id: string; name: string; contentType: string; downloadURL: string };
 }
@@ -107,6 +110,16 @@ async function comparedRevisions(ctx: RequestContext, changeRequest: ChangeReque
   return { base: changeRequest.revisionMergedAncestorId, head: changeRequest.revisionId };
 }
 
+/**
+ * Past this many lines added and removed, a body's diff is not computed (null): the work grows with
+ * the product of the lengths and the edit distance, on the event loop.
+ */
+const MAX_DIFF_EDIT_LINES = 5_000;
+const MAX_DIFF_MILLISECONDS = 250;
+
+/** The diff of a change, made when the change is on the page asked for: a listing costs the diffs it shows only. */
+const pendingDiffs = new WeakMap<ContentChange, () => Promise<string | null>>();
+
 /** Every change between two revisions: pages in the table-of-contents order of the head, then deleted pages in the base's, then files. */
 async function contentChanges(ctx: RequestContext, urls: PublicUrls, base: string, head: string): Promise<ContentChange[]> {
   const [baseTree, headTree, baseFiles, headFiles] = await Promise.all([
@@ -123,8 +136,18 @@ async function contentChanges(ctx: RequestContext, urls: PublicUrls, base: strin
     if (oldText === newText) return null;
     const oldName = before ? `a/${baseTree.paths.get(before.pageId) || before.slug}.md` : '/dev/null';
     const newName = after ? `b/${headTree.paths.get(after.pageId) || after.slug}.md` : '/dev/null';
+    const patch = createTwoFilesPatch(oldName, newName, oldText, newText, undefined, undefined, {
+      context: 3,
+      maxEditLength: MAX_DIFF_EDIT_LINES,
+      timeout: MAX_DIFF_MILLISECONDS,
+    });
     // Without jsdiff's line of "=" before the header: the unified format `patch` and `git apply` read.
-    return createTwoFilesPatch(oldName, newName, oldText, newText, undefined, undefined, { context: 3 }).replace(/^=+\n/, '');
+    return patch === undefined ? null : patch.replace(/^=+\n/, '');
+  };
+  const withDiff = (change: ContentChange, before: PageState | undefined, after: PageState | undefined) => {
+    let made: Promise<string | null> | undefined;
+    pendingDiffs.set(change, () => (made ??= bodyDiff(before, after)));
+    return change;
   };
   const changes: ContentChange[] = [];
   for (const after of headTree.pages.values()) {
@@ -132,7 +155,7 @@ async function contentChanges(ctx: RequestContext, urls: PublicUrls, base: strin
     const page = changedPage(headTree, after);
     const sides = { before: sideOf(baseTree, before), after: sideOf(headTree, after) };
     if (!before) {
-      changes.push({ type: 'page_created', page, ...sides, diff: await bodyDiff(undefined, after) });
+      changes.push(withDiff({ type: 'page_created', page, ...sides, diff: null }, undefined, after));
       continue;
     }
     if (before.parentId !== after.parentId || before.position !== after.position) {
@@ -146,18 +169,14 @@ async function contentChanges(ctx: RequestContext, urls: PublicUrls, base: strin
     }
     if (before.versionId !== after.versionId) {
       const attributes = attributeChanges(before, after);
-      if (Object.keys(attributes).length) changes.push({ type: 'page_edited', page, ...sides, attributes, diff: await bodyDiff(before, after) });
+      if (Object.keys(attributes).length) changes.push(withDiff({ type: 'page_edited', page, ...sides, attributes, diff: null }, before, after));
     }
   }
   for (const before of baseTree.pages.values()) {
     if (headTree.pages.has(before.pageId)) continue;
-    changes.push({
-      type: 'page_deleted',
-      page: changedPage(baseTree, before),
-      before: sideOf(baseTree, before),
-      after: null,
-      diff: await bodyDiff(before, undefined),
-    });
+    changes.push(
+      withDiff({ type: 'page_deleted', page: changedPage(baseTree, before), before: sideOf(baseTree, before), after: null, diff: null }, before, undefined),
+    );
   }
   const fileOf = (file: (typeof headFiles)[number]) => ({
     id: file.fileId,
@@ -195,7 +214,15 @@ export async function changeRequestChanges(ctx: RequestContext, spaceId: string,
   const request = pageRequestOf(parseInput(ChangesQuery, query, 'query'));
   const { changeRequest } = await visibleChangeRequest(ctx, spaceId, idOrNumber);
   const { base, head, changes } = await compare(ctx, changeRequest);
-  return { base, head, changes: memoryPage(changes, request, `changes:${changeRequest.id}:${base}:${head}`) };
+  const page = memoryPage(changes, request, `changes:${changeRequest.id}:${base}:${head}`);
+  // The bodies of the changes shown, read together (one statement), diffed once each.
+  await Promise.all(
+    page.items.map(async (change) => {
+      const pending = pendingDiffs.get(change);
+      if (pending) change.diff = await pending();
+    }),
+  );
+  return { base, head, changes: page };
 }
 
 /** As REST answers them (official RevisionSemanticChanges): `changes`, `more` (how many are left out), and ours: `next`, `base`, `head`. */

@@ -66,7 +66,8 @@ const ContentChangeRef = builder.objectRef<ContentChange>('ContentChange').imple
     parent: t.expose('parent', { type: ParentChange, nullable: true, description: 'page_moved: its parent on each side; null otherwise' }),
     diff: t.exposeString('diff', {
       nullable: true,
-      description: 'A unified diff of its markdown (`a/<path>.md` → `b/<path>.md`); null when its body did not change, or for a file',
+      description:
+        'A unified diff of its markdown (`a/<path>.md` → `b/<path>.md`); null when its body did not change, for a file, or when the two bodies differ by more than 5,000 lines (too costly to diff)',
     }),
     file: t.expose('file', { type: ChangedFile, nullable: true, description: 'The file of a file change; null for a page' }),
   }),
