@@ -210,6 +210,22 @@ describe('front matter', () => {
 });
 
 describe('structured documents as input', () => {
+  it('refuses a document whose markdown would be longer than a page body may be, and changes nothing', async () => {
+    const team = await buildTeam(t.database);
+    const token = team.admin.token;
+    const space = (await t.call('POST', `/v1/orgs/${team.organization.id}/spaces`, { token, body: { title: 'Long documents' } })).json();
+    const changeRequest = (await t.call('POST', `/v1/spaces/${space.id}/change-requests`, { token, body: {} })).json();
+    const before = (await t.database.db.changeRequest.findUniqueOrThrow({ where: { id: changeRequest.id } })).revisionId;
+    const paragraph = { object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'x'.repeat(100_000), marks: [] }] }] };
+    const response = await t.call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content?compat=false`, {
+      token,
+      body: { changes: [{ operation: 'insert_page', title: 'Long', document: { document: { object: 'document', nodes: Array(11).fill(paragraph) } } }] },
+    });
+    expect(response.statusCode, response.body).toBe(400);
+    expect(response.json().error.message).toMatch(/^changes\.0\.document\.document: its markdown would be \d+ characters, more than the 1000000/);
+    expect((await t.database.db.changeRequest.findUniqueOrThrow({ where: { id: changeRequest.id } })).revisionId).toBe(before);
+  });
+
   it('writes a page from the document `format=document` reads, which reads back the same', async () => {
     const team = await buildTeam(t.database);
     const token = team.admin.token;

@@ -6,7 +6,7 @@ import { invalid } from '../../errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { keyBetween } from '../../lib/ordering.ts';
 import { documentIdOf } from './documents.ts';
-import { type ContentChange, MAX_FILE_BYTES } from './inputs.ts';
+import { type ContentChange, MAX_BODY_CHARACTERS, MAX_FILE_BYTES } from './inputs.ts';
 import { markdownFromDocument } from './document-input.ts';
 import { splitFrontMatter } from './front-matter.ts';
 import type { PageDraft } from './revisions.ts';
@@ -347,7 +347,13 @@ function decodeURIComponentSafe(value: string): string {
 function withMarkdownBody(change: ContentChange, at: string): ContentChange {
   if (change.operation !== 'insert_page' && change.operation !== 'update_page') return change;
   if (!change.document) return change;
-  if ('document' in change.document) return { ...change, document: { markdown: markdownFromDocument(change.document.document, `${at}.document.document`) } };
+  if ('document' in change.document) {
+    const markdown = markdownFromDocument(change.document.document, `${at}.document.document`);
+    if (markdown.length > MAX_BODY_CHARACTERS) {
+      throw invalid(`${at}.document.document: its markdown would be ${markdown.length} characters, more than the ${MAX_BODY_CHARACTERS} a page body holds`);
+    }
+    return { ...change, document: { markdown } };
+  }
   if (!('markdown' in change.document)) return change;
   const { fields, body } = splitFrontMatter(change.document.markdown, `${at}.document.markdown`);
   return { ...change, ...fields, document: { markdown: body } };

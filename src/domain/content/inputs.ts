@@ -17,9 +17,12 @@ const slug = z
   .max(100)
   .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be lowercase letters, digits and single dashes');
 
+/** The longest page body, in characters of markdown: also of a structured document once turned into markdown. */
+export const MAX_BODY_CHARACTERS = 1_000_000;
+
 /** A page body: markdown, a structured document (as `format=document` reads it), or nothing (an empty page). */
 const document = z.union(
-  [z.strictObject({ markdown: z.string().max(1_000_000) }), z.strictObject({ document: z.record(z.string(), z.unknown()) }), z.strictObject({})],
+  [z.strictObject({ markdown: z.string().max(MAX_BODY_CHARACTERS) }), z.strictObject({ document: z.record(z.string(), z.unknown()) }), z.strictObject({})],
   { error: 'must be {"markdown": "…"}, {"document": {"object": "document", "nodes": […]}} or {}' },
 );
 
