@@ -247,12 +247,25 @@ export function neighboursOf(
   page: PageState,
   shown: (page: PageState) => boolean = () => true,
 ): { previous: PageState | null; next: PageState | null } {
-  const order = [...tree.pages.values()];
-  const index = order.indexOf(page);
-  const readable = (candidate: PageState) => isReadInOrder(tree, candidate) && shown(candidate);
+  const { order, positions, inOrder } = readingOrderOf(tree);
+  const index = positions.get(page.pageId) ?? -1;
+  const readable = (i: number) => inOrder[i]! && shown(order[i]!);
   let previous: PageState | null = null;
   let next: PageState | null = null;
-  for (let i = index - 1; i >= 0 && !previous; i--) if (readable(order[i]!)) previous = order[i]!;
-  for (let i = index + 1; i < order.length && !next; i++) if (readable(order[i]!)) next = order[i]!;
+  for (let i = index - 1; i >= 0 && !previous; i--) if (readable(i)) previous = order[i]!;
+  for (let i = index + 1; index >= 0 && i < order.length && !next; i++) if (readable(i)) next = order[i]!;
   return { previous, next };
+}
+
+/** A tree's pages in table-of-contents order, each one's place, and whether a reader pages through it: made once per tree (trees never change). */
+const readingOrders = new WeakMap<PageTree, { order: PageState[]; positions: Map<string, number>; inOrder: boolean[] }>();
+
+function readingOrderOf(tree: PageTree) {
+  let known = readingOrders.get(tree);
+  if (!known) {
+    const order = [...tree.pages.values()];
+    known = { order, positions: new Map(order.map((page, i) => [page.pageId, i])), inOrder: order.map((page) => isReadInOrder(tree, page)) };
+    readingOrders.set(tree, known);
+  }
+  return known;
 }
