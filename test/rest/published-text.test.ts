@@ -1,4 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createContext } from '../../src/context.ts';
+import { llmsFull, publishedText } from '../../src/domain/sites/llms.ts';
 import { TEST_URLS, type TestApp } from '../support/app.ts';
 import { createDemoApp } from '../support/demo.ts';
 import { buildUser } from '../support/factories.ts';
@@ -176,6 +178,23 @@ describe('adaptive pages, titles and methods', () => {
       expect([again.statusCode, again.headers.etag]).toEqual([200, first.headers.etag]);
       expect((await get(`${base}/llms.txt`, { authorization: `Bearer ${alice}`, 'if-none-match': first.headers.etag as string })).statusCode).toBe(304);
     }
+  });
+
+  it('stops llms-full.txt at its size limit, at a page boundary, saying where the other pages are', async () => {
+    // As a visitor without a token (no viewer), with a limit a few pages long.
+    const ctx = createContext({ database: t.database, viewer: null, clock: t.clock, urls: TEST_URLS });
+    const text = await publishedText(ctx, organizationId, portalId, {});
+    const whole = await llmsFull(ctx, text, `${TEST_URLS.api}${base}`);
+    const cut = await llmsFull(ctx, text, `${TEST_URLS.api}${base}`, 600);
+    expect(cut.length).toBeLessThan(800);
+    expect(whole.startsWith(cut.slice(0, cut.indexOf('The ') - 1))).toBe(true);
+    const listed = text.groups.flatMap((group) => group.pages.filter((page) => page.listed)).length;
+    const kept = (cut.match(/^Source: /gm) ?? []).length;
+    expect(kept).toBeGreaterThan(0);
+    expect(cut).toContain(
+      `The ${listed - kept} other pages do not fit in this file: llms.txt lists them all, each at its own address. ${TEST_URLS.api}${base}/llms.txt\n`,
+    );
+    expect(whole).not.toContain('do not fit');
   });
 
   it('answers HEAD without a token as GET does, without a body', async () => {

@@ -131,14 +131,34 @@ export async function pageMarkdown(ctx: RequestContext, { page }: PublishedPage)
   return withFrontMatter(page, await markdownOf(ctx, page.documentId), { title: page.title });
 }
 
-/** `llms-full.txt`: every listed page's Markdown in table-of-contents order, each under its title and address. */
-export async function llmsFull(ctx: RequestContext, text: PublishedText, base: string): Promise<string> {
+/** How much of the site `llms-full.txt` holds at most, in characters: one answer's memory stays bounded on any site. */
+export const LLMS_FULL_MAX_CHARACTERS = 16 * 1024 * 1024;
+/** Bodies read at a time for it: one statement each. */
+const LLMS_FULL_BATCH = 100;
+
+/**
+ * `llms-full.txt`: every listed page's Markdown in table-of-contents order, each under its title
+ * and address; on a site larger than LLMS_FULL_MAX_CHARACTERS, the pages that fit, then where the others are.
+ */
+export async function llmsFull(ctx: RequestContext, text: PublishedText, base: string, maxCharacters = LLMS_FULL_MAX_CHARACTERS): Promise<string> {
   const entries = text.groups.flatMap((group) => group.pages.filter((entry) => entry.listed));
-  // Asked together: the bodies are read in one statement.
-  const bodies = await Promise.all(entries.map((entry) => markdownOf(ctx, entry.page.documentId)));
   const parts = [`# ${oneLine(text.title)}`, ''];
-  for (const [index, entry] of entries.entries()) {
-    parts.push(`# ${oneLine(entry.page.title)}`, '', `Source: ${pageAddress(text, base, entry)}`, '', bodies[index]!.trim(), '', '---', '');
+  let size = 0;
+  for (let start = 0; start < entries.length; start += LLMS_FULL_BATCH) {
+    const batch = entries.slice(start, start + LLMS_FULL_BATCH);
+    // Asked together: the bodies of a batch are read in one statement.
+    const bodies = await Promise.all(batch.map((entry) => markdownOf(ctx, entry.page.documentId)));
+    for (const [index, entry] of batch.entries()) {
+      const part = [`# ${oneLine(entry.page.title)}`, '', `Source: ${pageAddress(text, base, entry)}`, '', bodies[index]!.trim(), '', '---', ''];
+      const length = part.reduce((sum, line) => sum + line.length + 1, 0);
+      if (size + length > maxCharacters) {
+        const left = entries.length - start - index;
+        parts.push(`The ${left} other pages do not fit in this file: llms.txt lists them all, each at its own address. ${base}/llms.txt${text.linkQuery}`, '');
+        return `${parts.join('\n').trimEnd()}\n`;
+      }
+      size += length;
+      parts.push(...part);
+    }
   }
   return `${parts.join('\n').trimEnd()}\n`;
 }
