@@ -190,13 +190,14 @@ async function redisTransport(url: string, prefix: string, log: EventBusOptions[
   };
 }
 
+/** The size PostgreSQL allows a NOTIFY payload, in bytes (less than 8000 by default). */
+const NOTIFY_PAYLOAD_LIMIT = 8000;
+
 /**
  * PostgreSQL without Redis: NOTIFY through the pool after the commit, and one
  * connection per instance that LISTENs, opened with the first subscription,
  * pinged, and replaced when it is lost (the events of that moment are lost with it).
  */
-/** The size PostgreSQL allows a NOTIFY payload, in bytes (less than 8000 by default). */
-const NOTIFY_PAYLOAD_LIMIT = 8000;
 
 function postgresTransport(database: EventBusOptions['database'], log: EventBusOptions['log']): Transport {
   let client: pg.Client | undefined;

@@ -88,7 +88,6 @@ const isGraphQLError = (error: unknown): error is GraphQLError =>
   // By name: a second copy of graphql (a bundler's ESM build) has its own class.
   error instanceof Error && error.name === 'GraphQLError';
 
-/** Reports each executed operation by type (query, mutation) and outcome (for /metrics). */
 /**
  * Yoga starts a subscription before it picks an answer format, and answers 406 when the
  * Accept header names none (src/http/graphql.ts words it): that subscription's stream
@@ -97,13 +96,14 @@ const isGraphQLError = (error: unknown): error is GraphQLError =>
  */
 const endUnansweredSubscriptions: Plugin = {
   onResultProcess({ result, resultProcessor }) {
-    if (!resultProcessor && isAsyncIterable(result)) void result.return?.();
+    if (!resultProcessor && isAsyncIterable(result)) result.return?.()?.catch(() => {});
   },
 };
 
 const isAsyncIterable = (value: unknown): value is AsyncIterableIterator<unknown> =>
   typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
 
+/** Reports each executed operation by type (query, mutation) and outcome (for /metrics). */
 function countOperations(onOperation: OperationCounter): Plugin {
   return {
     onExecute({ args }) {

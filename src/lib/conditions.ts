@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import jsep from 'jsep';
 
 /**
@@ -187,10 +188,17 @@ function evaluate(node: Node, claims: Claims): unknown {
 }
 
 /** Whether the condition holds for these claims; an absent condition always holds. */
+/** Conditions already parsed, by their text: a published tree evaluates the same few for every entry and page. */
+const parsedConditions = new LRUCache<string, ParsedCondition>({ max: 1_000 });
+
 export function conditionHolds(condition: ParsedCondition | string | null | undefined, claims: Claims): boolean {
   if (condition == null) return true;
   try {
-    const parsed = typeof condition === 'string' ? parseCondition(condition) : condition;
+    let parsed = typeof condition === 'string' ? parsedConditions.get(condition) : condition;
+    if (!parsed) {
+      parsed = parseCondition(condition as string);
+      parsedConditions.set(condition as string, parsed);
+    }
     return Boolean(evaluate(parsed.ast, claims));
   } catch {
     return false;

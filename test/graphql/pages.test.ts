@@ -235,7 +235,7 @@ describe('previous and next', () => {
 });
 
 describe('a visitor of a published site', () => {
-  it('is kept from the pages and site spaces its conditions hide, however it reaches them', async () => {
+  it('is kept from the site spaces its conditions hide through the section and group of what it is shown, and from such pages in SiteSpace.page', async () => {
     const visitor = await buildUser(t.database, 'visitor');
     const portal = await t.database.db.site.findFirstOrThrow({ where: { title: 'Acme Developer Portal' } });
     // A page for beta testers in the guides, between Overview and Quickstart, with a page under it.
@@ -305,6 +305,10 @@ describe('a visitor of a published site', () => {
       under: { title: 'Under beta' },
       overview: { next: { title: 'Beta' } },
     });
+    // A member previewing with a free-plan visitor token sees what that visitor sees, by id too.
+    const preview = guidesOf(expectData(await t.graphql(alice, QUERY, { siteId: portal.id, visitorToken: await sign({ plan: 'free' }) })));
+    expect(preview.siteSpaces[0]).toMatchObject({ beta: null, overview: { next: { title: 'Quickstart' } } });
+    expect(preview.siteSpaces[0].section.siteSpaces.map((siteSpace: any) => siteSpace.path)).toEqual(['getting-started', 'installation']);
     // Members too, without a token.
     expect(guidesOf(expectData(await t.graphql(alice, QUERY, { siteId: portal.id }))).siteSpaces[0].beta).toEqual({
       title: 'Beta',

@@ -199,7 +199,8 @@ describe('GraphQL subscriptions over Server-Sent Events', () => {
       expect(response.status, accept).toBe(406);
       expect((await response.json()).errors[0]).toEqual({ message: expect.stringContaining('text/event-stream for subscriptions'), extensions: { code: 406 } });
     }
-    expect(await openStreams()).toBe(openBefore);
+    // None more (streams of earlier tests may still be closing).
+    expect(await openStreams()).toBeLessThanOrEqual(openBefore);
     // The token still has its allowance: a stream it opens now hears the space.
     const stream = await subscribe(base, team.admin.token, SPACE_EVENTS, { spaceId });
     await postComment(spaceId, 'Still heard');

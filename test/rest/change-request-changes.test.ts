@@ -167,31 +167,33 @@ describe('the changes of a change request', () => {
     expect(expectData(await t.graphql(reader.token, QUERY, { id: changeRequest.id })).node.changes.totalCount).toBe(6);
     expectGraphQLError(await t.graphql(outsider.token, QUERY, { id: changeRequest.id }), 404);
   });
-  it('diffs the bodies of the changes it shows only, and gives up (null) on bodies too different to diff', async () => {
+  it('diffs the bodies of the changes it shows only, and gives up (null) on an edit too large to diff', async () => {
     const team = await buildTeam(t.database);
     const token = team.admin.token;
     const space = (await t.call('POST', `/v1/orgs/${team.organization.id}/spaces`, { token, body: { title: 'Large diffs' } })).json();
-    const changeRequest = (await t.call('POST', `/v1/spaces/${space.id}/change-requests`, { token, body: {} })).json();
-    // Two pages of 6,000 distinct lines each: as a diff against nothing, 6,000 lines added.
     const lines = (word: string) => Array.from({ length: 6_000 }, (_, i) => `${word} ${i}`).join('\n');
-    const edited = await t.call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content?compat=false`, {
-      token,
-      body: {
-        changes: [
-          { operation: 'insert_page', title: 'Small', document: { markdown: 'small\n' } },
-          { operation: 'insert_page', title: 'Huge', document: { markdown: lines('huge') } },
-        ],
-      },
-    });
-    expect(edited.statusCode, edited.body).toBe(200);
-    const url = `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/changes`;
-    const first = (await t.call('GET', `${url}?limit=1`, { token })).json();
-    expect(first.changes).toEqual([expect.objectContaining({ type: 'page_created', page: expect.objectContaining({ title: 'Small' }) })]);
-    expect(first.changes[0].diff).toContain('+small');
-    const second = await t.call('GET', `${url}?limit=1&page=${first.next.page}`, { token });
-    expect(second.statusCode, second.body).toBe(200);
-    expect(second.json().changes).toEqual([expect.objectContaining({ type: 'page_created', page: expect.objectContaining({ title: 'Huge' }) })]);
-    expect(second.json().changes[0].diff).toBeNull();
-    expectMatchesSchema('GET', CHANGES, 200, second.json());
+    const batch = async (changeRequestId: string, changes: unknown[]) => {
+      const response = await t.call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequestId}/content?compat=false`, { token, body: { changes } });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json();
+    };
+    // Merged first: a page of 6,000 lines.
+    const first = (await t.call('POST', `/v1/spaces/${space.id}/change-requests`, { token, body: {} })).json();
+    const huge = (await batch(first.id, [{ operation: 'insert_page', title: 'Huge', document: { markdown: lines('huge') }, ref: 'huge' }])).changes[0].page.id;
+    expect((await t.call('POST', `/v1/spaces/${space.id}/change-requests/${first.id}/merge`, { token })).statusCode).toBe(200);
+    // Then every one of its lines replaced, and a page of 6,000 lines created.
+    const second = (await t.call('POST', `/v1/spaces/${space.id}/change-requests`, { token, body: {} })).json();
+    await batch(second.id, [
+      { operation: 'update_page', page: huge, document: { markdown: lines('other') } },
+      { operation: 'insert_page', title: 'Also huge', document: { markdown: lines('new') } },
+    ]);
+    const url = `/v1/spaces/${space.id}/change-requests/${second.id}/changes`;
+    const edited = (await t.call('GET', `${url}?limit=1`, { token })).json();
+    expect(edited.changes).toEqual([expect.objectContaining({ type: 'page_edited', page: expect.objectContaining({ title: 'Huge' }), diff: null })]);
+    expectMatchesSchema('GET', CHANGES, 200, edited);
+    // Created: diffed against nothing, however long.
+    const created = (await t.call('GET', `${url}?limit=1&page=${edited.next.page}`, { token })).json();
+    expect(created.changes).toEqual([expect.objectContaining({ type: 'page_created', page: expect.objectContaining({ title: 'Also huge' }) })]);
+    expect(created.changes[0].diff.split('\n').filter((line: string) => line.startsWith('+new ')).length).toBe(6_000);
   });
 });

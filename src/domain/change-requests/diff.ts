@@ -61,7 +61,7 @@ export interface ContentChange {
   parent?: { before?: ChangedPage; after?: ChangedPage };
   /**
    * A unified diff of its markdown (`a/<path>.md` → `b/<path>.md`), null when the body did not
-   * change or when the bodies differ too much to diff (see MAX_DIFF_EDIT_LINES).
+   * change or when the two bodies differ too much to diff (see DIFF_WORK_BUDGET).
    */
   diff?: string | null;
   file?: { id: string; name: string; contentType: string; downloadURL: string };
@@ -111,11 +111,12 @@ async function comparedRevisions(ctx: RequestContext, changeRequest: ChangeReque
 }
 
 /**
- * Past this many lines added and removed, a body's diff is not computed (null): the work grows with
- * the product of the lengths and the edit distance, on the event loop.
+ * The work of diffing two bodies grows with their length times the lines added and removed
+ * (Myers), on the event loop: past this budget (line count × edit lines), a body's diff is not
+ * computed (null). A body created or deleted is diffed against nothing, in linear time, always.
  */
+const DIFF_WORK_BUDGET = 50_000_000;
 const MAX_DIFF_EDIT_LINES = 5_000;
-const MAX_DIFF_MILLISECONDS = 250;
 
 /** The diff of a change, made when the change is on the page asked for: a listing costs the diffs it shows only. */
 const pendingDiffs = new WeakMap<ContentChange, () => Promise<string | null>>();
@@ -136,10 +137,11 @@ async function contentChanges(ctx: RequestContext, urls: PublicUrls, base: strin
     if (oldText === newText) return null;
     const oldName = before ? `a/${baseTree.paths.get(before.pageId) || before.slug}.md` : '/dev/null';
     const newName = after ? `b/${headTree.paths.get(after.pageId) || after.slug}.md` : '/dev/null';
+    const oneSided = oldText === '' || newText === '';
+    const lines = oldText.split('\n').length + newText.split('\n').length;
     const patch = createTwoFilesPatch(oldName, newName, oldText, newText, undefined, undefined, {
       context: 3,
-      maxEditLength: MAX_DIFF_EDIT_LINES,
-      timeout: MAX_DIFF_MILLISECONDS,
+      ...(oneSided ? {} : { maxEditLength: Math.min(MAX_DIFF_EDIT_LINES, Math.floor(DIFF_WORK_BUDGET / lines)) }),
     });
     // Without jsdiff's line of "=" before the header: the unified format `patch` and `git apply` read.
     return patch === undefined ? null : patch.replace(/^=+\n/, '');

@@ -212,15 +212,15 @@ export async function deleteCollection(ctx: RequestContext, collectionId: string
   await authorizeSubtree(ctx, collectionId, 'delete this collection');
   await inTransaction(ctx, async (tx) => {
     const ids = await subtree(tx, collectionId);
-    const spaces = await tx.db.space.findMany({ where: { parentId: { in: ids }, deletedAt: null }, select: { id: true, organizationId: true } });
-    const now = ctx.clock.now();
-    for (const space of spaces) {
-      // One at a time, each only if still not deleted: a space deleted meanwhile keeps its
-      // deletion date (its retention) and is announced once, by the request that deleted it.
-      const { count } = await tx.db.space.updateMany({ where: { id: space.id, deletedAt: null }, data: { deletedAt: now } });
-      if (count > 0) emitEvent(tx, { kind: 'space.deleted', organizationId: space.organizationId, spaceId: space.id, subjectId: space.id });
-    }
+    // Only those not deleted yet, as the statement finds them: a space deleted meanwhile keeps its
+    // deletion date (its retention) and is announced once, by the request that deleted it.
+    const deleted = await tx.db.space.updateManyAndReturn({
+      where: { parentId: { in: ids }, deletedAt: null },
+      data: { deletedAt: ctx.clock.now() },
+      select: { id: true, organizationId: true },
+    });
     await tx.db.collection.delete({ where: { id: collectionId } });
+    for (const space of deleted) emitEvent(tx, { kind: 'space.deleted', organizationId: space.organizationId, spaceId: space.id, subjectId: space.id });
   });
 }
 

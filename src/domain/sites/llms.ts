@@ -4,7 +4,7 @@ import { loadColumns } from '../columns.ts';
 import { markdownOf } from '../content/documents.ts';
 import { withFrontMatter } from '../content/front-matter.ts';
 import { type PageState, type PageTree, ancestorsOf, loadPageTree } from '../content/tree.ts';
-import { loader } from '../loaders.ts';
+import { clearLoaders, loader } from '../loaders.ts';
 import { organizationRecords } from '../organizations/service.ts';
 import { searchSpacesOfSite } from '../search/service.ts';
 import { spaceColumns } from '../spaces/service.ts';
@@ -131,16 +131,16 @@ export async function pageMarkdown(ctx: RequestContext, { page }: PublishedPage)
   return withFrontMatter(page, await markdownOf(ctx, page.documentId), { title: page.title });
 }
 
-/** How much of the site `llms-full.txt` holds at most, in characters: one answer's memory stays bounded on any site. */
-export const LLMS_FULL_MAX_CHARACTERS = 16 * 1024 * 1024;
-/** Bodies read at a time for it: one statement each. */
-const LLMS_FULL_BATCH = 100;
+/** How much of the site `llms-full.txt` holds at most, in bytes: one answer's memory stays bounded on any site. */
+export const LLMS_FULL_MAX_BYTES = 16 * 1024 * 1024;
+/** Bodies read at a time for it: one statement each, at most this many bodies held at once. */
+const LLMS_FULL_BATCH = 20;
 
 /**
  * `llms-full.txt`: every listed page's Markdown in table-of-contents order, each under its title
- * and address; on a site larger than LLMS_FULL_MAX_CHARACTERS, the pages that fit, then where the others are.
+ * and address; on a site larger than LLMS_FULL_MAX_BYTES, the pages that fit, then where the others are.
  */
-export async function llmsFull(ctx: RequestContext, text: PublishedText, base: string, maxCharacters = LLMS_FULL_MAX_CHARACTERS): Promise<string> {
+export async function llmsFull(ctx: RequestContext, text: PublishedText, base: string, maxBytes = LLMS_FULL_MAX_BYTES): Promise<string> {
   const entries = text.groups.flatMap((group) => group.pages.filter((entry) => entry.listed));
   const parts = [`# ${oneLine(text.title)}`, ''];
   let size = 0;
@@ -148,10 +148,12 @@ export async function llmsFull(ctx: RequestContext, text: PublishedText, base: s
     const batch = entries.slice(start, start + LLMS_FULL_BATCH);
     // Asked together: the bodies of a batch are read in one statement.
     const bodies = await Promise.all(batch.map((entry) => markdownOf(ctx, entry.page.documentId)));
+    // The request's loaders would keep every body read until it ends.
+    clearLoaders(ctx);
     for (const [index, entry] of batch.entries()) {
       const part = [`# ${oneLine(entry.page.title)}`, '', `Source: ${pageAddress(text, base, entry)}`, '', bodies[index]!.trim(), '', '---', ''];
-      const length = part.reduce((sum, line) => sum + line.length + 1, 0);
-      if (size + length > maxCharacters) {
+      const length = part.reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0);
+      if (size + length > maxBytes) {
         const left = entries.length - start - index;
         parts.push(`The ${left} other pages do not fit in this file: llms.txt lists them all, each at its own address. ${base}/llms.txt${text.linkQuery}`, '');
         return `${parts.join('\n').trimEnd()}\n`;

@@ -68,7 +68,11 @@ export async function siteAudience(ctx: RequestContext, siteId: string, query: u
   if (!site) throw notFound('Site', siteId);
   const [access, organization] = await Promise.all([organizationAccess(ctx, site.organizationId), loader(ctx, organizationRecords).load(site.organizationId)]);
   const claims = visitorToken ? await visitorClaims(site, organization!.visitorClaimsSecret, visitorToken, ctx.clock.now()) : null;
-  if (sitePermissions(access).view) return { site, member: true, claims };
+  if (sitePermissions(access).view) {
+    // A member previewing as a visitor: what is reached by id later in the request is shown as to that visitor.
+    if (claims) ctx.siteVisits.set(siteId, { claims });
+    return { site, member: true, claims };
+  }
   // Opened earlier in this request (the published tree, then its nested connections).
   const visit = ctx.siteVisits.get(siteId);
   if (visit && !shareKey && !visitorToken) return { site, member: false, claims: visit.claims };
@@ -98,8 +102,8 @@ export function pageShownTo(audience: Audience) {
 }
 
 /** Which pages of a site's content the viewer reads: all for its members; for a visitor, those pageShownTo lets through. */
-export async function pagesShownToViewer(ctx: RequestContext, siteId: string): Promise<((tree: PageTree, page: PageState) => boolean) | undefined> {
-  const shown = await shownToViewer(ctx, siteId);
+export function pagesShownToViewer(ctx: RequestContext, siteId: string): ((tree: PageTree, page: PageState) => boolean) | undefined {
+  const shown = shownToViewer(ctx, siteId);
   if (shown === showAll) return undefined;
   return (tree, page) => shown(page) && ancestorsOf(tree, page).every(shown);
 }

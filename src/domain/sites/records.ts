@@ -141,16 +141,16 @@ export async function entryOfVisibleSite<Row extends { id: string; siteId: strin
 }
 
 /**
- * What the viewer is shown of a site's conditioned entries: all of them for its
- * members; for a visitor who opened it in this request, those whose conditions
- * hold on its claims — also when it reaches an entry by id rather than through
- * the published tree.
+ * What the viewer is shown of a site's conditioned entries: for whoever opened
+ * it in this request with claims (a visitor, or a member previewing with a
+ * visitor token: src/domain/sites/published.ts), those whose conditions hold on
+ * them — also when it reaches an entry by id rather than through the published
+ * tree; for members otherwise, all of them.
  */
-export async function shownToViewer(ctx: RequestContext, siteId: string): Promise<Shown> {
-  const site = await loader(ctx, siteRecords).load(siteId);
-  if (site && sitePermissions(await organizationAccess(ctx, site.organizationId)).view) return showAll;
-  const claims = ctx.siteVisits.get(siteId)?.claims ?? {};
-  return (entry) => conditionHolds(entry.condition, claims);
+export function shownToViewer(ctx: RequestContext, siteId: string): Shown {
+  const visit = ctx.siteVisits.get(siteId);
+  if (!visit) return showAll;
+  return (entry) => conditionHolds(entry.condition, visit.claims);
 }
 
 /** Runs `load` and answers a 404 naming `what` for whatever it could not find (so that it names nothing else). */

@@ -67,7 +67,7 @@ async function groupOfSite(ctx: RequestContext, siteId: string, groupId: string)
 export async function sectionGroupById(ctx: RequestContext, groupId: string): Promise<SectionGroupView> {
   const group = await entryOfVisibleSite(ctx, 'Site section group', await loader(ctx, sectionGroupRecords).load(groupId), groupId);
   // A visitor sees it when one of its sections is shown to it, and those sections only.
-  const shown = await shownToViewer(ctx, group.siteId);
+  const shown = shownToViewer(ctx, group.siteId);
   if (shown !== showAll && !(await loader(ctx, sectionsOfGroup).load(group.id)).some(shown)) throw notFound('Site section group', groupId);
   return groupView(group, shown);
 }

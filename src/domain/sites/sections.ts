@@ -75,7 +75,7 @@ async function sectionOfSite(ctx: RequestContext, siteId: string, sectionId: str
 export async function sectionById(ctx: RequestContext, sectionId: string): Promise<SectionView> {
   const section = await entryOfVisibleSite(ctx, 'Site section', await loader(ctx, sectionRecords).load(sectionId), sectionId);
   // A visitor sees it, and its site spaces, as its published tree shows them.
-  const shown = await shownToViewer(ctx, section.siteId);
+  const shown = shownToViewer(ctx, section.siteId);
   if (!shown(section)) throw notFound('Site section', sectionId);
   return sectionView(section, shown);
 }

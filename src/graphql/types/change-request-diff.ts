@@ -67,7 +67,7 @@ const ContentChangeRef = builder.objectRef<ContentChange>('ContentChange').imple
     diff: t.exposeString('diff', {
       nullable: true,
       description:
-        'A unified diff of its markdown (`a/<path>.md` → `b/<path>.md`); null when its body did not change, for a file, or when the two bodies differ by more than 5,000 lines (too costly to diff)',
+        'A unified diff of its markdown (`a/<path>.md` → `b/<path>.md`); null when its body did not change, for a file, or when an edited body changed too many lines to diff (over 5,000, fewer for very long bodies)',
     }),
     file: t.expose('file', { type: ChangedFile, nullable: true, description: 'The file of a file change; null for a page' }),
   }),

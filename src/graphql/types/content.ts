@@ -239,7 +239,8 @@ builder.objectField(SiteSpace, 'page', (t) =>
     resolve: async (siteSpace, args, ctx) => {
       const space = await loadColumns(ctx, spaceColumns, siteSpace.spaceId, ['revisionId', 'deletedAt']);
       if (!space || space.deletedAt) return null;
-      const [tree, shown] = await Promise.all([loadPageTree(ctx, space.revisionId), pagesShownToViewer(ctx, siteSpace.siteId)]);
+      const tree = await loadPageTree(ctx, space.revisionId);
+      const shown = pagesShownToViewer(ctx, siteSpace.siteId);
       const page = findPage(tree, args);
       return page && (!shown || shown(tree, page)) ? { page, tree, shown } : null;
     },
