@@ -235,7 +235,7 @@ describe('previous and next', () => {
 });
 
 describe('a visitor of a published site', () => {
-  it('is kept from the site spaces its conditions hide through the section and group of what it is shown, and from such pages in SiteSpace.page', async () => {
+  it('is kept from the site spaces its conditions hide through the section and group of what it is shown, and from such pages in SiteSpace.page and its space', async () => {
     const visitor = await buildUser(t.database, 'visitor');
     const portal = await t.database.db.site.findFirstOrThrow({ where: { title: 'Acme Developer Portal' } });
     // A page for beta testers in the guides, between Overview and Quickstart, with a page under it.
@@ -277,6 +277,7 @@ describe('a visitor of a published site', () => {
                 under: page(path: "beta/under-beta") { title }
                 overview: page(path: "overview") { next { title } pages { title } }
                 section { siteSpaces { path } }
+                space { page(path: "beta") { title } content { pages { title } beta: page(path: "beta/under-beta") { title } } }
               }
             }
             ... on SiteSectionGroup { sections { title sectionGroup { sections { title } } } }
@@ -292,6 +293,10 @@ describe('a visitor of a published site', () => {
     const guides = guidesOf(free);
     expect(guides.siteSpaces.map((siteSpace: any) => siteSpace.path)).toEqual(['getting-started', 'installation']);
     expect(guides.siteSpaces[0]).toMatchObject({ beta: null, under: null, overview: { next: { title: 'Quickstart' } } });
+    // Nor through the space the site space shows.
+    expect(guides.siteSpaces[0].space.page).toBeNull();
+    expect(guides.siteSpaces[0].space.content.beta).toBeNull();
+    expect(guides.siteSpaces[0].space.content.pages.map((page: any) => page.title)).not.toContain('Beta');
     expect(guides.siteSpaces[0].section.siteSpaces.map((siteSpace: any) => siteSpace.path)).toEqual(['getting-started', 'installation']);
     const group = free.publishedSite.structure.structure.find((entry: any) => entry.sections);
     expect(group.sections.map((section: any) => section.title)).toEqual(['REST API']);
@@ -309,6 +314,8 @@ describe('a visitor of a published site', () => {
     const preview = guidesOf(expectData(await t.graphql(alice, QUERY, { siteId: portal.id, visitorToken: await sign({ plan: 'free' }) })));
     expect(preview.siteSpaces[0]).toMatchObject({ beta: null, overview: { next: { title: 'Quickstart' } } });
     expect(preview.siteSpaces[0].section.siteSpaces.map((siteSpace: any) => siteSpace.path)).toEqual(['getting-started', 'installation']);
+    expect(guidesOf(pro).siteSpaces[0].space.page).toEqual({ title: 'Beta' });
+    expect(guidesOf(pro).siteSpaces[0].space.content.pages.map((page: any) => page.title)).toContain('Beta');
     // Members too, without a token.
     expect(guidesOf(expectData(await t.graphql(alice, QUERY, { siteId: portal.id }))).siteSpaces[0].beta).toEqual({
       title: 'Beta',

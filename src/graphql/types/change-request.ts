@@ -1,3 +1,4 @@
+import { pagesShownThrough, readByVisitor } from './visitor-pages.ts';
 import type { ChangeRequestRecord } from '../../db/index.ts';
 import type { ChangeRequestStatus as ChangeRequestStatusValue } from '../../domain/change-requests/inputs.ts';
 import { changeRequestUrls, isOutdated } from '../../domain/change-requests/presenter.ts';
@@ -111,7 +112,7 @@ builder.objectFields(Space, (t) => ({
   content: t.field({
     type: Revision,
     description: 'The space content: its active revision, with the page tree',
-    resolve: (space) => ({ spaceId: space.id, revisionId: space.revisionId }),
+    resolve: (space) => readByVisitor({ spaceId: space.id, revisionId: space.revisionId }, pagesShownThrough(space)),
   }),
   changeRequestsConnection: t.connection({
     type: ChangeRequest,

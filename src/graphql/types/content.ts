@@ -14,6 +14,7 @@ import { loadEach } from '../connection.ts';
 import { restEnum } from './common.ts';
 import { type FieldBuilder, SiteSpace } from './site-common.ts';
 import { Space } from './space.ts';
+import { type PageShown, pagesShownThrough } from './visitor-pages.ts';
 
 /** A revision of a space or change request, loaded (with its page tree) when a field asks. */
 export const Revision = builder.loadableNodeRef<{ spaceId: string; revisionId: string }, string>('Revision', {
@@ -24,7 +25,6 @@ export const Revision = builder.loadableNodeRef<{ spaceId: string; revisionId: s
 /** A page of a revision: its state and the tree it is in (paths and children come from there). */
 /** A page in its revision's tree; `shown`, for a visitor of a published site, leaves out the pages its conditions hide. */
 type PageInTree = { page: PageState; tree: PageTree; shown?: PageShown };
-type PageShown = (tree: PageTree, page: PageState) => boolean;
 
 export const Page = builder.objectRef<PageInTree>('Page');
 
@@ -105,9 +105,10 @@ Revision.implement({
     pages: t.field({
       type: [Page],
       description: 'The top-level pages, in order, each with its `pages` (hidden ones included); the whole tree is read in one statement, whatever its depth',
-      resolve: async ({ spaceId, revisionId }, _args, ctx) => {
-        const { tree } = await revisionContent(ctx, spaceId, revisionId);
-        return (tree.children.get(null) ?? []).map((page) => ({ page, tree }));
+      resolve: async (revision, _args, ctx) => {
+        const { tree } = await revisionContent(ctx, revision.spaceId, revision.revisionId);
+        const shown = pagesShownThrough(revision);
+        return (tree.children.get(null) ?? []).filter((page) => !shown || shown(tree, page)).map((page) => ({ page, tree, shown }));
       },
     }),
     page: pageLookup(t, ({ revisionId }) => revisionId),
@@ -219,7 +220,10 @@ function pageLookup<Parent>(t: FieldBuilder<Parent>, revisionOf: (parent: Parent
     // The revision comes from a space or change request already read (or `node`, which checks it): its tree alone.
     resolve: async (parent, args, ctx) => {
       const tree = await loadPageTree(ctx, await revisionOf(parent, ctx));
-      return wrap(tree, findPage(tree, args) ?? null);
+      // Reached by a visitor through a site space: the pages its conditions hide are not there.
+      const shown = pagesShownThrough(parent as object);
+      const page = findPage(tree, args) ?? null;
+      return page && (!shown || shown(tree, page)) ? wrap(tree, page, shown) : null;
     },
   });
 }

@@ -2,6 +2,7 @@ import type { RequestContext } from '../../context.ts';
 import { loadColumns } from '../../domain/columns.ts';
 import { loader } from '../../domain/loaders.ts';
 import { type SiteSpaceJSON, siteSpacePublishedUrl } from '../../domain/sites/presenter.ts';
+import { pagesShownToViewer } from '../../domain/sites/published.ts';
 import { sectionRecords } from '../../domain/sites/records.ts';
 import { addSiteSpace, deleteSiteSpace, moveSiteSpace, siteSpaceById, updateSiteSpace } from '../../domain/sites/site-spaces.ts';
 import { spaceColumns } from '../../domain/spaces/service.ts';
@@ -21,6 +22,7 @@ import {
   siteOf,
 } from './site-common.ts';
 import { SPACE_FIELD_COLUMNS, Space } from './space.ts';
+import { readByVisitor } from './visitor-pages.ts';
 import { nullIsAValue } from '../null-inputs.ts';
 
 /** Site spaces: the spaces a site shows (a site's `siteSpaces`), and their mutations. */
@@ -57,8 +59,13 @@ SiteSpace.implement({
     space: t.field({
       type: Space,
       description: 'The space it shows (visitors of the published site see it too)',
-      // The site space's own visibility decides: visitors of a published site see its spaces.
-      resolve: async (siteSpace, _args, ctx, info) => (await loadColumns(ctx, spaceColumns, siteSpace.spaceId, columnsOf(info, SPACE_FIELD_COLUMNS)))!,
+      // The site space's own visibility decides: visitors of a published site see its spaces,
+      // and of their pages those the conditions of adaptive content show them.
+      resolve: async (siteSpace, _args, ctx, info) =>
+        readByVisitor(
+          (await loadColumns(ctx, spaceColumns, siteSpace.spaceId, columnsOf(info, SPACE_FIELD_COLUMNS)))!,
+          pagesShownToViewer(ctx, siteSpace.siteId),
+        ),
     }),
     urls: t.field({
       type: PublishedUrls,
