@@ -251,7 +251,7 @@ describe('a visitor of a published site', () => {
             condition: 'visitor.claims.betaTester',
             at: 1,
             ref: 'beta',
-            document: { markdown: 'b' },
+            document: { markdown: 'See [the beta site](https://beta.example.test).' },
           },
         ],
       },
@@ -277,7 +277,7 @@ describe('a visitor of a published site', () => {
                 under: page(path: "beta/under-beta") { title }
                 overview: page(path: "overview") { next { title } pages { title } }
                 section { siteSpaces { path } }
-                space { page(path: "beta") { title } content { pages { title } beta: page(path: "beta/under-beta") { title } } }
+                space { page(path: "beta") { title } content { pages { title } beta: page(path: "beta/under-beta") { title } } links { pageIds } }
               }
             }
             ... on SiteSectionGroup { sections { title sectionGroup { sections { title } } } }
@@ -297,6 +297,7 @@ describe('a visitor of a published site', () => {
     expect(guides.siteSpaces[0].space.page).toBeNull();
     expect(guides.siteSpaces[0].space.content.beta).toBeNull();
     expect(guides.siteSpaces[0].space.content.pages.map((page: any) => page.title)).not.toContain('Beta');
+    expect(guides.siteSpaces[0].space.links.flatMap((link: any) => link.pageIds)).not.toContain(beta);
     expect(guides.siteSpaces[0].section.siteSpaces.map((siteSpace: any) => siteSpace.path)).toEqual(['getting-started', 'installation']);
     const group = free.publishedSite.structure.structure.find((entry: any) => entry.sections);
     expect(group.sections.map((section: any) => section.title)).toEqual(['REST API']);
@@ -316,6 +317,7 @@ describe('a visitor of a published site', () => {
     expect(preview.siteSpaces[0].section.siteSpaces.map((siteSpace: any) => siteSpace.path)).toEqual(['getting-started', 'installation']);
     expect(guidesOf(pro).siteSpaces[0].space.page).toEqual({ title: 'Beta' });
     expect(guidesOf(pro).siteSpaces[0].space.content.pages.map((page: any) => page.title)).toContain('Beta');
+    expect(guidesOf(pro).siteSpaces[0].space.links.flatMap((link: any) => link.pageIds)).toContain(beta);
     // Members too, without a token.
     expect(guidesOf(expectData(await t.graphql(alice, QUERY, { siteId: portal.id }))).siteSpaces[0].beta).toEqual({
       title: 'Beta',

@@ -14,7 +14,7 @@ import { loadEach } from '../connection.ts';
 import { restEnum } from './common.ts';
 import { type FieldBuilder, SiteSpace } from './site-common.ts';
 import { Space } from './space.ts';
-import { type PageShown, pagesShownThrough } from './visitor-pages.ts';
+import { type PageShown, pagesShownThrough, readByVisitor } from './visitor-pages.ts';
 
 /** A revision of a space or change request, loaded (with its page tree) when a field asks. */
 export const Revision = builder.loadableNodeRef<{ spaceId: string; revisionId: string }, string>('Revision', {
@@ -275,7 +275,11 @@ export const File = builder.objectRef<FileRow>('File').implement({
       description: 'The pages of its revision that link to it or show it (REST `…/content/files/{fileId}/backlinks`)',
       resolve: async (file, _args, ctx) => {
         const tree = await loadPageTree(ctx, file.revisionId);
-        return (await fileBacklinks(ctx, tree, file.fileId)).map((pageId) => ({ page: tree.pages.get(pageId)!, tree }));
+        const shown = pagesShownThrough(file);
+        return (await fileBacklinks(ctx, tree, file.fileId))
+          .map((pageId) => tree.pages.get(pageId)!)
+          .filter((page) => !shown || shown(tree, page))
+          .map((page) => ({ page, tree, shown }));
       },
     }),
   }),
@@ -285,9 +289,11 @@ builder.objectField(Revision, 'files', (t) =>
   t.field({
     type: [File],
     description: 'Its files, by id: the first 1000 (REST `…/content/files` pages through them all)',
-    resolve: async ({ spaceId, revisionId }, _args, ctx) => {
-      await revisionContent(ctx, spaceId, revisionId);
-      return (await listRevisionFiles(ctx, revisionId, { limit: 1000 })).items;
+    resolve: async (revision, _args, ctx) => {
+      await revisionContent(ctx, revision.spaceId, revision.revisionId);
+      // A visitor's files lead back only to the pages it is shown.
+      const shown = pagesShownThrough(revision);
+      return (await listRevisionFiles(ctx, revision.revisionId, { limit: 1000 })).items.map((file) => readByVisitor(file, shown));
     },
   }),
 );
@@ -300,7 +306,10 @@ builder.objectField(Space, 'links', (t) =>
     args: { status: t.arg({ type: LinkStatus, description: 'Only the links with this status; all when absent' }) },
     resolve: async (space, { status }, ctx) => {
       const { tree } = await revisionContent(ctx, space.id, space.revisionId);
-      return (await revisionLinks(ctx, tree)).filter((link) => !status || link.status === status);
+      // A visitor sees the links of the pages it is shown only.
+      const shown = pagesShownThrough(space);
+      const pageIds = shown && [...tree.pages.values()].filter((page) => shown(tree, page)).map((page) => page.pageId);
+      return (await revisionLinks(ctx, tree, pageIds)).filter((link) => !status || link.status === status);
     },
   }),
 );
