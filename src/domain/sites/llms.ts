@@ -8,7 +8,7 @@ import { clearLoaders, loader } from '../loaders.ts';
 import { organizationRecords } from '../organizations/service.ts';
 import { searchSpacesOfSite } from '../search/service.ts';
 import { spaceColumns } from '../spaces/service.ts';
-import { type PublishedContent, pageShownTo, publishedContent } from './published.ts';
+import { type PageShown, type PublishedContent, pageShownTo, publishedContent } from './published.ts';
 import { type SectionView, type SiteSpaceRecord, shownSectionsOf, shownSiteSpacesOf } from './records.ts';
 
 /**
@@ -51,8 +51,6 @@ function listed(tree: PageTree, page: PageState): boolean {
 }
 
 const joined = (...parts: string[]) => parts.filter(Boolean).join('/');
-
-type PageShown = ReturnType<typeof pageShownTo>;
 
 async function pagesOf(ctx: RequestContext, siteSpace: SiteSpaceRecord, prefix: string, shown: PageShown): Promise<PublishedPage[]> {
   const space = await loadColumns(ctx, spaceColumns, siteSpace.spaceId, ['revisionId', 'deletedAt']);

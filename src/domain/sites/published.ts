@@ -22,6 +22,7 @@ import {
   presentSiteRecord,
   presentSiteSpaceRecord,
   sectionView,
+  type Shown,
   showAll,
   shownToViewer,
   siteRecords,
@@ -95,17 +96,23 @@ export function shownTo(audience: Audience) {
   return (entry: { condition: string | null }) => audience.claims === null || conditionHolds(entry.condition, audience.claims);
 }
 
-/** Whether a page is shown to the audience (adaptive content): its condition and those of the pages above it hold. */
-export function pageShownTo(audience: Audience) {
-  const shown = shownTo(audience);
-  return (tree: PageTree, page: PageState) => audience.claims === null || (shown(page) && ancestorsOf(tree, page).every(shown));
+/** Whether a page of a tree is shown to its reader (adaptive content). */
+export type PageShown = (tree: PageTree, page: PageState) => boolean;
+
+/** The pages `shown` lets through: those whose condition, and those of the pages above them, hold. */
+function pagesShownBy(shown: Shown): PageShown {
+  return (tree, page) => shown(page) && ancestorsOf(tree, page).every(shown);
 }
 
-/** Which pages of a site's content the viewer reads: all for its members; for a visitor, those pageShownTo lets through. */
-export function pagesShownToViewer(ctx: RequestContext, siteId: string): ((tree: PageTree, page: PageState) => boolean) | undefined {
+/** Whether a page is shown to the audience of a published site: every page for members, by its conditions for a visitor. */
+export function pageShownTo(audience: Audience): PageShown {
+  return audience.claims === null ? () => true : pagesShownBy(shownTo(audience));
+}
+
+/** Which pages of a site's content the viewer reads: undefined (all) for members; for a visitor, those its conditions show. */
+export function pagesShownToViewer(ctx: RequestContext, siteId: string): PageShown | undefined {
   const shown = shownToViewer(ctx, siteId);
-  if (shown === showAll) return undefined;
-  return (tree, page) => shown(page) && ancestorsOf(tree, page).every(shown);
+  return shown === showAll ? undefined : pagesShownBy(shown);
 }
 
 /** An entry of a published structure: a section, a group of sections, or (in a site without sections) a site space. */

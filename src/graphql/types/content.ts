@@ -206,9 +206,17 @@ function wrap(tree: PageTree, page: PageState | null, shown?: PageShown): PageIn
 
 /**
  * `page(id:, path:)` of a revision, found in its page tree (one statement, or none
- * when the tree is kept): null when it has no such page, as REST answers 404.
+ * when the tree is kept): null when it has no such page, as REST answers 404, or
+ * when `revisionOf` has no revision to read. The pages `shownOf` leaves out (a
+ * visitor's, by the conditions of adaptive content) are not there.
  */
-function pageLookup<Parent>(t: FieldBuilder<Parent>, revisionOf: (parent: Parent, ctx: RequestContext) => Promise<string> | string, what = 'Its page') {
+function pageLookup<Parent>(
+  t: FieldBuilder<Parent>,
+  revisionOf: (parent: Parent, ctx: RequestContext) => Promise<string | null> | string,
+  what = 'Its page',
+  // Reached by a visitor through a site space: the pages its conditions hide are not there.
+  shownOf: (parent: Parent, ctx: RequestContext) => PageShown | undefined = (parent) => pagesShownThrough(parent as object),
+) {
   return t.field({
     type: Page,
     nullable: true,
@@ -219,9 +227,10 @@ function pageLookup<Parent>(t: FieldBuilder<Parent>, revisionOf: (parent: Parent
     },
     // The revision comes from a space or change request already read (or `node`, which checks it): its tree alone.
     resolve: async (parent, args, ctx) => {
-      const tree = await loadPageTree(ctx, await revisionOf(parent, ctx));
-      // Reached by a visitor through a site space: the pages its conditions hide are not there.
-      const shown = pagesShownThrough(parent as object);
+      const revisionId = await revisionOf(parent, ctx);
+      if (revisionId === null) return null;
+      const tree = await loadPageTree(ctx, revisionId);
+      const shown = shownOf(parent, ctx);
       const page = findPage(tree, args) ?? null;
       return page && (!shown || shown(tree, page)) ? wrap(tree, page, shown) : null;
     },
@@ -231,24 +240,15 @@ function pageLookup<Parent>(t: FieldBuilder<Parent>, revisionOf: (parent: Parent
 builder.objectField(Space, 'page', (t) => pageLookup(t, (space) => space.revisionId, 'The page of its current content (its active revision)'));
 
 builder.objectField(SiteSpace, 'page', (t) =>
-  t.field({
-    type: Page,
-    nullable: true,
-    description:
-      "The page of the published content (its space's active revision) with this id, or at this path, as the site's audience reads it: for a visitor, a page whose condition (or one above it) does not hold on its claims is not there, nor in its neighbours and pages; give one of them. Null when there is none, or when the space is deleted",
-    args: {
-      id: t.arg.id({ description: 'The page id (`pg_…`)' }),
-      path: t.arg.string({ description: 'The page path, e.g. "guides/configuration"' }),
-    },
-    resolve: async (siteSpace, args, ctx) => {
+  pageLookup(
+    t,
+    async (siteSpace, ctx) => {
       const space = await loadColumns(ctx, spaceColumns, siteSpace.spaceId, ['revisionId', 'deletedAt']);
-      if (!space || space.deletedAt) return null;
-      const tree = await loadPageTree(ctx, space.revisionId);
-      const shown = pagesShownToViewer(ctx, siteSpace.siteId);
-      const page = findPage(tree, args);
-      return page && (!shown || shown(tree, page)) ? { page, tree, shown } : null;
+      return !space || space.deletedAt ? null : space.revisionId;
     },
-  }),
+    "The page of the published content (its space's active revision; none once the space is deleted) as the site's audience reads it (for a visitor, a page whose condition, or one above it, does not hold on its claims is not there, nor among its neighbours and pages)",
+    (siteSpace, ctx) => pagesShownToViewer(ctx, siteSpace.siteId),
+  ),
 );
 
 type FileRow = Awaited<ReturnType<typeof listRevisionFiles>>['items'][number];

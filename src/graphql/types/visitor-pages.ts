@@ -1,7 +1,6 @@
-import type { PageState, PageTree } from '../../domain/content/tree.ts';
+import type { PageShown } from '../../domain/sites/published.ts';
 
-/** Whether a page of a tree is shown to the reader: the conditions of adaptive content, for a visitor. */
-export type PageShown = (tree: PageTree, page: PageState) => boolean;
+export type { PageShown };
 
 /**
  * The objects a visitor of a published site reached its content through (a
