@@ -91,41 +91,62 @@ function writeWhole(file, contents) {
 }
 
 /** Builds dist/cli/ from the sources. */
-export async function build() {
+export async function build({ quiet = false } = {}) {
   const startedAt = Date.now();
   const esbuild = await import('esbuild');
-  const result = await esbuild.build(BUILD_OPTIONS);
+  const result = await esbuild.build(quiet ? { ...BUILD_OPTIONS, logLevel: 'silent' } : BUILD_OPTIONS);
   fs.mkdirSync(OUT_DIR, { recursive: true });
   // The entry point last: it loads the others.
   const outputs = [...result.outputFiles].sort((a, b) => Number(a.path === BUNDLE) - Number(b.path === BUNDLE));
   for (const output of outputs) writeWhole(output.path, output.contents);
   const manifest = {
     startedAt,
-    inputs: [...Object.keys(result.metafile.inputs), 'bin/build.js'],
+    // Files only: not the modules plugins make (prisma-wasm:…), which no file dates.
+    inputs: [...Object.keys(result.metafile.inputs).filter((input) => !/^[\w-]+:/.test(input)), 'bin/build.js'],
     outputs: outputs.map((output) => path.relative(ROOT, output.path)),
   };
   writeWhole(MANIFEST, `${JSON.stringify(manifest, null, 1)}\n`);
 }
 
-/** Whether dist/cli/ is whole and was built after the last change to any file it was built from. */
-export function isFresh() {
+/** Why dist/cli/ must be built again (missing, or a file it was built from changed since), or undefined when it is fresh. */
+export function staleness() {
   let manifest;
   try {
     manifest = JSON.parse(fs.readFileSync(MANIFEST, 'utf8'));
   } catch {
-    return false;
+    return 'no bundle yet';
   }
-  for (const output of manifest.outputs) if (!fs.existsSync(path.join(ROOT, output))) return false;
+  for (const output of manifest.outputs) if (!fs.existsSync(path.join(ROOT, output))) return `${output} is missing`;
   for (const input of manifest.inputs) {
     const stat = fs.statSync(path.join(ROOT, input), { throwIfNoEntry: false });
-    if (!stat || stat.mtimeMs >= manifest.startedAt) return false;
+    if (!stat) return `${input} is gone`;
+    if (stat.mtimeMs >= manifest.startedAt) return `${input} changed`;
   }
-  return true;
+  return undefined;
 }
 
-/** Builds dist/cli/ unless it is fresh. */
+/** Whether dist/cli/ is whole and was built after the last change to any file it was built from. */
+export function isFresh() {
+  return staleness() === undefined;
+}
+
+/**
+ * Builds dist/cli/ unless it is fresh. A build that fails is tried once more a second later:
+ * a source caught half-written (`prisma generate` rewriting src/db/generated/, an editor
+ * saving) is whole by then.
+ */
 export async function ensureBuilt() {
-  if (!isFresh()) await build();
+  const reason = staleness();
+  if (reason === undefined) return;
+  try {
+    await build({ quiet: true });
+  } catch {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await build().catch((error) => {
+      error.message = `rebuilding the bundle (${reason}): ${error.message}`;
+      throw error;
+    });
+  }
 }
 
 // `node bin/build.js`: build. `--if-stale`: only when not fresh. `--postinstall`: also nothing

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ensureBuilt, staleness } from '../../bin/build.js';
 import { ROOT } from './support.ts';
 
 /**
@@ -11,6 +12,12 @@ import { ROOT } from './support.ts';
 describe('the bundle the command runs', () => {
   const dir = path.join(ROOT, 'dist', 'cli');
   const files = fs.readdirSync(dir).filter((file) => file.endsWith('.mjs'));
+
+  it('is fresh once built, so that a command starts without building it again', async () => {
+    await ensureBuilt();
+    // Every file it was built from is dated before the build: none is a module a plugin made.
+    expect(staleness()).toBeUndefined();
+  });
 
   it('is ASCII only: one other character and V8 keeps the whole source in two bytes a character', () => {
     expect(files).toContain('serve.mjs');
