@@ -43,6 +43,23 @@ describe('the response cache', () => {
     expect(t.statements() - before).toBe(0);
   });
 
+  it('keeps GraphQL answers too, also those answered straight from the plan of a document already run', async () => {
+    const [one, two] = [await spaceOfTeam(), await spaceOfTeam()];
+    const query = 'query($id: ID!) { organization(id: $id) { title spaces(first: 5) { edges { node { id title } } } } }';
+    const read = (team: typeof one) => t.call('POST', '/graphql', { token: team.admin.token, body: { query, variables: { id: team.organization.id } } });
+    // The document's first run goes through Yoga, compiled; other variables are then answered from its plan.
+    expect((await read(one)).headers['x-cache']).toBe('miss');
+    const first = await read(two);
+    expect(first.headers['x-cache']).toBe('miss');
+    await t.database.generations.barrier();
+    const before = t.statements();
+    const second = await read(two);
+    expect(second.headers['x-cache']).toBe('hit');
+    expect(second.json()).toEqual(first.json());
+    expect(second.json().data.organization.spaces.edges.map((edge: { node: { id: string } }) => edge.node.id)).toEqual([two.spaceId]);
+    expect(t.statements() - before).toBe(0);
+  });
+
   it('is never stale after a write through REST, GraphQL, another instance or the database itself', async () => {
     const { admin, spaceId } = await spaceOfTeam();
     const read = async (app: TestApp) => (await app.call('GET', `/v1/spaces/${spaceId}`, { token: admin.token })).json().title;

@@ -71,14 +71,15 @@ export function registerResponseCache(app: FastifyInstance, options: { maxBytes:
 
   app.addHook('onSend', async (request, reply, payload) => {
     const key = request.responseCacheKey;
-    if (key === null || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
+    // Text, or the bytes of a GraphQL answer written straight from its compiled plan (src/http/graphql.ts).
+    if (key === null || reply.statusCode !== 200 || !(typeof payload === 'string' || Buffer.isBuffer(payload))) return payload;
     if (request.url.startsWith('/graphql') && payload.includes('"errors":[')) return payload;
     const ctx = request.ctx!;
     const foreign = await Promise.all(
       [...(ctx.foreignScopes ?? new Map<string, Promise<string>>()).entries()].map(async ([scope, version]) => [scope, await version] as [string, string]),
     );
     const contentType = String(reply.getHeader('content-type') ?? 'application/json');
-    const entry: Entry = { body: Buffer.from(payload), contentType, generation: ctx.viewer!.generation!, foreign };
+    const entry: Entry = { body: typeof payload === 'string' ? Buffer.from(payload) : payload, contentType, generation: ctx.viewer!.generation!, foreign };
     if (entry.body.length + key.length <= options.maxBytes) entries.set(key, entry);
     reply.header('x-cache', 'miss');
     return payload;
