@@ -65,7 +65,7 @@ export async function runLoad(baseUrl: string, request: Request, options: { seco
 }
 
 export interface MixResult extends LoadResult {
-  /** Share of the answers the response cache served (of those that said), or NaN without a cache. */
+  /** Share of the reads the response cache served, or NaN without a cache. */
   hitRate: number;
 }
 
@@ -83,14 +83,25 @@ export async function runMix(
       maxBuffer: 16 * 1024 * 1024,
       timeout: (options.seconds + 60) * 1000,
     });
-    const report = JSON.parse(stdout) as { ok: number; failures: number; p50: number; p99: number; bytes: number; total: number; hits: number; misses: number };
+    const report = JSON.parse(stdout) as {
+      ok: number;
+      failures: number;
+      p50: number;
+      p99: number;
+      bytes: number;
+      total: number;
+      hits: number;
+      misses: number;
+      uncached: number;
+    };
     return {
       requestsPerSecond: report.ok / options.seconds,
       latencyP50: report.p50,
       latencyP99: report.p99,
       failures: report.failures,
       bytesPerRequest: report.total ? Math.round(report.bytes / report.total) : 0,
-      hitRate: report.hits + report.misses ? report.hits / (report.hits + report.misses) : Number.NaN,
+      // Of every read: one answered without x-cache (not cacheable) was not served from the cache either. NaN without a cache.
+      hitRate: report.hits + report.misses ? report.hits / (report.hits + report.misses + report.uncached) : Number.NaN,
     };
   } finally {
     fs.rmSync(path.dirname(planFile), { recursive: true, force: true });
