@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './support/app.ts';
 import { addMember, buildTeam, buildUser } from './support/factories.ts';
@@ -58,6 +59,40 @@ describe('the response cache', () => {
     expect(second.json()).toEqual(first.json());
     expect(second.json().data.organization.spaces.edges.map((edge: { node: { id: string } }) => edge.node.id)).toEqual([two.spaceId]);
     expect(t.statements() - before).toBe(0);
+  });
+
+  it('serves a kept answer in the encoding each client asks for, with its length and Vary', async () => {
+    const { admin, organization } = await spaceOfTeam();
+    for (const title of ['Second', 'Third']) {
+      expect((await t.call('POST', `/v1/orgs/${organization.id}/spaces`, { token: admin.token, body: { title } })).statusCode).toBe(201);
+    }
+    const read = (acceptEncoding?: string) =>
+      t.call('GET', `/v1/orgs/${organization.id}/spaces`, {
+        token: admin.token,
+        headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding },
+      });
+    const plain = await read();
+    expect(plain.headers['x-cache']).toBe('miss');
+    expect(plain.rawPayload.length).toBeGreaterThan(1024);
+
+    const decoded = { br: brotliDecompressSync, gzip: gunzipSync };
+    for (const [acceptEncoding, encoding] of [
+      ['br, gzip', 'br'],
+      ['gzip, deflate, br;q=0.5', 'gzip'],
+      ['*', 'gzip'],
+      ['br', 'br'],
+    ] as const) {
+      const hit = await read(acceptEncoding);
+      expect([acceptEncoding, hit.headers['x-cache'], hit.headers['content-encoding']]).toEqual([acceptEncoding, 'hit', encoding]);
+      expect(String(hit.headers.vary)).toMatch(/accept-encoding/i);
+      expect(Number(hit.headers['content-length'])).toBe(hit.rawPayload.length);
+      expect(decoded[encoding](hit.rawPayload).toString()).toBe(plain.body);
+    }
+    // Asked for nothing, or for nothing we speak: as it is.
+    for (const acceptEncoding of [undefined, 'identity', 'zstd']) {
+      const hit = await read(acceptEncoding);
+      expect([hit.headers['x-cache'], hit.headers['content-encoding'], hit.body]).toEqual(['hit', undefined, plain.body]);
+    }
   });
 
   it('is never stale after a write through REST, GraphQL, another instance or the database itself', async () => {

@@ -29,6 +29,7 @@ import { type StreamLimits, DEFAULT_STREAM_LIMITS, createEventStreams } from '..
 import { RateLimited, registerRateLimits } from './rate-limit.ts';
 import { DEFAULT_RATE_LIMITS } from '../config.ts';
 import { registerResponseCache } from './response-cache.ts';
+import { COMPRESSION } from './compression.ts';
 import { registerFileDownloads } from '../rest/files.ts';
 import { registerPublishedMcp } from '../rest/published-mcp.ts';
 import { PUBLISHED_TEXT_PATH, registerPublishedText } from '../rest/published-text.ts';
@@ -172,7 +173,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (closing) throw unavailable(SHUTTING_DOWN_MESSAGE);
   });
   // br or gzip above 1 KB, as the client accepts (GraphiQL's page is compressed once, src/graphql/yoga.ts).
-  await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
+  await app.register(compress, { global: true, threshold: COMPRESSION.threshold, encodings: COMPRESSION.encodings });
   const metrics = registerMetrics(app, database, streams);
 
   app.removeContentTypeParser('application/json');

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { Database } from '../db/index.ts';
+import { COMPRESSION, compressed, negotiatedEncoding } from './compression.ts';
 import { PUBLISHED_TEXT_PATH } from '../rest/published-text.ts';
 
 declare module 'fastify' {
@@ -25,6 +26,9 @@ declare module 'fastify' {
  * its published site) also remembers that organization's generation, read before
  * its data; serving it again costs one statement to check it.
  *
+ * An answer that @fastify/compress would compress is compressed once per
+ * encoding a client asks for and kept so, rather than again at every hit.
+ *
  * Cached: REST GETs and GraphQL queries, answered 200 without errors. Not
  * cached: writes, requests carrying a visitor token (it expires by the clock,
  * not by a write) and GraphQL documents that mention a mutation or subscription.
@@ -37,6 +41,8 @@ interface Entry {
   generation: string;
   /** Organizations read without being a member, each with its generation then. */
   foreign: Array<[scope: string, version: string]>;
+  /** The body compressed, per encoding a client has asked for. */
+  encoded?: Partial<Record<'br' | 'gzip', Buffer>>;
 }
 
 export function registerResponseCache(app: FastifyInstance, options: { maxBytes: number; database: Database }) {
@@ -44,7 +50,8 @@ export function registerResponseCache(app: FastifyInstance, options: { maxBytes:
   if (options.maxBytes <= 0) return;
   const entries = new LRUCache<string, Entry>({
     maxSize: options.maxBytes,
-    sizeCalculation: (entry, key) => entry.body.length + key.length + entry.generation.length,
+    sizeCalculation: (entry, key) =>
+      entry.body.length + key.length + entry.generation.length + (entry.encoded?.br?.length ?? 0) + (entry.encoded?.gzip?.length ?? 0),
   });
 
   /** Whether the organizations an answer read as a visitor are still at their generations. */
@@ -63,7 +70,20 @@ export function registerResponseCache(app: FastifyInstance, options: { maxBytes:
     if (key === null) return;
     const hit = entries.get(key);
     if (hit && hit.generation === request.ctx!.viewer!.generation && (await foreignUnchanged(hit.foreign))) {
-      return reply.header('content-type', hit.contentType).header('x-cache', 'hit').send(hit.body);
+      reply.header('content-type', hit.contentType).header('x-cache', 'hit');
+      const encoding = hit.body.length >= COMPRESSION.threshold ? negotiatedEncoding(request.headers['accept-encoding']) : undefined;
+      if (!encoding) return reply.send(hit.body);
+      let body = hit.encoded?.[encoding];
+      if (!body) {
+        body = compressed(hit.body, encoding);
+        hit.encoded = { ...hit.encoded, [encoding]: body };
+        // Set again, so that the cache counts the compressed bytes too.
+        entries.set(key, hit);
+      }
+      // @fastify/compress leaves an answer that names its encoding as it is.
+      const vary = reply.getHeader('vary');
+      reply.header('vary', vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding');
+      return reply.header('content-encoding', encoding).header('content-length', body.length).send(body);
     }
     request.responseCacheKey = key;
     request.ctx!.foreignScopes = new Map();
