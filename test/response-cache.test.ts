@@ -88,11 +88,16 @@ describe('the response cache', () => {
       expect(Number(hit.headers['content-length'])).toBe(hit.rawPayload.length);
       expect(decoded[encoding](hit.rawPayload).toString()).toBe(plain.body);
     }
-    // Asked for nothing, or for nothing we speak: as it is.
+    // Asked for nothing, or for nothing we speak, or for no compression as @fastify/compress reads it: as it is.
     for (const acceptEncoding of [undefined, 'identity', 'zstd']) {
       const hit = await read(acceptEncoding);
       expect([hit.headers['x-cache'], hit.headers['content-encoding'], hit.body]).toEqual(['hit', undefined, plain.body]);
     }
+    const refused = await t.call('GET', `/v1/orgs/${organization.id}/spaces`, {
+      token: admin.token,
+      headers: { 'accept-encoding': 'gzip', 'x-no-compression': '1' },
+    });
+    expect([refused.headers['x-cache'], refused.headers['content-encoding'], refused.body]).toEqual(['hit', undefined, plain.body]);
   });
 
   it('is never stale after a write through REST, GraphQL, another instance or the database itself', async () => {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { Database } from '../db/index.ts';
-import { COMPRESSION, compressed, negotiatedEncoding } from './compression.ts';
+import { COMPRESSION, compressed, requestedEncoding } from './compression.ts';
 import { PUBLISHED_TEXT_PATH } from '../rest/published-text.ts';
 
 declare module 'fastify' {
@@ -71,14 +71,13 @@ export function registerResponseCache(app: FastifyInstance, options: { maxBytes:
     const hit = entries.get(key);
     if (hit && hit.generation === request.ctx!.viewer!.generation && (await foreignUnchanged(hit.foreign))) {
       reply.header('content-type', hit.contentType).header('x-cache', 'hit');
-      const encoding = hit.body.length >= COMPRESSION.threshold ? negotiatedEncoding(request.headers['accept-encoding']) : undefined;
+      const encoding = hit.body.length >= COMPRESSION.threshold ? requestedEncoding(request, hit.contentType) : undefined;
       if (!encoding) return reply.send(hit.body);
       let body = hit.encoded?.[encoding];
       if (!body) {
-        body = compressed(hit.body, encoding);
-        hit.encoded = { ...hit.encoded, [encoding]: body };
-        // Set again, so that the cache counts the compressed bytes too.
-        entries.set(key, hit);
+        body = await compressed(hit.body, encoding);
+        // A new object, so that the cache counts the compressed bytes too; not over a newer answer stored meanwhile.
+        if (entries.peek(key) === hit) entries.set(key, { ...hit, encoded: { ...hit.encoded, [encoding]: body } });
       }
       // @fastify/compress leaves an answer that names its encoding as it is.
       const vary = reply.getHeader('vary');
