@@ -57,6 +57,15 @@ async function setup() {
   return { token, space, changeRequest: open, guide, section };
 }
 
+/** A new space of a new team, and a change request open on it, for its admin. */
+async function openChangeRequest(title: string) {
+  const team = await buildTeam(t.database);
+  const token = team.admin.token;
+  const space = (await t.call('POST', `/v1/orgs/${team.organization.id}/spaces`, { token, body: { title } })).json();
+  const changeRequest = (await t.call('POST', `/v1/spaces/${space.id}/change-requests`, { token, body: {} })).json();
+  return { team, token, space, changeRequest, base: `/v1/spaces/${space.id}/change-requests/${changeRequest.id}` };
+}
+
 describe('page lookups in the official shape', () => {
   it('answer a page with pages, groups and links under it, in both formats, by id and by path, in the space and a change request', async () => {
     const { token, space, changeRequest, guide, section } = await setup();
@@ -106,11 +115,7 @@ describe('page lookups in the official shape', () => {
 
 describe('front matter', () => {
   it('sets the page fields from YAML front matter, over the change fields, and gives it back in the markdown read', async () => {
-    const team = await buildTeam(t.database);
-    const token = team.admin.token;
-    const space = (await t.call('POST', `/v1/orgs/${team.organization.id}/spaces`, { token, body: { title: 'Front matter' } })).json();
-    const changeRequest = (await t.call('POST', `/v1/spaces/${space.id}/change-requests`, { token, body: {} })).json();
-    const base = `/v1/spaces/${space.id}/change-requests/${changeRequest.id}`;
+    const { token, changeRequest, base } = await openChangeRequest('Front matter');
     const markdown =
       '---\ntitle: Configuration\ndescription: "Every setting: where and why"\nemoji: "⚙️"\nhidden: true\nnoIndex: true\n---\n\n# Settings\n\nSet `PORT`.\n';
     const inserted = await t.call('POST', `${base}/content?compat=false`, {
@@ -161,11 +166,7 @@ describe('front matter', () => {
   });
 
   it('keeps a description holding " ---" and the fields after it when its markdown is read and written back', async () => {
-    const team = await buildTeam(t.database);
-    const token = team.admin.token;
-    const space = (await t.call('POST', `/v1/orgs/${team.organization.id}/spaces`, { token, body: { title: 'Dashes' } })).json();
-    const changeRequest = (await t.call('POST', `/v1/spaces/${space.id}/change-requests`, { token, body: {} })).json();
-    const base = `/v1/spaces/${space.id}/change-requests/${changeRequest.id}`;
+    const { token, base } = await openChangeRequest('Dashes');
     const batch = async (change: Record<string, unknown>) => {
       const response = await t.call('POST', `${base}/content?compat=false`, { token, body: { changes: [change] } });
       expect(response.statusCode, response.body).toBe(200);
@@ -187,10 +188,7 @@ describe('front matter', () => {
   });
 
   it('refuses front matter that is not YAML, a field it does not know or a value of the wrong type, and changes nothing', async () => {
-    const team = await buildTeam(t.database);
-    const token = team.admin.token;
-    const space = (await t.call('POST', `/v1/orgs/${team.organization.id}/spaces`, { token, body: { title: 'Refused' } })).json();
-    const changeRequest = (await t.call('POST', `/v1/spaces/${space.id}/change-requests`, { token, body: {} })).json();
+    const { token, space, changeRequest } = await openChangeRequest('Refused');
     const before = (await t.database.db.changeRequest.findUniqueOrThrow({ where: { id: changeRequest.id } })).revisionId;
     const cases: Array<[string, RegExp]> = [
       ['---\ntitle: [unclosed\n---\nBody\n', /^changes\.0\.document\.markdown: front matter is not valid YAML/],
@@ -211,10 +209,7 @@ describe('front matter', () => {
 
 describe('structured documents as input', () => {
   it('refuses a document whose markdown would be longer than a page body may be, and changes nothing', async () => {
-    const team = await buildTeam(t.database);
-    const token = team.admin.token;
-    const space = (await t.call('POST', `/v1/orgs/${team.organization.id}/spaces`, { token, body: { title: 'Long documents' } })).json();
-    const changeRequest = (await t.call('POST', `/v1/spaces/${space.id}/change-requests`, { token, body: {} })).json();
+    const { token, space, changeRequest } = await openChangeRequest('Long documents');
     const before = (await t.database.db.changeRequest.findUniqueOrThrow({ where: { id: changeRequest.id } })).revisionId;
     const paragraph = { object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'x'.repeat(100_000), marks: [] }] }] };
     const response = await t.call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content?compat=false`, {
@@ -227,11 +222,7 @@ describe('structured documents as input', () => {
   });
 
   it('writes a page from the document `format=document` reads, which reads back the same', async () => {
-    const team = await buildTeam(t.database);
-    const token = team.admin.token;
-    const space = (await t.call('POST', `/v1/orgs/${team.organization.id}/spaces`, { token, body: { title: 'Documents' } })).json();
-    const changeRequest = (await t.call('POST', `/v1/spaces/${space.id}/change-requests`, { token, body: {} })).json();
-    const base = `/v1/spaces/${space.id}/change-requests/${changeRequest.id}`;
+    const { token, base } = await openChangeRequest('Documents');
     const batch = async (changes: unknown[]) => {
       const response = await t.call('POST', `${base}/content?compat=false`, { token, body: { changes } });
       return response;
@@ -288,11 +279,7 @@ describe('structured documents as input', () => {
   });
 
   it('reads a document beginning with a divider as markdown that writes back the same page', async () => {
-    const team = await buildTeam(t.database);
-    const token = team.admin.token;
-    const space = (await t.call('POST', `/v1/orgs/${team.organization.id}/spaces`, { token, body: { title: 'Dividers' } })).json();
-    const changeRequest = (await t.call('POST', `/v1/spaces/${space.id}/change-requests`, { token, body: {} })).json();
-    const base = `/v1/spaces/${space.id}/change-requests/${changeRequest.id}`;
+    const { token, base } = await openChangeRequest('Dividers');
     const batch = async (change: Record<string, unknown>) => {
       const response = await t.call('POST', `${base}/content?compat=false`, { token, body: { changes: [change] } });
       expect(response.statusCode, response.body).toBe(200);
@@ -317,10 +304,7 @@ describe('structured documents as input', () => {
   });
 
   it('refuses a document with a node it does not know, naming the node, and changes nothing', async () => {
-    const team = await buildTeam(t.database);
-    const token = team.admin.token;
-    const space = (await t.call('POST', `/v1/orgs/${team.organization.id}/spaces`, { token, body: { title: 'Bad documents' } })).json();
-    const changeRequest = (await t.call('POST', `/v1/spaces/${space.id}/change-requests`, { token, body: {} })).json();
+    const { token, space, changeRequest } = await openChangeRequest('Bad documents');
     const before = (await t.database.db.changeRequest.findUniqueOrThrow({ where: { id: changeRequest.id } })).revisionId;
     const paragraph = (leaf: unknown) => ({ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [leaf] }] });
     const cases: Array<[unknown, string]> = [
