@@ -6,13 +6,16 @@
 //
 // No shared chunks: docs-gateway.mjs reads the command line and loads the file
 // of the command it runs (serve.mjs; admin.mjs for bootstrap, users and migrate;
-// seed.mjs), so `--version` loads none of them and `bootstrap` neither the HTTP
-// server nor the whole domain. Each holds everything it needs, so a rebuild
-// never removes a file a running server could still load.
+// seed.mjs; maintenance.mjs for backup, restore and files copy), so `--version`
+// loads none of them and `bootstrap` neither the HTTP server nor the whole domain. Each holds everything it needs, so a rebuild
+// never removes a file a running server could still load. worker.mjs is what
+// the threads of the worker pool run (src/workers/worker.ts): the pool, in the
+// bundle of a command, finds it beside itself.
 //
 // Plain JavaScript that any Node parses (bin/docs-gateway.js imports it before
 // it knows the Node version is supported).
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -22,15 +25,35 @@ const OUT_DIR = path.join(ROOT, 'dist', 'cli');
 export const BUNDLE = path.join(OUT_DIR, 'docs-gateway.mjs');
 /** What the last build read and wrote, and when it started. */
 const MANIFEST = path.join(OUT_DIR, 'bundle.json');
-const COMMANDS = ['serve', 'admin', 'seed'];
+const COMMANDS = ['serve', 'admin', 'seed', 'maintenance'];
 
-/** src/cli/main.ts imports ./serve.ts, ./admin.ts and ./seed.ts when a command runs: in the bundle, the files built beside it. */
+/** src/cli/main.ts imports ./serve.ts, ./admin.ts, ./seed.ts and ./maintenance.ts when a command runs: in the bundle, the files built beside it. */
 const commandsApart = {
   name: 'commands-apart',
   setup(build) {
     build.onResolve({ filter: new RegExp(`^\\./(${COMMANDS.join('|')})\\.ts$`) }, (args) =>
       args.importer === path.join(ROOT, 'src', 'cli', 'main.ts') ? { path: args.path.replace(/\.ts$/, '.mjs'), external: true } : undefined,
     );
+  },
+};
+
+/**
+ * Worker tasks whose packages are large (the content model's parser) are built apart, beside
+ * worker.mjs, and imported by it when their task first runs: bundled into worker.mjs, their
+ * packages would be imported by every thread at start (esbuild hoists them). A task may import
+ * such a module of its own (`./html-model.ts`, the model as the website import uses it) when it
+ * runs; the task itself stays in worker.mjs, with the one copy of errors.ts its refusals need.
+ */
+const TASKS_APART = ['parse-markdown', 'html-model'];
+const tasksApart = {
+  name: 'tasks-apart',
+  setup(build) {
+    const tasksDir = path.join(ROOT, 'src', 'workers', 'tasks');
+    build.onResolve({ filter: new RegExp(`^\\./(?:tasks/)?(${TASKS_APART.join('|')})\\.ts$`) }, (args) => {
+      const fromTasks = args.importer === path.join(ROOT, 'src', 'workers', 'tasks.ts') && args.path.startsWith('./tasks/');
+      const fromTask = path.dirname(args.importer) === tasksDir && !args.path.startsWith('./tasks/');
+      return fromTasks || fromTask ? { path: args.path.replace(/^\.\/tasks\//, './').replace(/\.ts$/, '.mjs'), external: true } : undefined;
+    });
   },
 };
 
@@ -63,11 +86,37 @@ export const wasm = {
   },
 };
 
+/**
+ * micromark-extension-math's entry point also exports its HTML renderer, which imports KaTeX
+ * (0.6 MB of source and its font tables, kept in memory for the life of the process). The
+ * sources use only its syntax: the bundle takes that file in itself, with the small packages
+ * it imports (the package's exports do not let Node load the file apart, and they are not
+ * dependencies of ours for Node to find).
+ */
+const mathSyntaxOnly = {
+  name: 'math-syntax-only',
+  setup(build) {
+    const bundled = new Set();
+    const take = (file) => {
+      bundled.add(file);
+      return { path: file };
+    };
+    build.onResolve({ filter: /^micromark-extension-math$/ }, () => take(path.join(ROOT, 'node_modules', 'micromark-extension-math', 'lib', 'syntax.js')));
+    build.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (!bundled.has(args.importer) || args.path.startsWith('node:')) return undefined;
+      return take(createRequire(args.importer).resolve(args.path));
+    });
+    build.onResolve({ filter: /^\./ }, (args) => (bundled.has(args.importer) ? take(path.resolve(args.resolveDir, args.path)) : undefined));
+  },
+};
+
 export const BUILD_OPTIONS = {
   absWorkingDir: ROOT,
   entryPoints: {
     'docs-gateway': 'src/cli/main.ts',
     ...Object.fromEntries(COMMANDS.map((command) => [command, `src/cli/${command}.ts`])),
+    worker: 'src/workers/worker.ts',
+    ...Object.fromEntries(TASKS_APART.map((task) => [task, `src/workers/tasks/${task}.ts`])),
   },
   outdir: 'dist/cli',
   outExtension: { '.js': '.mjs' },
@@ -77,7 +126,7 @@ export const BUILD_OPTIONS = {
   target: 'node22',
   // node_modules stay where they are, loaded by Node as the sources load them.
   packages: 'external',
-  plugins: [commandsApart, prismaWasmOnDemand],
+  plugins: [commandsApart, tasksApart, prismaWasmOnDemand, mathSyntaxOnly],
   logLevel: 'warning',
   metafile: true,
   write: false,

@@ -38,11 +38,18 @@ export const GENERATION_SCOPES: Record<string, ScopeOf | null> = {
   custom_fields: { kind: 'column', column: 'organizationId' },
   teams: { kind: 'column', column: 'organizationId' },
   team_members: { kind: 'column', column: 'organizationId' },
+  // A grant changes what its organization's members and guests see.
+  content_grants: { kind: 'column', column: 'organizationId' },
   comments: { kind: 'column', column: 'organizationId' },
   comment_replies: { kind: 'column', column: 'organizationId' },
   comment_reactions: { kind: 'column', column: 'organizationId' },
   invites: { kind: 'column', column: 'organizationId' },
   saml_providers: { kind: 'column', column: 'organizationId' },
+  // SAML sign-in's bookkeeping (pending requests, used assertions, subjects' users) is shown in no answer;
+  // a sign-in's member and token are written to members and api_tokens, which bump their scopes.
+  saml_requests: null,
+  saml_used_assertions: null,
+  saml_identities: null,
   translation_settings: { kind: 'column', column: 'organizationId' },
   openapi_specs: { kind: 'column', column: 'organizationId' },
   openapi_spec_versions: { kind: 'parent', table: 'openapi_specs', via: 'specId' },
@@ -52,11 +59,19 @@ export const GENERATION_SCOPES: Record<string, ScopeOf | null> = {
   site_sections: { kind: 'parent', table: 'sites', via: 'siteId' },
   site_spaces: { kind: 'parent', table: 'sites', via: 'siteId' },
   share_links: { kind: 'parent', table: 'sites', via: 'siteId' },
+  site_redirects: { kind: 'parent', table: 'sites', via: 'siteId' },
   revisions: { kind: 'parent', table: 'spaces', via: 'spaceId' },
   page_versions: { kind: 'parent', table: 'spaces', via: 'spaceId' },
   documents: { kind: 'parent', table: 'spaces', via: 'spaceId' },
   file_versions: { kind: 'parent', table: 'spaces', via: 'spaceId' },
   change_requests: { kind: 'parent', table: 'spaces', via: 'spaceId' },
+  space_git_syncs: { kind: 'parent', table: 'spaces', via: 'spaceId' },
+  space_git_bindings: { kind: 'parent', table: 'spaces', via: 'spaceId' },
+  change_request_reviews: { kind: 'parent', table: 'spaces', via: 'spaceId' },
+  change_request_reviewers: { kind: 'parent', table: 'spaces', via: 'spaceId' },
+  // Written with the write they record (its transaction bumps the organization already); the
+  // retention job's deletes must drop cached audit listings.
+  audit_events: { kind: 'column', column: 'organizationId' },
   // Written only with a revision (inserted in the same transaction, which bumps
   // the space's organization) and never changed: a trigger per entry row would
   // cost a write per page of every new revision for nothing.
@@ -66,6 +81,14 @@ export const GENERATION_SCOPES: Record<string, ScopeOf | null> = {
   change_request_contributors: null,
   // Written with their document, never changed.
   document_links: null,
+  // Derived from a body, equal for every reader: its writes change no answer.
+  document_structures: null,
+  // Derived from two bodies that never change, when first read: what any answer shows is the same before and after.
+  document_diffs: null,
+  webhook_subscriptions: { kind: 'column', column: 'organizationId' },
+  webhook_deliveries: { kind: 'column', column: 'organizationId' },
+  // Written only with their delivery's update (same transaction).
+  webhook_attempts: null,
   // The search index (hand-written migration; SQLite's FTS5 keeps its own
   // shadow tables): replaced with the space's revision, in the same transaction.
   search_sections: null,

@@ -31,6 +31,7 @@ const BYTE_ORDERED: Record<string, string[]> = {
   site_sections: ['position', 'topPosition'],
   site_spaces: ['position'],
   revision_pages: ['position'],
+  site_redirects: ['source'],
 };
 
 function collateBytewise(sql: string): string {

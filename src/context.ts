@@ -6,6 +6,7 @@ import type { DomainEvent, EventSink } from './events/event.ts';
 import type { EventStreams } from './events/streams.ts';
 import type { Clock } from './lib/clock.ts';
 import type { FileStorage } from './storage/files.ts';
+import type { WebhookSettings } from './lib/webhook-settings.ts';
 
 /** The authenticated caller. */
 export interface Viewer {
@@ -21,6 +22,8 @@ export interface Viewer {
    * was authenticated, as one string (src/http/response-cache.ts).
    */
   generation?: string;
+  /** The API token the request authenticated with (its id, for the audit log); absent for jobs and site tokens. */
+  tokenId?: string;
 }
 
 /**
@@ -32,6 +35,12 @@ export interface RequestContext {
   provider: Provider;
   viewer: Viewer | null;
   loaders: LoaderRegistry;
+  /**
+   * Loaders of rows by id (`defineRecordLoader`, `loadColumns`), which read the same for every
+   * viewer, shared by the contexts of one occasion: the streams that deliver one event
+   * (src/domain/events/subscriptions.ts). Elsewhere absent: `loaders` keeps them.
+   */
+  sharedLoaders?: LoaderRegistry;
   clock: Clock;
   urls: PublicUrls;
   /** Where uploaded files are kept; absent where nothing uploads (the CLI's seeds, the benchmark). */
@@ -48,11 +57,28 @@ export interface RequestContext {
   openApiFetch?: { timeoutMs: number; maxBytes: number };
   /** Queues background jobs (src/jobs/); absent where nothing queues (seeds, jobs themselves). */
   jobs?: JobSender;
+  /** Git sync's clone caches and limits (GIT_CACHE_DIR, GIT_MAX_*); src/domain/git/jobs.ts's defaults when absent. */
+  gitSync?: GitSyncSettings;
+  /** How webhooks are delivered (src/domain/webhooks/delivery.ts); its defaults when absent. */
+  webhooks?: WebhookSettings;
   /**
    * Sites whose published content this request opened as a visitor (with a share
    * key or visitor token): the rest of the request may read their structure.
    */
   siteVisits: Map<string, { claims: Record<string, unknown> }>;
+  /**
+   * Set when the request carries a site token (src/domain/sites/site-tokens.ts)
+   * instead of an API token: there is no viewer, and the token reads the
+   * published content of one site only.
+   */
+  siteToken?: {
+    organizationId: string;
+    siteId: string;
+    siteSpaceId: string;
+    spaceId: string;
+    claims: Record<string, unknown>;
+    spaceIds: ReadonlySet<string>;
+  };
   /**
    * Set while an answer may be cached: the organizations the viewer read without
    * being a member (published sites), each with its data generation read before
@@ -73,18 +99,55 @@ export interface RequestContext {
   events?: EventSink;
   /** Inside a transaction: its events, published once it commits (src/domain/transaction.ts), never if it rolls back. */
   pendingEvents?: DomainEvent[];
+  /** Inside a transaction: what it wrote, recorded in the audit log by the same transaction (src/domain/audit/). */
+  pendingAudit?: AuditEntry[];
+  /** Where the request comes from, as the audit log records it; absent for the CLI and seeds (recorded as a script). */
+  origin?: RequestOrigin;
+  /** How long audit events are kept, in days (0: for ever); read by the retention job. */
+  auditRetentionDays?: number;
   /** The instance's live streams (GraphQL subscriptions); absent outside the HTTP server. */
   streams?: EventStreams;
   /**
-   * The token behind the request: its key (per-token limits) and the viewer it
-   * names now — a long-lived stream asks again at each event, so a revoked
-   * token or a removed user ends it.
+   * The token behind the request: its key (per-token limits), the client's
+   * address (per-address limits) and the viewer it names now — a long-lived
+   * stream asks again at each event, so a revoked token or a removed user ends it.
    */
-  credentials?: { key: string; viewer(): Promise<Viewer | null> };
+  credentials?: { key: string; address: string; viewer(): Promise<Viewer | null> };
   /** Aborted when the HTTP client goes away (a stream then ends); absent outside HTTP. */
   clientGone?: AbortSignal;
   /** Closes the HTTP connection unless its answer has ended: a stream whose client stopped reading is not kept open. */
   abortConnection?: () => void;
+}
+
+/** Where Git sync keeps its clone caches, and what a repository may hold (src/domain/git/). */
+export interface GitSyncSettings {
+  cacheDir: string;
+  limits: { maxRepoBytes: number; maxFileBytes: number; maxPages: number; timeoutMs: number };
+  /** The key that encrypts bound repositories' credentials and hook secrets (GIT_CREDENTIALS_KEY): 32 bytes; binding is refused without it. */
+  credentialsKey?: Buffer;
+  /** How often bound branches are polled for pushes no webhook announced (GIT_POLL_INTERVAL_SECONDS). */
+  pollIntervalMs?: number;
+}
+
+/** One write as the audit log records it: what was done to what, in which organization (src/domain/audit/). */
+export interface AuditEntry {
+  /** A stable action name of src/domain/audit/actions.ts, e.g. `space.update`. */
+  action: string;
+  organizationId: string;
+  target: { type: string; id: string; label?: string | undefined };
+  /** A few facts of the action (ids, names): no content. */
+  payload?: Record<string, unknown> | undefined;
+  /** Who, when the context has no viewer (a job acting for the user who queued it). */
+  actor?: { id: string; label?: string | undefined } | undefined;
+}
+
+/** Who sent a request and from where: the source, the client's address and user agent (the token is the viewer's). */
+export interface RequestOrigin {
+  /** api: a request over HTTP (REST or GraphQL); script: the CLI; workflow: background jobs. */
+  source: 'api' | 'script' | 'workflow';
+  address?: string | undefined;
+  userAgent?: string | undefined;
+  requestId?: string | undefined;
 }
 
 export interface ContextOptions {
@@ -96,8 +159,11 @@ export interface ContextOptions {
   pageTreeCache?: RevisionCache | undefined;
   fetchPrivateAddresses?: boolean | undefined;
   openApiFetch?: { timeoutMs: number; maxBytes: number } | undefined;
+  gitSync?: GitSyncSettings | undefined;
   jobs?: JobSender | undefined;
   events?: EventSink | undefined;
+  auditRetentionDays?: number | undefined;
+  webhooks?: WebhookSettings | undefined;
 }
 
 export function createContext({
@@ -109,8 +175,11 @@ export function createContext({
   pageTreeCache,
   fetchPrivateAddresses,
   openApiFetch,
+  gitSync,
   jobs,
   events,
+  auditRetentionDays,
+  webhooks,
 }: ContextOptions): RequestContext {
   return {
     db: database.db,
@@ -125,20 +194,23 @@ export function createContext({
     ...(pageTreeCache ? { pageTreeCache } : {}),
     ...(fetchPrivateAddresses ? { fetchPrivateAddresses } : {}),
     ...(openApiFetch ? { openApiFetch } : {}),
+    ...(gitSync ? { gitSync } : {}),
     ...(jobs ? { jobs } : {}),
     ...(events ? { events } : {}),
+    ...(auditRetentionDays !== undefined ? { auditRetentionDays } : {}),
+    ...(webhooks ? { webhooks } : {}),
   };
 }
 
 /** The same context acting inside a transaction: reads and writes go through `tx`, with fresh loaders. */
 export function withDb(ctx: RequestContext, db: Db): RequestContext {
-  const { pageTreeCache: _sharedTrees, readText: _outsideTheTransaction, ...rest } = ctx;
+  const { pageTreeCache: _sharedTrees, readText: _outsideTheTransaction, sharedLoaders: _sharedOutside, ...rest } = ctx;
   return { ...rest, db, loaders: new Map(), viewer: withoutMembershipSnapshot(ctx.viewer) };
 }
 
 /** The viewer without the memberships read at authentication: they may have changed by a write. */
 export function withoutMembershipSnapshot(viewer: Viewer | null): Viewer | null {
-  return viewer && { user: viewer.user };
+  return viewer && { user: viewer.user, ...(viewer.tokenId ? { tokenId: viewer.tokenId } : {}) };
 }
 
 /** The request's DataLoaders by definition (src/domain/loaders.ts), so their caches never outlive it. */
@@ -173,6 +245,12 @@ export interface JobKind<Data extends object = object> {
    */
   // biome-ignore lint/suspicious/noConfusingVoidType: a job may return nothing at all
   run(ctx: RequestContext, data: Data, job: { id: string; attempt: number }): Promise<void | Record<string, unknown>>;
+  /**
+   * Whether what a run returned says it found nothing to do: its line is then
+   * logged at debug, not info, so that a periodic job does not say "nothing"
+   * at every interval (and at every start, among the lines a person reads).
+   */
+  idle?(output: Record<string, unknown>): boolean;
 }
 
 /**

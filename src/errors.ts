@@ -3,7 +3,7 @@
  * status both contracts report (REST in the body, GraphQL in `extensions.code`).
  * Anything else that is thrown is a bug and is reported as a masked 500.
  */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 412 | 429 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 408 | 409 | 412 | 429 | 503;
 
 export class DomainError extends Error {
   constructor(
@@ -22,8 +22,22 @@ export const notFound = (what: string, id: string) => new DomainError(404, `${wh
 export const conflict = (message: string) => new DomainError(409, message);
 /** The server cannot do it now (busy, or a dependency down); the client may try again later. */
 export const unavailable = (message: string) => new DomainError(503, message);
-/** The client holds more of something than it may (open subscriptions). */
-export const tooManyRequests = (message: string) => new DomainError(429, message);
+/**
+ * The client sends or holds more than it may (requests a minute, open subscriptions): a 429 with
+ * `Retry-After`, the seconds after which trying again may succeed.
+ */
+export class TooManyRequests extends DomainError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(429, message);
+    this.name = 'TooManyRequests';
+  }
+}
+
+/** Something the client holds was ended for lack of use (an idle subscription): it may ask again. */
+export const idleTimeout = (message: string) => new DomainError(408, message);
 
 /** A job a request waited for did not end in time (a 503); it may still be running, and end later. */
 export class JobTimedOut extends DomainError {

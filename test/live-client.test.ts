@@ -1,10 +1,8 @@
 import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import { createTestApp } from './support/app.ts';
 import { buildTeam } from './support/factories.ts';
+import { README_ADDRESS, ROOT, readmeBlock, scriptBesideSources } from './support/readme-blocks.ts';
 
 /**
  * The subscription client of the README runs as written, in Node, against a
@@ -12,29 +10,16 @@ import { buildTeam } from './support/factories.ts';
  * the space as it happens.
  */
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const ADDRESS = 'http://127.0.0.1:4000';
-
-function clientBlock(): string {
-  const text = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  const block = /<!-- live-client -->\n```js\n([\s\S]*?)```/.exec(text)?.[1];
-  if (!block) throw new Error('the README has no <!-- live-client --> block');
-  return block;
-}
-
 describe('the live updates client of the README', () => {
   it('prints the events of a space as they happen', async () => {
     const t = await createTestApp();
     const team = await buildTeam(t.database);
     const spaceId = (await t.call('POST', `/v1/orgs/${team.organization.id}/spaces`, { token: team.admin.token, body: { title: 'Followed' } })).json().id;
     const base = await t.listen();
-    // Beside the sources, so that `graphql-sse` resolves from node_modules; the block as written, its two values given.
-    fs.mkdirSync(path.join(ROOT, 'test', 'artifacts'), { recursive: true });
-    const dir = fs.mkdtempSync(path.join(ROOT, 'test', 'artifacts', 'live-client-'));
-    const file = path.join(dir, 'client.mjs');
-    fs.writeFileSync(
-      file,
-      `const token = ${JSON.stringify(team.admin.token)};\nconst spaceId = ${JSON.stringify(spaceId)};\n${clientBlock().replaceAll(ADDRESS, base)}`,
+    // The block as written, its two values given; beside the sources, so that `graphql-sse` resolves.
+    const { file, remove } = scriptBesideSources(
+      'live-client',
+      `const token = ${JSON.stringify(team.admin.token)};\nconst spaceId = ${JSON.stringify(spaceId)};\n${readmeBlock('live-client', 'js').replaceAll(README_ADDRESS, base)}`,
     );
     const child = spawn(process.execPath, [file], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
@@ -51,7 +36,7 @@ describe('the live updates client of the README', () => {
       expect(output).toBe(`CHANGE_REQUEST_OPENED by ${displayName}\n`);
     } finally {
       child.kill();
-      fs.rmSync(dir, { recursive: true, force: true });
+      remove();
     }
   });
 });

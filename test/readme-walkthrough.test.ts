@@ -1,17 +1,16 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { closeWhenFileEnds } from './support/cleanup.ts';
-import { emptyDatabase } from './support/databases.ts';
+import { demoDatabase } from './support/demo.ts';
 import { freePort } from './support/network.ts';
 
 /**
  * The shell walk-throughs of the README and docs/*.md run as written, with
- * bash, against `docs-gateway serve --demo` (what `npm start` serves, run from
- * the sources) on a database of its own: every ```sh block marked
+ * bash, against `docs-gateway serve --demo` (what `npm start` serves) on a copy
+ * of the demo data of its own: every ```sh block marked
  * `<!-- walk-through … -->`, in order, one bash session per file, with `TOKEN`
  * the token the server printed and the port of `http://127.0.0.1:4000`
  * changed to the server's. Each command must succeed (`set -euo pipefail`),
@@ -76,14 +75,12 @@ let port: number;
 let token: string;
 let serverEnv: Record<string, string>;
 beforeAll(async () => {
-  const database = await emptyDatabase();
-  // Registered before the server, so they run after it has stopped.
-  closeWhenFileEnds(() => database.drop());
-  const filesDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-gateway-walkthrough-files-'));
-  closeWhenFileEnds(() => fs.rmSync(filesDir, { recursive: true, force: true }));
+  // A copy of the demo data (test/support/demo.ts): `serve --demo` finds it loaded, as every start after
+  // the first does (test/cli/serve.test.ts starts on an empty database). Dropped after the server stops.
+  const { url, filesDir } = await demoDatabase();
   port = await freePort();
   serverEnv = {
-    DATABASE_URL: database.url,
+    DATABASE_URL: url,
     FILES_DIR: filesDir,
     PORT: String(port),
     HOST: '127.0.0.1',
@@ -131,6 +128,9 @@ describe('the walk-throughs of the README and docs/', () => {
       expect(run.code, `${run.stderr}\n${run.stdout}`).toBe(0);
       // curl -s exits 0 on any status: no answer may be an error.
       expect(run.stdout).not.toMatch(/"error":\s*\{\s*"code":/);
+      // Every answer ends its line (curl -w '\n'): no JSON runs on into the next output.
+      for (const line of run.stdout.split('\n').filter((line) => line.startsWith('{"'))) expect(() => JSON.parse(line), line).not.toThrow();
+      expect(run.stdout.endsWith('\n')).toBe(true);
 
       if (file === 'README.md') {
         // The change request inserts a page, merges it, then reads the space's page at its path: the page just written.

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { operationTable, withOperationTable } from '../src/rest/operation-table.ts';
+import { operationTable, withCounts, withOperationTable } from '../src/rest/operation-table.ts';
+import { restRoutes } from '../src/rest/plugin.ts';
 import type { TestApp } from './support/app.ts';
 import { createDemoApp } from './support/demo.ts';
 import { expectData } from './support/graphql.ts';
@@ -39,6 +40,17 @@ describe('the README and docs/', () => {
   it('hold the current table of operations in the README (npm run readme:operations)', () => {
     expect(README).toContain(operationTable());
     expect(withOperationTable(README)).toBe(README);
+  });
+
+  it('state the numbers of the route table as it has them (npm run readme:operations)', () => {
+    for (const file of ['README.md', ...DOCS]) {
+      const text = fs.readFileSync(new URL(file, ROOT), 'utf8');
+      expect(withCounts(text), `${file}: run npm run readme:operations`).toBe(text);
+    }
+    // The fuzzing section's count of REST operations is one of them.
+    expect(fs.readFileSync(new URL('docs/operations.md', ROOT), 'utf8')).toContain(`<!-- count:rest-operations -->${restRoutes.length}<!-- /count -->`);
+    expect(withCounts('<!-- count:rest-operations -->154<!-- /count -->')).toBe(`<!-- count:rest-operations -->${restRoutes.length}<!-- /count -->`);
+    expect(() => withCounts('<!-- count:graphql-operations -->1<!-- /count -->')).toThrow(/No count named graphql-operations/);
   });
 
   it('have GraphQL examples, in the README and in docs/', () => {

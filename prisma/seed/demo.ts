@@ -15,10 +15,11 @@ import { createSite, setSitePublished, updateAdaptiveSchema } from '../../src/do
 import { addSiteSpace, updateSiteSpace } from '../../src/domain/sites/site-spaces.ts';
 import { createSpace, listOrganizationSpaces, updateSpaceCustomFields } from '../../src/domain/spaces/service.ts';
 import { createChangeRequest, mergeChangeRequest } from '../../src/domain/change-requests/service.ts';
-import { postComment, postCommentReply, updateComment, updateCommentReply } from '../../src/domain/comments/service.ts';
+import { postCommentReply, updateCommentReply } from '../../src/domain/comments/replies.ts';
+import { postComment, updateComment } from '../../src/domain/comments/service.ts';
 import { listPages, updateChangeRequestContent } from '../../src/domain/content/service.ts';
 import { createInvite } from '../../src/domain/invites/service.ts';
-import { processOpenAPISpec } from '../../src/domain/openapi/processing.ts';
+import { fetchSettingsOf, processOpenAPISpec, processOpenAPISpecJob } from '../../src/domain/openapi/processing.ts';
 import { createSpec, putSpec } from '../../src/domain/openapi/service.ts';
 import { type JobQueue, jobSender } from '../../src/jobs/queue.ts';
 import { createSamlProvider } from '../../src/domain/saml/service.ts';
@@ -186,11 +187,11 @@ interface PageSeed {
 const GETTING_STARTED: PageSeed[] = [
   {
     title: 'Overview',
-    markdown: '# Overview\n\nAcme lets you ship **docs** with your product.\n\n- Write in change requests\n- Review and merge\n- Publish to your site\n',
+    markdown: 'Acme lets you ship **docs** with your product.\n\n- Write in change requests\n- Review and merge\n- Publish to your site\n',
   },
   {
     title: 'Quickstart',
-    markdown: '# Quickstart\n\nInstall the CLI, then create a project:\n\n```sh\nnpm install -g acme\nacme init my-docs\n```\n',
+    markdown: 'Install the CLI, then create a project:\n\n```sh\nnpm install -g acme\nacme init my-docs\n```\n',
     pages: [
       { title: 'Create an account', markdown: 'Sign up at the [console](https://console.acme.test) with your work email.\n' },
       { title: 'Invite your team', markdown: 'Admins invite members from **Settings → Members**.\n' },
@@ -198,8 +199,7 @@ const GETTING_STARTED: PageSeed[] = [
   },
   {
     title: 'Concepts',
-    markdown:
-      '# Concepts\n\nSpaces hold content; sites publish spaces.\n\n![How content flows](./content-flow)\n\nThe [style guide](./style-guide) applies to every page.\n',
+    markdown: 'Spaces hold content; sites publish spaces.\n\n![How content flows](./content-flow)\n\nThe [style guide](./style-guide) applies to every page.\n',
     pages: [
       { title: 'Spaces', markdown: 'A space is a tree of pages with its own history.\n' },
       { title: 'Change requests', markdown: 'Edits are proposed in a change request and merged when reviewed.\n' },
@@ -208,16 +208,16 @@ const GETTING_STARTED: PageSeed[] = [
 ];
 
 const REST_API: PageSeed[] = [
-  { title: 'Authentication', markdown: '# Authentication\n\nSend `Authorization: Bearer <token>` with every request.\n' },
+  { title: 'Authentication', markdown: 'Send `Authorization: Bearer <token>` with every request.\n' },
   {
     title: 'Endpoints',
-    markdown: '# Endpoints\n\nEvery path starts with `/v1`.\n',
+    markdown: 'Every path starts with `/v1`.\n',
     pages: [
       { title: 'Spaces', markdown: '`GET /v1/spaces/{spaceId}` returns a space.\n' },
       { title: 'Change requests', markdown: '`POST /v1/spaces/{spaceId}/change-requests` opens one.\n' },
     ],
   },
-  { title: 'Errors', markdown: '# Errors\n\nErrors answer `{"error": {"code", "message"}}`.\n' },
+  { title: 'Errors', markdown: 'Errors answer `{"error": {"code", "message"}}`.\n' },
 ];
 
 /** A diagram and a document, attached to the guide's pages (`./content-flow`, `./style-guide` in their markdown). */
@@ -272,10 +272,10 @@ async function createAcmeContent(alice: RequestContext, bob: RequestContext, org
         page: overview.id,
         document: {
           markdown:
-            '# Overview\n\nAcme lets you ship **docs** with your product.\n\n- Write in change requests\n- Review and merge\n- Publish to your site, for everyone or for signed-in visitors\n',
+            'Acme lets you ship **docs** with your product.\n\n- Write in change requests\n- Review and merge\n- Publish to your site, for everyone or for signed-in visitors\n',
         },
       },
-      { operation: 'insert_page', title: 'Publishing', document: { markdown: '# Publishing\n\nA site publishes one or more spaces.\n' } },
+      { operation: 'insert_page', title: 'Publishing', document: { markdown: 'A site publishes one or more spaces.\n' } },
     ],
   });
   // Discussions: a resolved question on the overview with a reply and reactions, an open remark, and a review comment in Bob's change request.
@@ -292,8 +292,12 @@ async function createAcmeContent(alice: RequestContext, bob: RequestContext, org
   await updateCommentReply(alice, gettingStarted, pending.id, review.id, answer.id, { addedReactions: ['🚀'] });
 }
 
-/** Loads the demo data into an empty database; `storage` keeps its files (without it, the guide has no files). */
-export async function seedDemo(database: Database, urls: PublicUrls, storage?: FileStorage): Promise<boolean> {
+/**
+ * Loads the demo data into an empty database; `storage` keeps its files (without it, the guide has no files).
+ * `deferSpec`: the demo OpenAPI spec is created but not processed: `serve --demo` processes it once it
+ * listens (sourceDemoSpecFromServer), so the first start answers without waiting for it.
+ */
+export async function seedDemo(database: Database, urls: PublicUrls, storage?: FileStorage, options: { deferSpec?: boolean } = {}): Promise<boolean> {
   const { db } = database;
   if (await db.organization.findUnique({ where: { hostname: 'acme-docs' } })) return false;
 
@@ -349,13 +353,13 @@ export async function seedDemo(database: Database, urls: PublicUrls, storage?: F
   });
   await createInvite(alice, acmeOrg.id, { role: 'comment' });
   // docs-gateway's own REST API as an OpenAPI spec, given as text (the demo is seeded before the
-  // server listens): processed here as the job would, into its first version. Once the server
-  // listens, it is fetched from the server itself (sourceDemoSpecFromServer).
+  // server listens): processed as the job would, into its first version, here or (deferSpec) once
+  // the server listens. Then it is fetched from the server itself (sourceDemoSpecFromServer).
   const ownApi = await createSpec(alice, acmeOrg.id, {
     slug: DEMO_SPEC_SLUG,
     source: { text: JSON.stringify(buildOpenApiDocument(restRoutes, urls.api), null, 2) },
   });
-  await processOpenAPISpec(alice, ownApi.id);
+  if (!options.deferSpec) await processOpenAPISpec(alice, ownApi.id);
 
   const globex = await createOrganization(db, { title: 'Globex Engineering', hostname: 'globex', emailDomains: ['globex.test'] });
   await ensureMembership(db, globex.id, people.erin.id, 'admin');
@@ -386,19 +390,28 @@ export async function seedDemo(database: Database, urls: PublicUrls, storage?: F
 export const DEMO_SPEC_SLUG = 'docs-gateway-api';
 
 /**
- * Once the demo server listens: its spec `docs-gateway-api`, seeded from text,
- * takes the server's own `/v1/openapi.json` as its source and is processed by
- * the job queue as any URL source is (fetched, validated, a second version).
- * The address is the server's own, so this one job may fetch loopback. Only
- * once: a spec already sourced from a URL is left as it is. Whether it did.
+ * Once the demo server listens: its spec `docs-gateway-api`, seeded from text
+ * (and processed now if the seed deferred it), takes the server's own `/v1/openapi.json` as its source and is processed by
+ * the job queue as any URL source is (fetched, validated, a second version),
+ * before the server prints its token: a start-up says all it has to say before
+ * the lines a person looks for. The address is the server's own, so this one
+ * job may fetch loopback. Only once: a spec already sourced from a URL is left
+ * as it is. Whether it did.
  */
 export async function sourceDemoSpecFromServer(database: Database, urls: PublicUrls, base: string, jobs: JobQueue): Promise<boolean> {
   const [alice, spec] = await Promise.all([
     database.db.user.findUnique({ where: { email: DEMO_ADMIN_EMAIL } }),
-    database.db.openApiSpec.findFirst({ where: { slug: DEMO_SPEC_SLUG, sourceURL: null }, select: { organizationId: true } }),
+    database.db.openApiSpec.findFirst({ where: { slug: DEMO_SPEC_SLUG, sourceURL: null }, select: { id: true, organizationId: true, lastVersionId: true } }),
   ]);
   if (!alice || !spec) return false;
-  const ctx = createContext({ database, viewer: { user: alice }, clock: systemClock, urls, fetchPrivateAddresses: true, jobs: jobSender(jobs) });
-  await putSpec(ctx, spec.organizationId, DEMO_SPEC_SLUG, { source: { url: `${base}/v1/openapi.json` } });
+  // Without a job sender the write queues nothing: the job is called below, and waited for.
+  const ctx = createContext({ database, viewer: { user: alice }, clock: systemClock, urls, fetchPrivateAddresses: true });
+  // Seeded with deferSpec: its text becomes its first version now, as the seed would have made it.
+  if (!spec.lastVersionId) await processOpenAPISpec(ctx, spec.id);
+  const written = await putSpec(ctx, spec.organizationId, DEMO_SPEC_SLUG, { source: { url: `${base}/v1/openapi.json` } });
+  await jobSender(jobs).call(processOpenAPISpecJob, { specId: written.id, fetch: fetchSettingsOf(ctx) }, { timeoutMs: DEMO_SPEC_TIMEOUT_MS });
   return true;
 }
+
+/** How long the start-up waits for the demo spec (on a loaded machine a few seconds); the periodic job resumes it if need be. */
+const DEMO_SPEC_TIMEOUT_MS = 60_000;

@@ -6,7 +6,7 @@ import { restartWithServerFlags } from './node-flags.ts';
  * The `docs-gateway` command line. Other tools depend on its exact flags and JSON output.
  *
  * This file only reads the command line: each command's code (./serve.ts,
- * ./admin.ts, ./seed.ts) is loaded when it runs, so `--version` and `--help`
+ * ./admin.ts, ./seed.ts, ./maintenance.ts) is loaded when it runs, so `--version` and `--help`
  * answer at once, and `bootstrap` loads neither the HTTP server nor the rest of
  * the domain. The bundle keeps them in files of their own (bin/build.js).
  */
@@ -77,6 +77,27 @@ program
   .command('migrate')
   .description('Apply pending database migrations')
   .action(async () => (await load(import('./admin.ts'))).migrateCommand());
+
+program
+  .command('backup')
+  .description('Copy the SQLite database (also while a server uses it) and its files into a new folder')
+  .argument('<dir>', 'an empty or new folder')
+  .option('--json', 'print what was copied as one JSON line')
+  .action(async (dir: string, options: { json?: boolean }) => (await load(import('./maintenance.ts'))).backupCommand(dir, options));
+
+program
+  .command('restore')
+  .description('Put a backup back into the SQLite database and FILES_DIR, the server stopped')
+  .argument('<dir>', 'a folder written by backup')
+  .option('--force', 'replace a database that exists')
+  .action(async (dir: string, options: { force?: boolean }) => (await load(import('./maintenance.ts'))).restoreCommand(dir, options));
+
+program
+  .command('files')
+  .description('Manage stored files')
+  .command('copy')
+  .description('Copy the files of FILES_DIR into the bucket of FILES_STORAGE=s3 (skips those there already)')
+  .action(async () => (await load(import('./maintenance.ts'))).copyFilesCommand());
 
 try {
   await program.parseAsync(process.argv);

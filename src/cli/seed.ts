@@ -1,6 +1,6 @@
 import { seedDemo } from '../../prisma/seed/demo.ts';
 import { loadConfig } from '../config.ts';
-import { localDiskStorage } from '../storage/files.ts';
+import { openFileStorage } from '../storage/index.ts';
 import { withDatabase } from './admin.ts';
 
 /** `seed --demo`: the demo data, written through the domain layer (all of it, hence a module of its own). */
@@ -9,6 +9,7 @@ export { describeError } from './errors.ts';
 
 export async function seedDemoCommand() {
   const config = loadConfig();
-  const loaded = await withDatabase((database) => seedDemo(database, config.urls, localDiskStorage(config.filesDir)));
+  const storage = openFileStorage(config);
+  const loaded = await withDatabase((database) => seedDemo(database, config.urls, storage)).finally(() => storage.close?.());
   console.log(loaded ? 'loaded the demo data' : 'the demo data is already loaded');
 }

@@ -8,11 +8,35 @@ import { loadPersistedOperations } from '../graphql/persisted-operations.ts';
 import { buildApp } from '../http/app.ts';
 import { createLogger, defaultLogFormat, logDestination } from '../http/logging.ts';
 import { type BackgroundWork, startBackgroundWork } from '../jobs/background.ts';
-import { localDiskStorage } from '../storage/files.ts';
+import { openFileStorage } from '../storage/index.ts';
+import { closeWorkerPool, configureWorkerPool } from '../workers/pool.ts';
+import { commandOnDatabase } from './hints.ts';
 
 /** `docs-gateway serve`: the HTTP server, with its background work, until a signal stops it. */
 
 export { describeError } from './errors.ts';
+
+/** The start-up's line for the migrations it applied: how many, from the first to the last. */
+export function appliedMigrations(names: string[]): string {
+  if (names.length === 1) return `applied migration ${names[0]}`;
+  return `applied ${names.length} migrations (${names[0]} … ${names.at(-1)})`;
+}
+
+/**
+ * Listens without Fastify's own "Server listening at" lines (one per address
+ * of every interface): `serve` prints the addresses to open itself, after the
+ * rest of its start-up. Nothing else logs meanwhile: no request is served yet,
+ * and background work starts afterwards.
+ */
+async function listenQuietly(server: FastifyInstance, options: { port: number; host: string }): Promise<void> {
+  const level = server.log.level;
+  if (['trace', 'debug', 'info'].includes(level)) server.log.level = 'warn';
+  try {
+    await server.listen(options);
+  } finally {
+    server.log.level = level;
+  }
+}
 
 /** Whether only this machine can reach an address: the GraphiQL page may then carry the demo token. */
 function isLoopback(host: string): boolean {
@@ -45,6 +69,7 @@ export async function serve(options: { port?: number; demo?: boolean }) {
   // SQLite serves one instance: a second server on the same file stops here, before migrating.
   const lock = lockDatabase(config.databaseUrl);
   let database: ReturnType<typeof openDatabase> | undefined;
+  const fileStorage = openFileStorage(config);
   let app: FastifyInstance | undefined;
   let background: BackgroundWork | undefined;
   // Everything opened is closed on the way out, also when starting fails:
@@ -62,16 +87,22 @@ export async function serve(options: { port?: number; demo?: boolean }) {
         clearInterval(idle);
       }
     }
+    // Its threads end once the jobs and requests that used them have.
+    await closeWorkerPool();
     await database?.close();
+    fileStorage.close?.();
     lock.release();
   };
+  configureWorkerPool(config.workerPool);
   try {
-    await runMigrations(config.databaseUrl, { log });
+    // One line for them all: a new database gets every migration at once.
+    const { applied } = await runMigrations(config.databaseUrl);
+    if (applied.length > 0) log(appliedMigrations(applied));
     database = openDatabase(config.databaseUrl, config.database);
     let demoToken: string | undefined;
     if (options.demo) {
       const empty = (await database.db.organization.count()) === 0;
-      if (empty && (await seedDemo(database, config.urls, localDiskStorage(config.filesDir)))) log('loaded the demo data');
+      if (empty && (await seedDemo(database, config.urls, fileStorage, { deferSpec: true }))) log('loaded the demo data');
       const alice = await database.db.user.findUnique({ where: { email: 'alice@acme.test' } });
       if (alice) demoToken = await issueApiToken(database.db, alice.id, 'npm start');
     }
@@ -84,17 +115,20 @@ export async function serve(options: { port?: number; demo?: boolean }) {
       responseCacheBytes: config.responseCacheBytes,
       pageTreeCacheBytes: config.pageTreeCacheBytes,
       corsOrigins: config.corsOrigins,
+      samlRedirectOrigins: config.samlRedirectOrigins,
       rateLimits: config.rateLimits,
       events: config.events,
       fetchPrivateAddresses: config.fetchPrivateAddresses,
       openApiFetch: config.openApiFetch,
+      gitSync: config.gitSync,
+      auditRetentionDays: config.auditRetentionDays,
+      webhooks: config.webhooks,
       graphqlLimits: config.graphqlLimits,
-      fileStorage: localDiskStorage(config.filesDir),
+      fileStorage,
       // Only a page no one else can reach may carry a token.
       ...(demoToken && isLoopback(config.host) ? { graphiqlToken: demoToken } : {}),
     });
     app = server;
-    background = startBackgroundWork({ queue: server.jobs, log: server.log, purgeIntervalMs: config.purgeIntervalMs });
 
     let closing = false;
     const shutdown = async (signal: string) => {
@@ -107,23 +141,35 @@ export async function serve(options: { port?: number; demo?: boolean }) {
     process.on('SIGTERM', () => void shutdown('SIGTERM'));
     process.on('SIGINT', () => void shutdown('SIGINT'));
 
-    await server.listen({ port: config.port, host: config.host });
+    await listenQuietly(server, { port: config.port, host: config.host });
+    background = startBackgroundWork({
+      queue: server.jobs,
+      log: server.log,
+      purgeIntervalMs: config.purgeIntervalMs,
+      webhookSweepIntervalMs: config.webhooks.sweepIntervalMs,
+      gitPollIntervalMs: config.gitSync.pollIntervalMs,
+    });
     const address = server.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     // An address to open, on this machine when it listens on every interface.
     const base = `http://${openableHost(config.host)}:${port}`;
+    if (options.demo) {
+      try {
+        if (await sourceDemoSpecFromServer(database, config.urls, base, server.jobs)) log(`the demo OpenAPI spec was fetched from ${base}/v1/openapi.json`);
+      } catch (error) {
+        server.log.warn({ err: error }, 'could not source the demo OpenAPI spec from this server');
+      }
+    }
+    // Where to go and the token, last: what a person looks for after the start.
     if (isWildcard(config.host)) log(`listening on every interface (${config.host || '0.0.0.0'}), port ${port}; on this machine:`);
     log(`REST     ${base}/v1`);
     log(`GraphiQL ${base}/graphql`);
     if (demoToken) log(`token    ${demoToken}   (alice@acme.test, admin of the demo organizations)`);
-    if (options.demo) {
-      try {
-        if (await sourceDemoSpecFromServer(database, config.urls, base, server.jobs)) log(`the demo OpenAPI spec is fetched from ${base}/v1/openapi.json`);
-      } catch (error) {
-        server.log.warn({ err: error }, 'could not source the demo OpenAPI spec from this server');
-      }
-    } else if ((await database.db.organization.count()) === 0 || (await database.db.user.count()) === 0) {
-      log(`no organization or user yet: create them and a token with  ${config.command} bootstrap --org <title> --email <email>`);
+    else if (!options.demo && ((await database.db.organization.count()) === 0 || (await database.db.user.count()) === 0)) {
+      // Pasted into another terminal, the command must reach this database, not the default one.
+      log(
+        `no organization or user yet: create them and a token with  ${commandOnDatabase(config.command, config.databaseUrl)} bootstrap --org <title> --email <email>`,
+      );
     }
   } catch (error) {
     await close().catch(() => {});

@@ -2,7 +2,10 @@ export { type Database, type Db, type Provider, type Tx, openDatabase, providerO
 export { runMigrations } from './migrate.ts';
 export type {
   ApiToken as ApiTokenRecord,
+  AuditEvent as AuditEventRecord,
   ChangeRequest as ChangeRequestRecord,
+  ChangeRequestReview as ChangeRequestReviewRecord,
+  ChangeRequestReviewer as ChangeRequestReviewerRecord,
   Revision as RevisionRecord,
   Collection as CollectionRecord,
   Comment as CommentRecord,
@@ -18,9 +21,14 @@ export type {
   SamlProvider as SamlProviderRecord,
   Invite as InviteRecord,
   TeamMember as TeamMemberRecord,
+  ContentGrant as ContentGrantRecord,
   TranslationSettings as TranslationSettingsRecord,
   User as UserRecord,
   OpenApiSpec as OpenApiSpecRecord,
   OpenApiSpecVersion as OpenApiSpecVersionRecord,
+  WebhookSubscription as WebhookSubscriptionRecord,
+  SpaceGitBinding as SpaceGitBindingRecord,
+  WebhookDelivery as WebhookDeliveryRecord,
+  WebhookAttempt as WebhookAttemptRecord,
 } from './generated/postgresql/client.ts';
 export { Prisma } from './generated/postgresql/client.ts';

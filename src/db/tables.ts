@@ -13,6 +13,7 @@ export interface Tables {
   members: Models.Member;
   teams: Models.Team;
   team_members: Models.TeamMember;
+  content_grants: Models.ContentGrant;
   api_tokens: Models.ApiToken;
   collections: Models.Collection;
   spaces: Models.Space;
@@ -28,11 +29,15 @@ export interface Tables {
   revision_pages: Models.RevisionPage;
   page_versions: Models.PageVersion;
   documents: Models.Document;
+  document_structures: Models.DocumentStructure;
   document_links: Models.DocumentLink;
   revision_files: Models.RevisionFile;
   file_versions: Models.FileVersion;
   change_requests: Models.ChangeRequest;
   change_request_contributors: Models.ChangeRequestContributor;
+  change_request_reviews: Models.ChangeRequestReview;
+  change_request_reviewers: Models.ChangeRequestReviewer;
+  audit_events: Models.AuditEvent;
   comments: Models.Comment;
   comment_replies: Models.CommentReply;
   comment_reactions: Models.CommentReaction;
@@ -41,4 +46,7 @@ export interface Tables {
   translation_settings: Models.TranslationSettings;
   openapi_specs: Models.OpenApiSpec;
   openapi_spec_versions: Models.OpenApiSpecVersion;
+  webhook_subscriptions: Models.WebhookSubscription;
+  webhook_deliveries: Models.WebhookDelivery;
+  webhook_attempts: Models.WebhookAttempt;
 }

@@ -7,7 +7,7 @@ import { forbidden } from '../errors.ts';
  * Collections and spaces carry a `defaultLevel`: the level organization members
  * get on that content. Null inherits from the parent collection, and at the top
  * from the member's organization role. Organization admins are admins of all
- * content; guests have no access to content.
+ * content; guests reach only what they are granted (`effectiveLevel`).
  */
 export const ROLES = ['admin', 'create', 'review', 'edit', 'comment', 'read'] as const;
 export type Role = (typeof ROLES)[number];
@@ -57,6 +57,25 @@ export function contentLevel(member: MemberRecord | null, defaultLevels: Array<s
   if (role === null) return null;
   const explicit = defaultLevels.find((level) => level != null);
   return asRole(explicit) ?? role;
+}
+
+/** The most powerful of some levels (null: none of them). */
+export function highestLevel(levels: Iterable<Role | null | undefined>): Role | null {
+  let highest: Role | null = null;
+  for (const level of levels) if (level != null && (highest === null || RANK[level] > RANK[highest])) highest = level;
+  return highest;
+}
+
+/**
+ * The one rule of a member's level on a piece of content: the highest of what
+ * its organization role gives with the default levels (`contentLevel`, nothing
+ * for a guest) and of the roles granted on that content or inherited from the
+ * collections above it, to the member or to its teams (src/domain/permissions/).
+ * A disabled member, or a user who is no member, reaches nothing.
+ */
+export function effectiveLevel(member: MemberRecord | null, defaultLevels: Array<string | null>, granted: Iterable<string | null | undefined>): Role | null {
+  if (!activeMember(member)) return null;
+  return highestLevel([contentLevel(member, defaultLevels), ...[...granted].map(asRole)]);
 }
 
 export interface OrganizationAccess {
@@ -117,22 +136,29 @@ export function authorize(allowed: boolean, action: string): void {
 }
 
 /**
- * Sites belong to the organization as a whole: non-guest members see them,
- * `create` members create them, admins configure them (like spaces, whose
- * settings need admin).
+ * Sites belong to the organization as a whole: its non-guest members reach them
+ * at their organization role (`organizationSiteLevel`), raised by what is
+ * granted on a site to the member or its teams (src/domain/sites/records.ts
+ * siteLevel); a guest reaches the sites it is granted. `create` members create
+ * sites, admins configure them.
  */
-export function sitePermissions({ member, role }: OrganizationAccess) {
-  const nonGuest = readsContent(member) && role !== null;
-  const isAdmin = nonGuest && role === 'admin';
+export function sitePermissions(level: Role | null) {
+  const view = level !== null;
+  const isAdmin = level === 'admin';
   return {
-    view: nonGuest,
-    access: nonGuest,
+    view,
+    access: view,
     edit: isAdmin,
-    create: nonGuest && atLeast(role, 'create'),
+    create: atLeast(level, 'create'),
     admin: isAdmin,
     installIntegration: isAdmin,
-    viewAdaptiveSchema: nonGuest,
+    viewAdaptiveSchema: view,
     editAdaptiveSchema: isAdmin,
   };
+}
+
+/** The level the organization role gives on every site of the organization, before grants: none for guests. */
+export function organizationSiteLevel({ member, role }: OrganizationAccess): Role | null {
+  return readsContent(member) ? role : null;
 }
 export type SitePermissions = ReturnType<typeof sitePermissions>;

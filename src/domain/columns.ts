@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import type { RequestContext } from '../context.ts';
-import type { LoaderDefinition } from './loaders.ts';
+import { type LoaderDefinition, registryOf } from './loaders.ts';
 
 /**
  * Rows read with only the columns a request needs: a tree of a thousand spaces
@@ -84,10 +84,12 @@ export function loadColumns<Row extends { id: string }>(
   ctx.checkBudget?.();
   // Kept with the request's loaders, so that a write clears it like them.
   const key = source as unknown as LoaderDefinition<never, never>;
-  let instance = ctx.loaders.get(key) as ColumnLoader<Row> | undefined;
+  // Rows by id read the same for every viewer: shared where the context shares them.
+  const registry = registryOf(ctx, true);
+  let instance = registry.get(key) as ColumnLoader<Row> | undefined;
   if (!instance) {
     instance = new ColumnLoader(ctx, source);
-    ctx.loaders.set(key, instance as unknown as DataLoader<unknown, unknown>);
+    registry.set(key, instance as unknown as DataLoader<unknown, unknown>);
   }
   return instance.loadColumns(id, columns);
 }

@@ -22,3 +22,8 @@ export function noteForeignScope(ctx: RequestContext, organizationId: string): v
     ctx.foreignScopes.set(organizationId, loader(ctx, scopeGenerations).load(organizationId));
   }
 }
+
+/** A scope's generation read in the same statement as its data (src/domain/sites/published.ts): noteForeignScope reads nothing more. */
+export function primeScopeGeneration(ctx: RequestContext, scope: string, version: string | number | null): void {
+  loader(ctx, scopeGenerations).prime(scope, version === null ? '0' : String(version));
+}

@@ -78,19 +78,92 @@ export function recordOf(ctx: RequestContext, table: keyof Tables, alias: string
 export { reviveRecord };
 
 /**
- * The organizations whose content the viewer reads (src/domain/access.ts
- * readsContent), from the memberships read with its token; null without them
- * (inside a transaction).
+ * What the predicates of content reads take from the viewer (slots `contentOf`,
+ * `memberOf`, `userId`): the organizations whose content it reads, those where
+ * it is an active member (guests too: grants reach them), and its id; null
+ * without the memberships read with its token.
  */
-export function contentOrganizations(ctx: RequestContext): string[] | null {
+export function viewerSlots(ctx: RequestContext): { contentOf: string[]; memberOf: string[]; userId: string } | null {
   const memberships = ctx.viewer?.memberships;
-  return memberships ? openedOrganizations(memberships.values()).contentOf : null;
+  return memberships ? { ...openedOrganizations(memberships.values()), userId: ctx.viewer!.user.id } : null;
 }
 
-/** `column` is one of the organizations of the slot `contentOf` (contentOrganizations). */
-export function readsContentOf(ctx: RequestContext, column: Expression<unknown>): Expression<unknown> {
-  return sqlOf(ctx).json.inList(column, slot('contentOf'));
+/** A piece of content in a statement: a space or a collection row's columns. */
+export interface ContentColumns {
+  kind: 'space' | 'collection';
+  id: Expression<unknown>;
+  parentId: Expression<unknown>;
+  organizationId: Expression<unknown>;
 }
+
+/**
+ * The grants that reach a piece of content for the viewer (slot `userId`), its
+ * own and its teams', on the content itself and on every collection above it
+ * (src/domain/permissions/grants.ts grantedOn, in SQL): the FROM and WHERE of a subquery.
+ */
+function grantsReaching(content: ContentColumns, userId: Expression<unknown> = slot('userId') as never): RawBuilder<unknown> {
+  const own = content.kind === 'space' ? sql`g."spaceId" = ${content.id}` : sql`g."collectionId" = ${content.id}`;
+  return sql`FROM "content_grants" AS g
+    WHERE g."organizationId" = ${content.organizationId}
+    AND (g."userId" = ${userId} OR g."teamId" IN (SELECT tm."teamId" FROM "team_members" AS tm WHERE tm."userId" = ${userId}))
+    AND (${own} OR g."collectionId" IN (WITH RECURSIVE "grantAbove"("id", "parentId", "depth") AS (
+      SELECT c."id", c."parentId", 1 FROM "collections" AS c WHERE c."id" = ${content.parentId}
+      UNION ALL
+      SELECT c."id", c."parentId", "grantAbove"."depth" + 1 FROM "collections" AS c JOIN "grantAbove" ON c."id" = "grantAbove"."parentId"
+      WHERE "grantAbove"."depth" < 64)
+    SELECT "id" FROM "grantAbove"))`;
+}
+
+/** The roles granted to the viewer that reach a piece of content, as a JSON array (slot `userId`). */
+export function grantedRoles(ctx: RequestContext, content: ContentColumns): Expression<unknown> {
+  return sql`(SELECT ${sqlOf(ctx).json.arrayAgg(sql.ref('g.role'), sql.ref('g.role'))} ${grantsReaching(content)})`;
+}
+
+/**
+ * The viewer sees a piece of content: its organization's content is open to it
+ * (`contentOf`), or it is a member there (`memberOf`, guests too) with a grant
+ * that reaches it (src/domain/access.ts effectiveLevel, as a predicate). The
+ * viewer's values are slots (`contentOf`, `memberOf`, `userId`: viewerSlots)
+ * unless given (compiled GraphQL reads build theirs per viewer).
+ */
+export function seesContent(
+  ctx: Pick<RequestContext, 'provider'>,
+  content: ContentColumns,
+  viewer?: { contentOf: readonly string[]; memberOf: readonly string[]; userId: string },
+): RawBuilder<unknown> {
+  const { json } = sqlOf(ctx);
+  const contentOf = viewer ? viewer.contentOf : slot('contentOf');
+  const memberOf = viewer ? viewer.memberOf : slot('memberOf');
+  const userId = viewer ? sql`${viewer.userId}` : sql`${slot('userId')}`;
+  return sql`(${json.inList(content.organizationId, contentOf)} OR (${json.inList(content.organizationId, memberOf)} AND EXISTS (SELECT 1 ${grantsReaching(content, userId)})))`;
+}
+
+/**
+ * The viewer sees a site (`siteId`, `organizationId`: its row's columns): its
+ * organization's content is open to it, or it is a member there with a grant on
+ * the site, its own or a team's (src/domain/sites/records.ts siteLevel, as a predicate).
+ */
+export function seesSite(
+  ctx: Pick<RequestContext, 'provider'>,
+  site: { id: Expression<unknown>; organizationId: Expression<unknown> },
+  viewer: { contentOf: readonly string[]; memberOf: readonly string[]; userId: string },
+): RawBuilder<unknown> {
+  const { json } = sqlOf(ctx);
+  const userId = sql`${viewer.userId}`;
+  return sql`(${json.inList(site.organizationId, viewer.contentOf)} OR (${json.inList(site.organizationId, viewer.memberOf)} AND EXISTS (SELECT 1 FROM "content_grants" AS g
+    WHERE g."siteId" = ${site.id} AND (g."userId" = ${userId} OR g."teamId" IN (SELECT tm."teamId" FROM "team_members" AS tm WHERE tm."userId" = ${userId})))))`;
+}
+
+/** A space row (`alias`) as the content of seesContent and grantedRoles. */
+export const spaceColumnsOf = (alias: string): ContentColumns => contentColumnsOf('space', alias);
+
+/** A space or collection row (`alias`) as the content of seesContent and grantedRoles. */
+export const contentColumnsOf = (kind: 'space' | 'collection', alias: string): ContentColumns => ({
+  kind,
+  id: sql.ref(`${alias}.id`),
+  parentId: sql.ref(`${alias}.parentId`),
+  organizationId: sql.ref(`${alias}.organizationId`),
+});
 
 /** A simple Prisma filter of equalities (`{ status: 'open', changeRequestId: null }`) as SQL on the row `alias`. */
 export function equalities(alias: string, filter: Record<string, string | number | null>): Expression<unknown> {

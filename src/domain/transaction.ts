@@ -1,24 +1,47 @@
 import { setTimeout } from 'node:timers/promises';
-import { type RequestContext, withDb, withoutMembershipSnapshot } from '../context.ts';
+import { type AuditEntry, type RequestContext, withDb, withoutMembershipSnapshot } from '../context.ts';
 import type { Db, Provider } from '../db/index.ts';
 import { Prisma } from '../db/index.ts';
 import { conflict, unavailable } from '../errors.ts';
 import type { DomainEvent } from '../events/event.ts';
+import { type AuditFacts, writeAuditEntries } from './audit/record.ts';
 import { clearLoaders } from './loaders.ts';
+import { sendDeliveriesSoon } from './webhooks/delivery.ts';
+import { recordWebhookDeliveries } from './webhooks/outbox.ts';
 
 /**
  * Runs a write in one database transaction: if anything throws, nothing is kept.
  * Afterwards the request's loader caches and the viewer's memberships read at
  * authentication are dropped, so later reads see the write. The events the
- * write emitted (src/domain/events/emit.ts) are published once it committed.
+ * write emitted (src/domain/events/emit.ts) are published once it committed;
+ * those webhooks subscribe to are written to their outbox inside it.
+ *
+ * Every write says what it does for the audit log (src/domain/audit/): `audit`
+ * is the entry (or a function of the work's result, for what it created), or
+ * 'recorded-by-work' when the work calls `auditWrite` itself. The entries are
+ * inserted last, in the same transaction: kept exactly when the write is.
  */
-export async function inTransaction<T>(ctx: RequestContext, work: (tx: RequestContext) => Promise<T>): Promise<T> {
+export async function inTransaction<T>(ctx: RequestContext, audit: AuditOf<T>, work: (tx: RequestContext) => Promise<T>): Promise<T> {
   try {
     for (let attempt = 1; ; attempt++) {
       const events: DomainEvent[] = [];
+      let deliveries: string[] = [];
       try {
-        const result = await ctx.db.$transaction((tx) => work({ ...withDb(ctx, tx as unknown as Db), pendingEvents: events }), { timeout: 15_000 });
+        const result = await ctx.db.$transaction(
+          async (tx) => {
+            const entries: AuditEntry[] = [];
+            const txContext = { ...withDb(ctx, tx as unknown as Db), pendingEvents: events, pendingAudit: entries };
+            const value = await work(txContext);
+            if (audit !== 'recorded-by-work') entries.push(...[typeof audit === 'function' ? audit(value) : audit].flat());
+            await writeAuditEntries(txContext, entries);
+            // The webhook outbox, in the same transaction: committed with the write, or not at all.
+            deliveries = events.length > 0 ? await recordWebhookDeliveries(txContext, events) : [];
+            return value;
+          },
+          { timeout: 15_000 },
+        );
         for (const event of events) ctx.events?.publish(event);
+        sendDeliveriesSoon(ctx, deliveries);
         return result;
       } catch (error) {
         if (attempt >= WRITE_CONFLICT_ATTEMPTS || !isWriteConflict(error)) throw error;
@@ -34,6 +57,9 @@ export async function inTransaction<T>(ctx: RequestContext, work: (tx: RequestCo
     ctx.viewer = withoutMembershipSnapshot(ctx.viewer);
   }
 }
+
+/** What a write records in the audit log: its entry, the entries of its result, or those its work records. */
+export type AuditOf<T> = AuditFacts | AuditFacts[] | ((result: T) => AuditFacts | AuditFacts[]) | 'recorded-by-work';
 
 /**
  * How many times a transaction runs when PostgreSQL chose it as the victim of a

@@ -31,6 +31,10 @@ export const EVENT_KINDS = [
   'change_request.merged',
   'change_request.archived',
   'change_request.reopened',
+  // A review was submitted (data: reviewId, status); reviewers were requested or one removed.
+  'change_request.reviewed',
+  'change_request.reviewers_requested',
+  'change_request.reviewer_removed',
   'comment.posted',
   'comment.updated',
   'comment.resolved',
@@ -45,6 +49,11 @@ export const EVENT_KINDS = [
   'space.transferred_out',
   'space.deleted',
   'space.restored',
+  // A Git sync of the space ended (data: direction, commit; or error).
+  'space.git_synced',
+  'space.git_sync_failed',
+  // A push to a bound branch conflicts with the space's edits: it landed as a change request (data: commit, changeRequestId).
+  'space.git_sync_conflict',
   'site.published',
   'site.unpublished',
   'site.deleted',

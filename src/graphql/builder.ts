@@ -21,11 +21,13 @@ const typeOfKind: Partial<Record<IdKind, string>> = {
   siteSectionGroup: 'SiteSectionGroup',
   siteSpace: 'SiteSpace',
   changeRequest: 'ChangeRequest',
+  changeRequestReview: 'ChangeRequestReview',
   revision: 'Revision',
   comment: 'Comment',
   commentReply: 'CommentReply',
   openApiSpec: 'OpenAPISpec',
   openApiSpecVersion: 'OpenAPISpecVersion',
+  webhook: 'Webhook',
 };
 
 const UNKNOWN_TYPE = '';

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Plugin, type YogaLogger, createYoga } from 'graphql-yoga';
 import type { RequestContext } from '../context.ts';
-import { DomainError } from '../errors.ts';
+import { DomainError, TooManyRequests } from '../errors.ts';
 import { DEFAULT_GRAPHQL_LIMITS, type GraphQLLimits } from '../config.ts';
 import { REQUEST_ERROR, graphqlLimitPlugins } from './limits.ts';
 import { GRAPHIQL_EXAMPLE_QUERY, renderGraphiQLPage } from './graphiql.ts';
@@ -9,6 +9,7 @@ import { DOCUMENT_ID_PARAMETER, type PersistedOperations, persistedOperationsPlu
 import { schema } from './schema.ts';
 import { useGraphQlJit } from '@envelop/graphql-jit';
 import type { CompiledReads } from './compiled/plugin.ts';
+import { shareEventAnswers } from './event-results.ts';
 import { type DocumentNode, GraphQLError, getOperationAST, getVariableValues, visit } from 'graphql';
 import { DATABASE_UNAVAILABLE_MESSAGE, RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/unavailable.ts';
 import { assertCleanInput } from '../lib/text-input.ts';
@@ -159,6 +160,7 @@ export function createGraphQLServer(options: GraphQLServerOptions) {
       // Subscriptions run on graphql-js: graphql-jit does not hand their root field its arguments.
       useGraphQlJit({}, { enableIf: (args) => getOperationAST(args.document, args.operationName)?.operation !== 'subscription' }),
       ...(options.onOperation ? [countOperations(options.onOperation)] : []),
+      shareEventAnswers,
       endUnansweredSubscriptions,
     ],
     logging: options.logging,
@@ -181,6 +183,13 @@ export function createGraphQLServer(options: GraphQLServerOptions) {
           return new GraphQLError(DATABASE_UNAVAILABLE_MESSAGE, {
             ...(isGraphQLError(error) ? { nodes: error.nodes, path: error.path } : {}),
             extensions: { code: 503, http: { status: 503, headers: { 'retry-after': String(RETRY_AFTER_SECONDS) } } },
+          });
+        }
+        // Refused before anything ran (a stream beyond its owner's limits): the HTTP answer is the 429 itself.
+        if (original instanceof TooManyRequests) {
+          return new GraphQLError(original.message, {
+            ...(isGraphQLError(error) ? { nodes: error.nodes, path: error.path } : {}),
+            extensions: { code: 429, http: { status: 429, headers: { 'retry-after': String(original.retryAfterSeconds) } } },
           });
         }
         if (original instanceof DomainError) {

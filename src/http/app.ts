@@ -4,11 +4,12 @@ import type { Socket } from 'node:net';
 import compress from '@fastify/compress';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { PublicUrls } from '../config.ts';
-import { type RequestContext, createContext } from '../context.ts';
+import { type GitSyncSettings, type RequestContext, createContext } from '../context.ts';
 import type { Database } from '../db/index.ts';
-import { readViewer } from '../domain/users/service.ts';
 import { createViewerCache } from '../domain/users/viewer-cache.ts';
-import { DomainError, invalid, unauthenticated, unavailable } from '../errors.ts';
+import { DomainError, TooManyRequests, forbidden, invalid, unauthenticated, unavailable } from '../errors.ts';
+import { authenticateSiteToken, looksLikeSiteToken } from '../domain/sites/site-tokens.ts';
+import { PUBLISHED_URL_PATH } from '../rest/routes/urls.ts';
 import type { CorsOrigins, GraphQLLimits, RateLimits } from '../config.ts';
 import { graphqlPlugin } from './graphql.ts';
 import type { CompiledReadsMode } from '../graphql/compiled/plugin.ts';
@@ -26,17 +27,20 @@ import { registerSecurityHeaders } from './security-headers.ts';
 import { bearerToken, hashApiToken } from '../lib/tokens.ts';
 import { type EventBus, openEventBus } from '../events/bus.ts';
 import { type StreamLimits, DEFAULT_STREAM_LIMITS, createEventStreams } from '../events/streams.ts';
-import { RateLimited, registerRateLimits } from './rate-limit.ts';
+import { registerRateLimits } from './rate-limit.ts';
 import { DEFAULT_RATE_LIMITS } from '../config.ts';
 import { registerResponseCache } from './response-cache.ts';
 import { COMPRESSION } from './compression.ts';
 import { registerFileDownloads } from '../rest/files.ts';
-import { registerPublishedMcp } from '../rest/published-mcp.ts';
+import { publishedMcpPlugin } from '../rest/published-mcp.ts';
 import { PUBLISHED_TEXT_PATH, registerPublishedText } from '../rest/published-text.ts';
 import { OPENAPI_PATH, restPlugin } from '../rest/plugin.ts';
+import { SAML_SIGN_IN_PATH, samlSignInPlugin } from '../rest/saml-sign-in.ts';
+import { GIT_HOOK_PATH, gitHooksPlugin } from '../rest/git-hooks.ts';
 import type { FileStorage } from '../storage/files.ts';
 import { type JobQueue, jobSender } from '../jobs/queue.ts';
 import { openJobQueue } from '../jobs/open-queue.ts';
+import type { WebhookSettings } from '../lib/webhook-settings.ts';
 import { METRICS_PATH, registerMetrics } from './metrics.ts';
 
 declare module 'fastify' {
@@ -77,6 +81,12 @@ export interface AppOptions {
   fetchPrivateAddresses?: boolean;
   /** Bounds of fetching OpenAPI spec sources (OPENAPI_FETCH_TIMEOUT_MS, OPENAPI_FETCH_MAX_MB); 20 s and 10 MB when absent. */
   openApiFetch?: { timeoutMs: number; maxBytes: number };
+  /** Git sync's clone caches and limits (GIT_CACHE_DIR, GIT_MAX_*); the defaults of src/domain/git/jobs.ts when absent. */
+  gitSync?: GitSyncSettings;
+  /** How long audit events are kept, in days (0: for ever); the retention job reads it. */
+  auditRetentionDays?: number;
+  /** How webhooks are delivered (WEBHOOK_*); src/lib/webhook-settings.ts's defaults when absent. */
+  webhooks?: WebhookSettings;
   /** GraphQL documents registered by hash (src/graphql/persisted-operations.ts); none when absent. */
   persistedOperations?: PersistedOperations;
   /** The job queue; by default one on the app's database (src/jobs/), stopped with the app. */
@@ -89,6 +99,8 @@ export interface AppOptions {
    * may fall behind.
    */
   events?: { redisUrl?: string | undefined; redisPrefix?: string | undefined; limits?: Partial<StreamLimits> | undefined };
+  /** Origins a SAML sign-in may hand its token to (SAML_REDIRECT_ORIGINS, src/domain/saml/sign-in.ts); none when absent. */
+  samlRedirectOrigins?: readonly string[];
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -127,7 +139,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // Live updates: committed writes announce events on the bus; subscribers' streams hear them.
   const bus: EventBus = await openEventBus({ database, redisUrl: options.events?.redisUrl, redisPrefix: options.events?.redisPrefix, log: app.log });
-  const streams = createEventStreams(bus, { ...DEFAULT_STREAM_LIMITS, ...options.events?.limits });
+  const streams = createEventStreams(bus, { ...DEFAULT_STREAM_LIMITS, ...options.events?.limits }, { generations: database.generations });
   app.decorate('events', bus);
   // Last, after the requests and jobs that publish: the bus closes with the database.
   app.addHook('onClose', () => bus.close());
@@ -198,7 +210,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await registerCors(app, options.corsOrigins ?? '*');
 
   // Before authentication too: a client over its budget costs no token lookup.
-  const checkFailedAuthentication = await registerRateLimits(app, options.rateLimits ?? DEFAULT_RATE_LIMITS);
+  const rateLimits = await registerRateLimits(app, options.rateLimits ?? DEFAULT_RATE_LIMITS);
 
   // Background jobs queued by requests run with a context of their own (no viewer).
   const jobContext = () =>
@@ -211,7 +223,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       pageTreeCache,
       fetchPrivateAddresses: options.fetchPrivateAddresses,
       openApiFetch: options.openApiFetch,
+      gitSync: options.gitSync,
+      webhooks: options.webhooks,
       events: bus,
+      auditRetentionDays: options.auditRetentionDays,
     });
   const jobQueue = options.jobs ?? openJobQueue(database, { log: app.log, context: jobContext });
   const jobs = jobSender(jobQueue);
@@ -227,11 +242,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRequest', async (request, reply) => {
     const policy = tokenPolicy(request);
     if (policy === 'none') return;
-    const token = bearerToken(request.headers.authorization);
-    const viewer = token ? await viewers.viewerForToken(token) : null;
-    if (!viewer && !(policy === 'optional' && request.headers.authorization === undefined)) {
+    const token = policy === 'anonymous' ? undefined : bearerToken(request.headers.authorization);
+    // A site token (a JWT a URL lookup answered) reads one published site over REST: no viewer, an allow-list.
+    const siteToken = token !== undefined && looksLikeSiteToken(token);
+    if (siteToken && !request.url.startsWith('/v1/')) {
+      throw forbidden('Authorization: a site token reads its published site over REST (/v1) only: use an API token here');
+    }
+    const viewer = token && !siteToken ? await viewers.viewerForToken(token) : null;
+    if (!viewer && !siteToken && policy !== 'anonymous' && !(policy === 'optional' && request.headers.authorization === undefined)) {
       // Each failure spends the address's stricter budget: guessing tokens ends in 429s.
-      const limited = await checkFailedAuthentication(request);
+      const limited = await rateLimits.failedAuthentication(request);
       if (limited) throw limited;
       throw token ? unauthenticated('The API token is not valid') : unauthenticated();
     }
@@ -244,10 +264,27 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       pageTreeCache,
       fetchPrivateAddresses: options.fetchPrivateAddresses,
       openApiFetch: options.openApiFetch,
+      gitSync: options.gitSync,
       jobs,
+      webhooks: options.webhooks,
       events: bus,
     });
     request.ctx.streams = streams;
+    if (siteToken) {
+      try {
+        await authenticateSiteToken(request.ctx, token!);
+      } catch (error) {
+        const limited = await rateLimits.failedAuthentication(request);
+        throw limited ?? error;
+      }
+    }
+    // Who and from where, for the audit log of the writes this request makes.
+    request.ctx.origin = {
+      source: 'api',
+      address: request.ip,
+      userAgent: request.headers['user-agent'],
+      requestId: String(request.id),
+    };
     // The response closing before it finished: the client went away (or the connection was cut).
     const gone = new AbortController();
     reply.raw.once('close', () => {
@@ -257,9 +294,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     request.ctx.abortConnection = () => {
       if (!reply.raw.writableFinished) reply.raw.destroy();
     };
-    // Read afresh for each event of a live stream, its memberships with it: the viewer cache follows
-    // this instance's announcements of changes, which an event from another instance can outrun.
-    if (token && viewer) request.ctx.credentials = { key: hashApiToken(token), viewer: async () => (await readViewer(database, token))?.viewer ?? null };
+    // Asked again for each event of a live stream, and when its user changes: from the viewer cache, which
+    // every instance keeps exact (the streams hear the announcements of changes before an event they precede).
+    if (token && viewer) request.ctx.credentials = { key: hashApiToken(token), address: request.ip, viewer: () => viewers.viewerForToken(token) };
   });
 
   // Path and query values are text the databases can store, as bodies are (src/lib/text-input.ts).
@@ -274,7 +311,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       request.log.warn({ err: { message: (error as Error).message } }, 'unavailable');
       reply.header('retry-after', String(RETRY_AFTER_SECONDS));
     } else if (status >= 500) request.log.error(error);
-    if (error instanceof RateLimited) reply.header('retry-after', String(error.retryAfterSeconds));
+    if (error instanceof TooManyRequests) reply.header('retry-after', String(error.retryAfterSeconds));
     if (request.url.startsWith('/graphql')) {
       return reply.code(status).send({ errors: [{ message, extensions: { code: status } }] });
     }
@@ -302,7 +339,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(restPlugin, { publicUrl: urls.api });
   registerFileDownloads(app, { database, storage: options.fileStorage });
   registerPublishedText(app, { urls });
-  registerPublishedMcp(app, { urls });
+  await app.register(samlSignInPlugin, { redirectOrigins: options.samlRedirectOrigins ?? [] });
+  await app.register(gitHooksPlugin);
+  await app.register(publishedMcpPlugin, { urls, countMessages: rateLimits.extraRequests });
   await app.register(graphqlPlugin, {
     graphiqlToken: options.graphiqlToken,
     limits: options.graphqlLimits,
@@ -313,14 +352,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   return app;
 }
 
-/** Whether a request needs a token: REST and GraphQL do; a published site's text may be read without one (as a visitor). */
-function tokenPolicy(request: FastifyRequest): 'required' | 'optional' | 'none' {
+/**
+ * Whether a request needs a token: REST and GraphQL do; a published site's text may be read without one (as a visitor);
+ * SAML sign-in's addresses read none (the browser signing in has none yet, and a request context without a viewer).
+ */
+function tokenPolicy(request: FastifyRequest): 'required' | 'optional' | 'anonymous' | 'none' {
   // Browsers send preflights without credentials; they read no data.
   if (request.method === 'OPTIONS') return 'none';
   const path = request.url.split('?')[0]!;
   if (path === OPENAPI_PATH || path === METRICS_PATH) return 'none';
   const reads = request.method === 'GET' || request.method === 'HEAD';
   if ((reads || (request.method === 'POST' && path.replace(/\/+$/, '').endsWith('/mcp'))) && PUBLISHED_TEXT_PATH.test(path)) return 'optional';
+  if (SAML_SIGN_IN_PATH.test(path)) return 'anonymous';
+  if (request.method === 'POST' && GIT_HOOK_PATH.test(path)) return 'anonymous';
+  // A reader's browser, or a renderer before it holds a token, resolves a URL of a published site.
+  if ((reads || request.method === 'POST') && path.replace(/\/+$/, '') === PUBLISHED_URL_PATH) return 'optional';
   if (path.startsWith('/v1/')) return 'required';
   if (path === '/graphql') {
     // The GraphiQL page itself is public; every query it sends carries a token.

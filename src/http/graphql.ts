@@ -69,6 +69,14 @@ export async function graphqlPlugin(
       // Streams (subscriptions, incremental delivery) pass as they are; results are
       // read whole, to bound their size and for the response cache to see their text.
       if (/^(text\/event-stream|multipart\/mixed)/.test(response.headers.get('content-type') ?? '')) {
+        // A subscription refused before its stream opened (beyond its owner's limits): an HTTP error
+        // with its Retry-After, in the error shape, rather than a stream that opens to say so.
+        if (response.status >= 400) {
+          const errors = await refusalOf(response);
+          const retryAfter = response.headers.get('retry-after');
+          if (retryAfter) reply.header('retry-after', retryAfter);
+          return reply.code(response.status).send({ errors });
+        }
         reply.status(response.status);
         response.headers.forEach((value, name) => {
           // Yoga's `Content-Encoding: none` is no encoding a client knows; a stream is never compressed (@fastify/compress skips event streams).
@@ -107,6 +115,17 @@ export async function graphqlPlugin(
   });
 }
 
+/** The errors of a subscription Yoga refused with an HTTP error: the one result of its (short) event stream. */
+async function refusalOf(response: Response): Promise<unknown[]> {
+  const text = await response.text();
+  const data = /^event: next\ndata: (.*)$/m.exec(text)?.[1];
+  try {
+    const errors = data ? (JSON.parse(data) as { errors?: unknown[] }).errors : undefined;
+    if (errors?.length) return errors;
+  } catch {}
+  return [{ message: 'The subscription was refused', extensions: { code: response.status } }];
+}
+
 /**
  * Yoga's body (a whatwg-node ReadableStream) as a Node stream for Fastify. Its
  * first chunk is read at once: the web stream starts on its first read, and
@@ -123,7 +142,8 @@ async function nodeStreamOf(body: ReadableStream<Uint8Array>): Promise<Readable>
       try {
         const { done, value } = pending ?? (await reader.read());
         pending = undefined;
-        this.push(done ? null : Buffer.from(value));
+        // The chunk's own bytes, not a copy: a stream's answers are many small writes.
+        this.push(done ? null : Buffer.from(value.buffer, value.byteOffset, value.byteLength));
       } catch (error) {
         this.destroy(error as Error);
       }

@@ -13,8 +13,11 @@ import { DomainError } from '../errors.ts';
  * not as server errors with stack traces.
  */
 
-/** Query parameters whose values are secrets. */
-const SECRET_PARAMETERS = /^(shareKey|visitorToken|visitor_token|token|access_token|jwt|key|secret|password)$/i;
+/**
+ * Query parameters whose values are secrets. `url` is the address a URL lookup
+ * resolves (`GET /v1/urls/published`), which may carry a share key in its path.
+ */
+const SECRET_PARAMETERS = /^(shareKey|visitorToken|visitor_token|visitorAuthToken|url|token|access_token|jwt|key|secret|password)$/i;
 
 /** A request URL with the values of secret query parameters replaced. */
 export function redactUrl(url: string): string {
@@ -123,8 +126,9 @@ export interface LogOutput {
 }
 
 /**
- * One record per request, once it is answered: its method and URL (secrets
- * redacted), status and time. Fastify's record of its arrival is at debug.
+ * One record per request, once it is answered (or, for a stream, once its
+ * client closed it): its method and URL (secrets redacted), status and time.
+ * Fastify's record of its arrival is at debug.
  */
 export class OneRecordPerRequest extends LogController {
   override incomingRequest(request: FastifyRequest): void {
@@ -135,13 +139,24 @@ export class OneRecordPerRequest extends LogController {
     if (error) reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
     else reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
   }
+
+  /**
+   * A client closing the connection of a stream it is done with (a subscription) is the normal
+   * end of a stream, not a fault: its request's one record, as any request's (Fastify logs
+   * "stream closed prematurely" instead, and never the request).
+   */
+  override streamError(error: Error & { code?: string }, request: FastifyRequest, reply: FastifyReply): void {
+    if (error.code === 'ERR_STREAM_PREMATURE_CLOSE') this.requestCompleted(null, request, reply);
+    else super.streamError(error, request, reply);
+  }
 }
 
 /**
  * Where log lines go: stdout as JSON, or stdout made readable for a person at a
- * terminal. Read by a person, a request is one line (method, URL, status, time)
- * instead of its record with request and response objects, which pino-pretty
- * would spread over a dozen lines.
+ * terminal. Read by a person, every record is one line: a request its method,
+ * URL, status and time instead of its request and response objects, a job its
+ * name and time then the rest of its fields, where pino-pretty would spread
+ * either over several lines (an error's stack still takes its own).
  */
 export function logDestination(
   format: LogFormat,
@@ -149,32 +164,38 @@ export function logDestination(
   colorize = process.stdout.isTTY === true,
 ): LogOutput {
   if (format === 'json') return out;
-  const prettify = prettyFactory({ colorize, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
-  const requests = new RequestLines();
+  const prettify = prettyFactory({ colorize, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true });
+  const records = new ReadableRecords();
   return {
     write(line) {
-      const record = requests.shorten(line);
+      const record = records.shorten(line);
       if (record) out.write(prettify(record));
     },
   };
 }
 
-interface RequestRecord {
+interface LogRecord {
   msg?: unknown;
   reqId?: unknown;
   req?: { method?: unknown; url?: unknown };
   res?: { statusCode?: unknown };
   responseTime?: unknown;
+  job?: unknown;
+  ms?: unknown;
   [key: string]: unknown;
 }
 
-/** The "request completed" record made one short line: method, URL, status and time. */
-class RequestLines {
+/**
+ * Records made short for a person: "request completed" becomes method, URL,
+ * status and time; a job's record (src/jobs/queue.ts) says which job and how
+ * long in its message, its other fields following on the same line.
+ */
+class ReadableRecords {
   /** The record to print for a JSON line. */
-  shorten(line: string): RequestRecord | string | undefined {
-    let record: RequestRecord;
+  shorten(line: string): LogRecord | string | undefined {
+    let record: LogRecord;
     try {
-      record = JSON.parse(line) as RequestRecord;
+      record = JSON.parse(line) as LogRecord;
     } catch {
       return line;
     }
@@ -183,6 +204,10 @@ class RequestLines {
       const request = req?.method ? `${req.method} ${req.url}` : undefined;
       const time = typeof responseTime === 'number' ? ` ${responseTime.toFixed(1)} ms` : '';
       return { ...rest, ...(request ? {} : { reqId }), msg: `${request ?? 'request'} ${res.statusCode}${time}` };
+    }
+    if (typeof record.job === 'string' && typeof record.msg === 'string') {
+      const { job, ms, msg, ...rest } = record;
+      return { ...rest, msg: `${msg}: ${job}${typeof ms === 'number' ? `, ${ms} ms` : ''}` };
     }
     return record;
   }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { DomainError } from '../errors.ts';
+import { TooManyRequests } from '../errors.ts';
 import { bearerToken } from '../lib/tokens.ts';
 import type { RateLimits } from '../config.ts';
 
@@ -18,24 +18,31 @@ const WINDOW_MS = 60_000;
 /** A token is never a key as it is: stores and logs see a digest. */
 const keyOfToken = (token: string) => `token:${createHash('sha256').update(token).digest('base64url').slice(0, 24)}`;
 
-export class RateLimited extends DomainError {
-  constructor(
-    message: string,
-    readonly retryAfterSeconds: number,
-  ) {
-    super(429, message);
-  }
-}
+export class RateLimited extends TooManyRequests {}
 
 /** Checks a failed authentication against the address's budget: a RateLimited error once it is spent. */
 export type FailedAuthenticationCheck = (request: FastifyRequest) => Promise<RateLimited | null>;
 
 /**
- * Registers the per-client limit (an `onRequest` hook, so register it before
- * authentication) and returns the check for failed authentications.
+ * Counts `count` more requests of the client that sent `request` (the messages of a batch beyond
+ * the first, which the request itself counted): a RateLimited error when that spends its budget.
  */
-export async function registerRateLimits(app: FastifyInstance, limits: RateLimits): Promise<FailedAuthenticationCheck> {
-  if (!limits.perMinute && !limits.failedAuthenticationsPerMinute) return async () => null;
+export type ExtraRequestsCheck = (request: FastifyRequest, count: number) => Promise<RateLimited | null>;
+
+export interface RateLimitChecks {
+  failedAuthentication: FailedAuthenticationCheck;
+  extraRequests: ExtraRequestsCheck;
+}
+
+const unlimited: RateLimitChecks = { failedAuthentication: async () => null, extraRequests: async () => null };
+
+/**
+ * Registers the per-client limit (an `onRequest` hook, so register it before
+ * authentication) and returns the checks for failed authentications and for
+ * requests that carry several (an MCP batch).
+ */
+export async function registerRateLimits(app: FastifyInstance, limits: RateLimits): Promise<RateLimitChecks> {
+  if (!limits.perMinute && !limits.failedAuthenticationsPerMinute) return unlimited;
   let redis: import('ioredis').Redis | undefined;
   if (limits.redisUrl) {
     const { Redis } = await import('ioredis');
@@ -72,13 +79,27 @@ export async function registerRateLimits(app: FastifyInstance, limits: RateLimit
     errorResponseBuilder: (_request, context) =>
       new RateLimited(`Too many requests: at most ${context.max} per minute; retry in ${context.after}`, Math.ceil(context.ttl / 1000)),
   });
-  if (!limits.failedAuthenticationsPerMinute) return async () => null;
+  // The global limit's own counter (same store, same key): each extra request counts as one more request.
+  const countRequest = app.createRateLimit();
+  const extraRequests: ExtraRequestsCheck = async (request, count) => {
+    if (!limits.perMinute || count <= 0) return null;
+    const counted = await Promise.all(Array.from({ length: count }, () => countRequest(request)));
+    // The last counted is the one with the least left (none is left out: no allow list).
+    let last: (typeof counted)[number] | undefined;
+    for (const limit of counted) if (!limit.isAllowed && (!last || last.isAllowed || limit.remaining <= last.remaining)) last = limit;
+    if (!last || last.isAllowed || !last.isExceeded) return null;
+    return new RateLimited(
+      `Too many requests: at most ${last.max} per minute, each message of a batch counting as one; retry in ${last.ttlInSeconds} seconds`,
+      last.ttlInSeconds,
+    );
+  };
+  if (!limits.failedAuthenticationsPerMinute) return { failedAuthentication: async () => null, extraRequests };
   const checkFailure = app.createRateLimit({
     max: limits.failedAuthenticationsPerMinute,
     timeWindow: WINDOW_MS,
     keyGenerator: (request) => `failed-authentication:${request.ip}`,
   });
-  return async (request) => {
+  const failedAuthentication: FailedAuthenticationCheck = async (request) => {
     const limit = await checkFailure(request);
     if (limit.isAllowed || !limit.isExceeded) return null;
     return new RateLimited(
@@ -86,4 +107,5 @@ export async function registerRateLimits(app: FastifyInstance, limits: RateLimit
       limit.ttlInSeconds,
     );
   };
+  return { failedAuthentication, extraRequests };
 }

@@ -1,17 +1,35 @@
 import { importWebsiteJob, renderPdfJob } from '../domain/content/jobs.ts';
+import { bindingPollJob, bindingSyncJob } from '../domain/git/binding-sync.ts';
+import { exportGitJob, importGitJob } from '../domain/git/jobs.ts';
 import { processOpenAPISpecJob, resumeOpenAPISpecsJob } from '../domain/openapi/processing.ts';
 import { spacePurgeJob } from '../domain/spaces/purge.ts';
+import { auditRetentionJob } from '../domain/audit/retention.ts';
+import { webhookDeliveryJob, webhookSweepJob } from '../domain/webhooks/delivery.ts';
 import type { AnyJobKind, JobKind } from '../context.ts';
 import type { JobLog, JobQueue } from './queue.ts';
+import { DEFAULT_WEBHOOK_SETTINGS } from '../lib/webhook-settings.ts';
 
 // Functions, not constants: the job modules import the domain, which may import
 // this module back, and a constant would capture kinds not yet defined.
 
 /** Every kind of job; a server works them all from the start, so that any instance takes any job. */
-export const jobKinds = (): AnyJobKind[] => [spacePurgeJob, processOpenAPISpecJob, resumeOpenAPISpecsJob, renderPdfJob, importWebsiteJob];
+export const jobKinds = (): AnyJobKind[] => [
+  spacePurgeJob,
+  auditRetentionJob,
+  processOpenAPISpecJob,
+  resumeOpenAPISpecsJob,
+  renderPdfJob,
+  importWebsiteJob,
+  importGitJob,
+  exportGitJob,
+  bindingSyncJob,
+  bindingPollJob,
+  webhookDeliveryJob,
+  webhookSweepJob,
+];
 
 /** The kinds queued every interval (below), each worked by its schedule. */
-const periodicKinds = (): AnyJobKind[] => [spacePurgeJob, resumeOpenAPISpecsJob];
+const periodicKinds = (): AnyJobKind[] => [spacePurgeJob, auditRetentionJob, resumeOpenAPISpecsJob];
 
 export interface BackgroundWork {
   /** Stops queuing periodic jobs (the queue itself stops with the app). */
@@ -23,15 +41,25 @@ export interface BackgroundWork {
  * queues the periodic ones at start and then every interval. With several
  * instances each of them queues, and the queue keeps one job per interval.
  */
-export function startBackgroundWork(options: { queue: JobQueue; log: JobLog; purgeIntervalMs: number }): BackgroundWork {
+export function startBackgroundWork(options: {
+  queue: JobQueue;
+  log: JobLog;
+  purgeIntervalMs: number;
+  webhookSweepIntervalMs?: number;
+  gitPollIntervalMs?: number;
+}): BackgroundWork {
   const { queue, log } = options;
   let stopped = false;
-  const periodicKindsNow = periodicKinds();
+  const periodicKindsNow = [...periodicKinds(), webhookSweepJob, bindingPollJob];
   for (const kind of jobKinds()) {
     if (!periodicKindsNow.includes(kind)) void work(queue, kind, log, () => stopped);
   }
   // Specs whose processing job was lost are found again at the purge interval.
-  const periodic = periodicKindsNow.map((kind) => every(queue, kind, options.purgeIntervalMs, log));
+  const periodic = periodicKinds().map((kind) => every(queue, kind, options.purgeIntervalMs, log));
+  // Webhook retries, and deliveries a stopped server left, at their own interval.
+  periodic.push(every(queue, webhookSweepJob, options.webhookSweepIntervalMs ?? DEFAULT_WEBHOOK_SETTINGS.sweepIntervalMs, log));
+  // Bound Git branches, for pushes no webhook announced.
+  periodic.push(every(queue, bindingPollJob, options.gitPollIntervalMs ?? 300_000, log));
   return {
     async stop() {
       stopped = true;

@@ -93,6 +93,12 @@ export function inProcessQueue(runner: JobRunner): JobQueue {
         waiters.delete(id);
       }
     },
+    async settled(ms) {
+      const deadline = Date.now() + ms;
+      while ((running.size > 0 || timers.size > 0) && Date.now() < deadline) {
+        await Promise.race([Promise.allSettled([...running]), new Promise((resolve) => setTimeout(resolve, 10))]);
+      }
+    },
     async stop() {
       stopped = true;
       for (const timer of timers) clearTimeout(timer);

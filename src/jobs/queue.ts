@@ -17,10 +17,12 @@ export interface JobQueue extends JobSender {
   work(kind: AnyJobKind): Promise<void>;
   /** Stops taking jobs and waits (bounded) for those running. */
   stop(): Promise<void>;
+  /** In-process only: waits (at most `ms`) until no job of this process is running or about to start. */
+  settled?(ms: number): Promise<void>;
 }
 
 /** What the queue tells operators: every job's end, and its own trouble. */
-export type JobLog = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+export type JobLog = Pick<FastifyBaseLogger, 'debug' | 'info' | 'warn' | 'error'>;
 
 /** What runs jobs: where to log, and a fresh context for each attempt. */
 export interface JobRunner {
@@ -37,7 +39,7 @@ export async function runLogged(kind: AnyJobKind, data: object, job: { id: strin
   const ms = () => Math.round(performance.now() - started);
   try {
     const summary: JobOutput = (await kind.run(context(), data, job)) ?? {};
-    log.info({ job: kind.name, jobId: job.id, attempt: job.attempt, ms: ms(), ...summary }, 'job done');
+    log[kind.idle?.(summary) ? 'debug' : 'info']({ job: kind.name, jobId: job.id, attempt: job.attempt, ms: ms(), ...summary }, 'job done');
     return summary;
   } catch (error) {
     if (error instanceof DomainError) {

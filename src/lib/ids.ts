@@ -26,12 +26,20 @@ export const ID_PREFIXES = {
   siteSection: 'sec',
   siteSpace: 'ssp',
   shareLink: 'shl',
+  siteRedirect: 'srd',
   changeRequest: 'cr',
+  changeRequestReview: 'crv',
   page: 'pg',
   pageVersion: 'pv',
   file: 'fil',
   fileVersion: 'fv',
   event: 'evt',
+  webhook: 'wh',
+  webhookDelivery: 'whd',
+  webhookAttempt: 'wha',
+  webhookMessage: 'msg',
+  gitBinding: 'gitb',
+  grant: 'grt',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -154,3 +154,135 @@ export async function fetchBounded(start: URL, limits: FetchLimits): Promise<Fet
   }
   throw new FetchRefused(`${start.href} redirects more than 5 times`);
 }
+
+/** A request of a protocol client (Git over smart HTTP) through the fetcher's rules. */
+export interface GuardedRequest {
+  url: string;
+  method?: string | undefined;
+  headers?: Record<string, string> | undefined;
+  body?: AsyncIterable<Uint8Array> | undefined;
+}
+
+export interface GuardedResponse {
+  url: string;
+  method: string;
+  statusCode: number;
+  statusMessage: string;
+  headers: Record<string, string>;
+  body: AsyncIterableIterator<Uint8Array>;
+}
+
+/**
+ * One HTTP request with the fetcher's rules (http(s) only, public addresses only unless allowed,
+ * checked where the connection is made), its answer streamed and bounded: past `maxBytes` in all
+ * (`counter` adds up several requests) it fails with FetchRefused. Redirects are not followed.
+ */
+export async function guardedRequest(
+  request: GuardedRequest,
+  limits: Pick<FetchLimits, 'allowPrivate' | 'timeoutMs'> & { counter: { bytes: number; maxBytes: number; tooLarge: () => string } },
+): Promise<GuardedResponse> {
+  const url = new URL(request.url);
+  assertFetchable(url, limits.allowPrivate);
+  const client = url.protocol === 'https:' ? https : http;
+  const method = request.method ?? 'GET';
+  const chunks: Uint8Array[] = [];
+  if (request.body) for await (const chunk of request.body) chunks.push(chunk);
+  const signal = AbortSignal.timeout(limits.timeoutMs);
+  const response = await new Promise<http.IncomingMessage>((resolve, reject) => {
+    const sent = client.request(
+      url,
+      {
+        method,
+        signal,
+        headers: { 'user-agent': 'git/docs-gateway', ...request.headers },
+        ...(limits.allowPrivate ? {} : { lookup: publicOnlyLookup, agent: publicOnlyAgents[url.protocol as 'http:' | 'https:'] }),
+      },
+      resolve,
+    );
+    sent.on('error', (error) => {
+      if (error instanceof FetchRefused) return reject(error);
+      if (signal.aborted) return reject(new FetchRefused(`${url.origin} did not answer within ${limits.timeoutMs} ms`, { timedOut: true }));
+      reject(new FetchRefused(`${url.origin} could not be reached (${(error as NodeJS.ErrnoException).code ?? error.message})`));
+    });
+    for (const chunk of chunks) sent.write(chunk);
+    sent.end();
+  });
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(response.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  const counter = limits.counter;
+  async function* body(): AsyncIterableIterator<Uint8Array> {
+    for await (const chunk of response as AsyncIterable<Buffer>) {
+      counter.bytes += chunk.length;
+      if (counter.bytes > counter.maxBytes) {
+        response.destroy();
+        throw new FetchRefused(counter.tooLarge());
+      }
+      yield new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    }
+  }
+  return { url: request.url, method, statusCode: response.statusCode ?? 0, statusMessage: response.statusMessage ?? '', headers, body: body() };
+}
+
+export interface Posted {
+  status: number;
+  /** The first bytes of the answer's body (for a delivery log), at most `maxBytes`. */
+  body: string;
+}
+
+/**
+ * POSTs a body to a URL within the same rules as fetchBounded (http(s) only,
+ * public addresses unless allowed, checked where the connection is made),
+ * without following redirects (a 3xx is the answer), within `timeoutMs`.
+ * Refusals and network failures are FetchRefused.
+ */
+export async function postBounded(url: URL, request: { headers: Record<string, string>; body: string }, limits: FetchLimits): Promise<Posted> {
+  assertFetchable(url, limits.allowPrivate);
+  const signal = AbortSignal.timeout(limits.timeoutMs);
+  const client = url.protocol === 'https:' ? https : http;
+  try {
+    return await new Promise<Posted>((resolve, reject) => {
+      const outgoing = client.request(
+        url,
+        {
+          method: 'POST',
+          signal,
+          headers: {
+            'content-type': 'application/json',
+            'user-agent': 'docs-gateway-webhooks',
+            ...request.headers,
+            'content-length': Buffer.byteLength(request.body),
+          },
+          ...(limits.allowPrivate ? {} : { lookup: publicOnlyLookup, agent: publicOnlyAgents[url.protocol as 'http:' | 'https:'] }),
+        },
+        (response) => {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          response.on('data', (chunk: Buffer) => {
+            // What is past the limit is read and dropped: the status is what counts.
+            if (size < limits.maxBytes) chunks.push(chunk.subarray(0, limits.maxBytes - size));
+            size += chunk.length;
+          });
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+          response.on('error', reject);
+        },
+      );
+      outgoing.on('error', reject);
+      outgoing.end(request.body);
+    });
+  } catch (error) {
+    if (error instanceof FetchRefused) throw error;
+    if (signal.aborted) throw new FetchRefused(`${url.href} did not answer within ${limits.timeoutMs} ms`, { timedOut: true });
+    const cause = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new FetchRefused(`${url.href} could not be reached (${cause})`);
+  }
+}
+
+/** Whether `url` may be fetched under these rules, as far as can be told without connecting (names are checked when connecting). */
+export function fetchableUrl(url: URL, allowPrivate: boolean): string | undefined {
+  try {
+    assertFetchable(url, allowPrivate);
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}

@@ -30,6 +30,8 @@ export interface Route {
   /** Largest request body in bytes, when it is not Fastify's 1 MiB (uploads). */
   bodyLimit?: number;
   status: 200 | 201 | 204 | 205;
+  /** A 205 route whose handler answers `false` when there was nothing to remove: then 204 (both documented). */
+  noContentWhenAbsent?: boolean;
   /** Name of the response schema in /v1/openapi.json (official component names where one exists). */
   response?: string;
   /** The response is a listing `{ next, count, items }` of `response`. */

@@ -28,10 +28,11 @@ export type Principal = (typeof PRINCIPALS)[number];
  * - `{ minimum, guest }`: members at this level and above; below it 403, and a
  *   guest `guest` (404 where guests cannot see the object at all — content and
  *   sites —, 403 where the organization is visible but the action is not).
+ * - `public`: anyone, without a token too (an invalid token is still a 401);
  * Members of other organizations get 404: what lies outside one's
  * organizations does not exist for one.
  */
-export type Rule = 'anyone' | 'member' | { minimum: Role; guest: 403 | 404 };
+export type Rule = 'anyone' | 'member' | 'public' | { minimum: Role; guest: 403 | 404 };
 
 /** Needs `minimum` on content (spaces, collections, sites) guests cannot see. */
 export const content = (minimum: Role): Rule => ({ minimum, guest: 404 });
@@ -40,6 +41,7 @@ export const organization = (minimum: Role): Rule => ({ minimum, guest: 403 });
 
 /** The status `principal` must get: `success` when allowed. */
 export function expectedStatus(rule: Rule, principal: Principal, success: number): number {
+  if (rule === 'public') return principal === 'unknown token' ? 401 : success;
   if (principal === 'no token' || principal === 'unknown token') return 401;
   if (principal === 'other organization') return rule === 'anyone' ? success : 404;
   if (rule === 'anyone' || rule === 'member') return success;
@@ -141,6 +143,23 @@ async function buildContent(t: TestApp, organizationId: string, admin: TestUser)
   const translationSettingsId = await translationSettings();
   const inviteId = await linkInvite();
   const samlProviderId = await samlProvider();
+  /** A webhook (its receiver never answers: port 9), and a delivery of it written as the outbox writes one. */
+  const webhook = async (): Promise<string> =>
+    (await rest('POST', `${org}/webhooks`, { url: 'http://127.0.0.1:9/matrix', events: ['comment_reply_posted'] }, 201)).id;
+  const webhookId = await webhook();
+  const webhookDeliveryId = `whd_matrix${unique()}`;
+  await t.database.db.webhookDelivery.create({
+    data: {
+      id: webhookDeliveryId,
+      organizationId,
+      subscriptionId: webhookId,
+      messageId: `msg_matrix${unique()}`,
+      eventType: 'comment_reply_posted',
+      payload: JSON.stringify({ type: 'comment_reply_posted', timestamp: new Date().toISOString(), data: { organizationId } }),
+      status: 'failed',
+      nextAttemptAt: new Date(),
+    },
+  });
   const commentId = await comment(spaceId);
   const commentReplyId = await commentReply(spaceId, commentId);
   const changeRequestCommentId = await comment(spaceId, changeRequestId);
@@ -179,6 +198,7 @@ async function buildContent(t: TestApp, organizationId: string, admin: TestUser)
       team,
       linkInvite,
       samlProvider,
+      webhook,
       comment,
       commentReply,
       translationSettings,
@@ -202,6 +222,8 @@ async function buildContent(t: TestApp, organizationId: string, admin: TestUser)
     translationSettingsId,
     inviteId,
     samlProviderId,
+    webhookId,
+    webhookDeliveryId,
     commentId,
     commentReplyId,
     changeRequestCommentId,
@@ -246,8 +268,22 @@ export async function buildMatrixWorld(t: TestApp) {
     admin: members.admin.token,
   };
 
+  const contentOfA = await buildContent(t, a.organization.id, a.admin);
+  // Opened by the edit member: the others may review it (its author never may).
+  const opened = await t.call('POST', `/v1/spaces/${contentOfA.spaceId}/change-requests`, { token: members.edit.token, body: { subject: 'To review' } });
+  expect(opened.statusCode, opened.body).toBe(201);
+  const reviewed = await t.call('POST', `/v1/spaces/${contentOfA.spaceId}/change-requests/${opened.json().id}/reviews`, {
+    token: a.admin.token,
+    body: { status: 'approved' },
+  });
+  expect(reviewed.statusCode, reviewed.body).toBe(201);
+
   return {
-    a: await buildContent(t, a.organization.id, a.admin),
+    a: contentOfA,
+    /** A change request of A's space opened by its edit member, for reviews. */
+    reviewableChangeRequestId: opened.json().id as string,
+    /** A review of it, by A's admin. */
+    reviewId: reviewed.json().id as string,
     b: await buildContent(t, b.organization.id, a.admin),
     x: await buildContent(t, x.organization.id, x.admin),
     admin: a.admin,

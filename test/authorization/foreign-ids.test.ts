@@ -258,6 +258,25 @@ const REFUSALS: Refusal[] = [
   },
   { name: 'a page of B through a space of A', method: 'GET', url: (w) => `/v1/spaces/${w.a.spaceId}/content/page/${w.b.page.id}`, status: 404 },
   { name: 'a file of B through a space of A', method: 'GET', url: (w) => `/v1/spaces/${w.a.spaceId}/content/files/${w.b.fileId}`, status: 404 },
+  { name: 'a revision of B through a space of A', method: 'GET', url: (w) => `/v1/spaces/${w.a.spaceId}/revisions/${w.b.revisionId}`, status: 404 },
+  {
+    name: 'a page document of a revision of X through a space of A',
+    method: 'GET',
+    url: (w) => `/v1/spaces/${w.a.spaceId}/revisions/${w.x.revisionId}/page/${w.x.page.id}/document`,
+    status: 404,
+  },
+  {
+    name: 'the changes of a revision of B through a space of A',
+    method: 'GET',
+    url: (w) => `/v1/spaces/${w.a.spaceId}/revisions/${w.b.revisionId}/changes`,
+    status: 404,
+  },
+  {
+    name: 'a page of B in a revision of A',
+    method: 'GET',
+    url: (w) => `/v1/spaces/${w.a.spaceId}/revisions/${w.a.revisionId}/page/${w.b.page.id}`,
+    status: 404,
+  },
   {
     name: 'a team of B as the default team of a new SAML provider',
     method: 'POST',
@@ -458,6 +477,12 @@ describe('ids of another organization in GraphQL arguments', () => {
       query: 'mutation($collection: ID!, $to: ID!) { transferCollection(input: { collectionId: $collection, organization: $to }) { collection { id } } }',
       variables: (w) => ({ collection: w.a.collectionId, to: w.x.organizationId }),
       code: 400,
+    },
+    {
+      name: 'a revision of B read through a space of A',
+      query: 'query($space: ID!, $id: ID!) { revision(spaceId: $space, id: $id) { id } }',
+      variables: (w) => ({ space: w.a.spaceId, id: w.b.revisionId }),
+      code: 404,
     },
     {
       name: 'a custom field of X read through organization A',

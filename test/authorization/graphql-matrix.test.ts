@@ -46,12 +46,14 @@ const NODE_TYPES: Array<[string, Rule, (w: MatrixWorld) => string]> = [
   ['Collection', content('read'), (w) => w.a.collectionId],
   ['Space', content('read'), (w) => w.a.spaceId],
   ['ChangeRequest', content('read'), (w) => w.a.changeRequestId],
+  ['ChangeRequestReview', content('read'), (w) => w.reviewId],
   ['Revision', content('read'), (w) => w.a.revisionId],
   ['Comment', content('read'), (w) => w.a.commentId],
   ['CommentReply', content('read'), (w) => w.a.changeRequestCommentReplyId],
   ['CustomField', organization('read'), (w) => w.a.customFieldName],
   ['Team', organization('read'), (w) => w.a.teamId],
   ['SamlProvider', organization('admin'), (w) => w.a.samlProviderId],
+  ['Webhook', organization('admin'), (w) => w.a.webhookId],
   // A link invite: anyone holding its id.
   ['Invite', 'anyone', (w) => w.a.inviteId],
   ['TranslationSettings', organization('read'), (w) => w.a.translationSettingsId],
@@ -62,6 +64,9 @@ const NODE_TYPES: Array<[string, Rule, (w: MatrixWorld) => string]> = [
   ['SiteSectionGroup', content('read'), (w) => w.a.groupId],
   ['SiteSpace', content('read'), (w) => w.a.siteSpaceId],
 ];
+
+/** The published address of a public site of A (made once). */
+let publishedSite: Promise<string> | undefined;
 
 const QUERIES: Record<string, Case[]> = {
   user: [{ rule: 'anyone', request: () => ({ query: '{ user { id } }' }) }],
@@ -95,12 +100,38 @@ const QUERIES: Record<string, Case[]> = {
   ],
   collection: [byId('collection', content('read'), (w) => w.a.collectionId)],
   space: [byId('space', content('read'), (w) => w.a.spaceId)],
+  revision: [
+    {
+      rule: content('read'),
+      request: (w) => ({
+        query: 'query($space: ID!, $id: ID!) { revision(spaceId: $space, id: $id) { id } }',
+        variables: { space: w.a.spaceId, id: w.a.revisionId },
+      }),
+    },
+  ],
   site: [byId('site', content('read'), (w) => w.a.siteId)],
   // Unpublished: only members who see the site.
   publishedSite: [
     {
       rule: content('read'),
       request: (w) => ({ query: 'query($id: ID!) { publishedSite(siteId: $id) { site { id } } }', variables: { id: w.a.siteId } }),
+    },
+  ],
+  // A published public site: anyone with a token resolves its URL (GraphQL needs a token; REST answers without one).
+  publishedContentByUrl: [
+    {
+      rule: 'anyone',
+      request: async (w) => {
+        publishedSite ??= (async () => {
+          const siteId = await w.a.make.site({ visibility: 'public' });
+          await w.a.rest('POST', `/v1/orgs/${w.a.organizationId}/sites/${siteId}/site-spaces`, { spaceId: w.a.spaceId }, 201);
+          return (await w.a.rest('POST', `/v1/orgs/${w.a.organizationId}/sites/${siteId}/publish`)).urls.published as string;
+        })();
+        return {
+          query: 'query($url: String!) { publishedContentByUrl(url: $url) { ... on PublishedUrlContent { site } } }',
+          variables: { url: await publishedSite },
+        };
+      },
     },
   ],
   node: NODE_TYPES.map(([type, rule, id]) => ({
@@ -143,6 +174,11 @@ const m = (rule: Rule, selection: string, input: MutationCase['input'], fresh?: 
 
 const orgInput = (w: MatrixWorld) => ({ organizationId: w.a.organizationId });
 const siteInput = (w: MatrixWorld) => ({ siteId: w.a.siteId });
+/** A redirect of A's site, made over REST. */
+async function matrixRedirect(w: MatrixWorld): Promise<string> {
+  const body = { source: `/m-${unique()}`, destination: { kind: 'site-space', siteSpaceId: w.a.siteSpaceId } };
+  return (await w.a.rest('POST', `/v1/orgs/${w.a.organizationId}/sites/${w.a.siteId}/redirects`, body, 201)).id;
+}
 
 const MUTATIONS: Record<string, MutationCase> = {
   updateOrganization: m(organization('admin'), 'organization { id }', (w) => ({ ...orgInput(w), title: 'Organization A' })),
@@ -161,6 +197,45 @@ const MUTATIONS: Record<string, MutationCase> = {
   createSamlProvider: m(organization('admin'), 'samlProvider { id }', (w) => ({ ...orgInput(w), label: 'Matrix IdP' })),
   updateSamlProvider: m(organization('admin'), 'samlProvider { id }', (w) => ({ samlProviderId: w.a.samlProviderId, label: 'Matrix IdP' })),
   deleteSamlProvider: m(organization('admin'), 'deletedSamlProviderId', async (w) => ({ samlProviderId: await w.a.make.samlProvider() }), true),
+  createWebhook: m(organization('admin'), 'webhook { id } secret', (w) => ({
+    ...orgInput(w),
+    url: 'http://127.0.0.1:9/matrix',
+    events: ['comment_reply_posted'],
+  })),
+  updateWebhook: m(organization('admin'), 'webhook { id }', (w) => ({ webhookId: w.a.webhookId, events: ['comment_reply_posted'] })),
+  rotateWebhookSecret: m(organization('admin'), 'webhook { id } secret', (w) => ({ webhookId: w.a.webhookId })),
+  deleteWebhook: m(organization('admin'), 'deletedWebhookId', async (w) => ({ webhookId: await w.a.make.webhook() }), true),
+  redeliverWebhookDelivery: m(organization('admin'), 'delivery { id }', (w) => ({ webhookId: w.a.webhookId, deliveryId: w.a.webhookDeliveryId })),
+  // A space bound to a repository: space admins (the syncs queued here fail later: nothing answers there).
+  bindSpaceToGitRepository: m(
+    content('admin'),
+    'gitBinding { id } hookSecret',
+    async (w) => ({ spaceId: await w.a.make.space(), url: 'http://127.0.0.1:9/none.git' }),
+    true,
+  ),
+  syncSpaceGitBinding: m(content('admin'), 'gitBinding { id }', async (w) => {
+    await w.a.rest('PUT', `/v1/spaces/${w.a.spaceId}/git/binding`, { url: 'http://127.0.0.1:9/none.git' }, 200);
+    return { spaceId: w.a.spaceId };
+  }),
+  unbindSpaceFromGitRepository: m(
+    content('admin'),
+    'spaceId',
+    async (w) => {
+      const spaceId = await w.a.make.space();
+      await w.a.rest('PUT', `/v1/spaces/${spaceId}/git/binding`, { url: 'http://127.0.0.1:9/none.git' }, 200);
+      return { spaceId };
+    },
+    true,
+  ),
+  // Site redirects: changed by admins, as over REST.
+  createSiteRedirect: m(
+    content('admin'),
+    'siteRedirect { id }',
+    (w) => ({ ...siteInput(w), source: `/m-${unique()}`, destination: { kind: 'site-space', siteSpaceId: w.a.siteSpaceId } }),
+    true,
+  ),
+  updateSiteRedirect: m(content('admin'), 'siteRedirect { id }', async (w) => ({ ...siteInput(w), siteRedirectId: await matrixRedirect(w), permanent: true })),
+  deleteSiteRedirect: m(content('admin'), 'deletedId', async (w) => ({ ...siteInput(w), siteRedirectId: await matrixRedirect(w) }), true),
   createInvite: m(organization('admin'), 'invite { id }', (w) => ({ ...orgInput(w), role: 'read' })),
   updateInvite: m(organization('admin'), 'invite { id }', (w) => ({ inviteId: w.a.inviteId, role: 'read' })),
   deleteInvite: m(organization('admin'), 'deletedInviteId', async (w) => ({ inviteId: await w.a.make.linkInvite() }), true),
@@ -207,6 +282,16 @@ const MUTATIONS: Record<string, MutationCase> = {
 
   createSpace: m(organization('create'), 'space { id }', (w) => ({ ...orgInput(w), title: 'Matrix space' })),
   updateSpace: m(content('admin'), 'space { id }', (w) => ({ spaceId: w.a.spaceId, title: 'Guide space' })),
+  // Grants of `read` to the subject and A's team: they raise no caller.
+  inviteToSpace: m(content('admin'), 'space { id }', (w) => ({ spaceId: w.a.spaceId, role: 'read', users: [w.subject.id] })),
+  setSpaceUserPermission: m(content('admin'), 'space { id }', (w) => ({ spaceId: w.a.spaceId, userId: w.subject.id, role: 'read' })),
+  setSpaceTeamPermission: m(content('admin'), 'space { id }', (w) => ({ spaceId: w.a.spaceId, teamId: w.a.teamId, role: 'read' })),
+  inviteToCollection: m(content('admin'), 'collection { id }', (w) => ({ collectionId: w.a.collectionId, role: 'read', teams: [w.a.teamId] })),
+  setCollectionUserPermission: m(content('admin'), 'collection { id }', (w) => ({ collectionId: w.a.collectionId, userId: w.subject.id, role: 'read' })),
+  setCollectionTeamPermission: m(content('admin'), 'collection { id }', (w) => ({ collectionId: w.a.collectionId, teamId: w.a.teamId, role: null })),
+  inviteToSite: m(content('admin'), 'site { id }', (w) => ({ siteId: w.a.siteId, role: 'read', users: [w.subject.id] })),
+  setSiteUserPermission: m(content('admin'), 'site { id }', (w) => ({ siteId: w.a.siteId, userId: w.subject.id, role: 'read' })),
+  setSiteTeamPermission: m(content('admin'), 'site { id }', (w) => ({ siteId: w.a.siteId, teamId: w.a.teamId, role: null })),
   deleteSpace: m(content('admin'), 'space { id }', async (w) => ({ spaceId: await w.a.make.space() }), true),
   restoreSpace: m(content('admin'), 'space { id }', async (w) => ({ spaceId: await w.a.make.deletedSpace() }), true),
   duplicateSpace: m(content('create'), 'space { id }', (w) => ({ spaceId: w.a.spaceId })),
@@ -230,6 +315,24 @@ const MUTATIONS: Record<string, MutationCase> = {
     changes: [{ operation: 'insert_page', title: 'Matrix page', document: {} }],
   })),
   importWebsite: m(content('edit'), 'revision', async (w) => ({ spaceId: await w.a.make.space(), url: w.website }), true),
+  submitChangeRequestReview: m(content('review'), 'review { id }', (w) => ({ changeRequestId: w.reviewableChangeRequestId, status: 'approved' })),
+  requestReviewersForChangeRequest: m(content('edit'), 'requestedReviewers { revision }', (w) => ({
+    changeRequestId: w.a.changeRequestId,
+    users: [w.subject.id],
+  })),
+  removeRequestedReviewerFromChangeRequest: m(content('edit'), 'removed', (w) => ({ changeRequestId: w.a.changeRequestId, userId: w.subject.id })),
+  importGitRepository: m(content('edit'), 'gitSync { url }', async (w) => ({ spaceId: await w.a.make.space(), url: w.website, ref: 'main' }), true),
+  exportToGitRepository: m(
+    content('edit'),
+    'gitSync { url }',
+    async (w) => ({
+      spaceId: await w.a.make.space(),
+      url: w.website,
+      ref: 'main',
+      commitMessage: 'Matrix',
+    }),
+    true,
+  ),
 
   createComment: m(content('comment'), 'comment { id }', (w) => ({ spaceId: w.a.spaceId, changeRequestId: w.a.changeRequestId, body: 'Matrix' })),
   updateComment: m(content('comment'), 'comment { id }', (w) => ({ commentId: w.a.commentId, resolved: true, addedReactions: ['👀'] })),
@@ -272,6 +375,7 @@ const MUTATIONS: Record<string, MutationCase> = {
   ),
   addSiteSpace: m(content('admin'), 'siteSpace { id }', async (w) => ({ ...siteInput(w), spaceId: await w.a.make.space(), sectionId: w.a.sectionId }), true),
   updateSiteSpace: m(content('admin'), 'siteSpace { id }', (w) => ({ siteSpaceId: w.a.siteSpaceId, path: 'matrix' })),
+  duplicateSiteSpace: m(content('admin'), 'siteSpace { id }', (w) => ({ siteSpaceId: w.a.siteSpaceId }), true),
   deleteSiteSpace: m(
     content('admin'),
     'deletedId',

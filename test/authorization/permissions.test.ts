@@ -155,8 +155,8 @@ const KINDS: Record<string, Kind> = {
     },
     probes: {
       view: (token, { ids }) => status(token, 'GET', `/v1/orgs/${ids.organizationId}`),
-      // Access to the organization's content: its listings.
-      access: (token, { ids }) => status(token, 'GET', `/v1/orgs/${ids.organizationId}/spaces`),
+      // Access to the organization's content: a search of all of it (a guest lists only the content granted to it).
+      access: (token, { ids }) => status(token, 'GET', `/v1/orgs/${ids.organizationId}/search?query=probe`),
       admin: (token, { ids }) => status(token, 'PATCH', `/v1/orgs/${ids.organizationId}`, { inviteLinks: false }),
       createContent: (token, { ids }) => status(token, 'POST', `/v1/orgs/${ids.organizationId}/spaces`, { title: 'Probe' }),
       listMembers: (token, { ids }) => status(token, 'GET', `/v1/orgs/${ids.organizationId}/members`),

@@ -37,9 +37,64 @@ interface Operation {
 const org = (w: MatrixWorld) => ({ organizationId: w.a.organizationId });
 const space = (w: MatrixWorld) => ({ spaceId: w.a.spaceId });
 const changeRequest = (w: MatrixWorld) => ({ spaceId: w.a.spaceId, changeRequestId: w.a.changeRequestId });
+const revision = (w: MatrixWorld) => ({ spaceId: w.a.spaceId, revisionId: w.a.revisionId });
 const site = (w: MatrixWorld) => ({ organizationId: w.a.organizationId, siteId: w.a.siteId });
 const team = (w: MatrixWorld) => ({ organizationId: w.a.organizationId, teamId: w.a.teamId });
 const openApiSpec = (w: MatrixWorld) => ({ organizationId: w.a.organizationId, specSlug: w.a.openApiSpecSlug });
+/** The published address of a public site of A (made once). */
+let publishedSite: Promise<string> | undefined;
+function publishedSiteUrl(w: MatrixWorld): Promise<string> {
+  publishedSite ??= (async () => {
+    const siteId = await w.a.make.site({ visibility: 'public' });
+    await w.a.rest('POST', `/v1/orgs/${w.a.organizationId}/sites/${siteId}/site-spaces`, { spaceId: w.a.spaceId }, 201);
+    return (await w.a.rest('POST', `/v1/orgs/${w.a.organizationId}/sites/${siteId}/publish`)).urls.published as string;
+  })();
+  return publishedSite;
+}
+/** An open change request of A's space, opened by A's editor (an author never reviews their own change request). */
+async function changeRequestByEditor(w: MatrixWorld): Promise<string> {
+  const response = await t.call('POST', `/v1/spaces/${w.a.spaceId}/change-requests`, { token: w.members.edit.token, body: { subject: 'To review' } });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json().id;
+}
+
+/** A review of A's change request, by A's reviewer (kept for the file). */
+let review: Promise<string> | undefined;
+function reviewOf(w: MatrixWorld): Promise<string> {
+  review ??= (async () => {
+    const response = await t.call('POST', `/v1/spaces/${w.a.spaceId}/change-requests/${w.a.changeRequestId}/reviews`, {
+      token: w.members.review.token,
+      body: { status: 'approved' },
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json().id as string;
+  })();
+  return review;
+}
+
+/** The eight permission operations of spaces or collections, on A's `target` (grants of `read` to the subject and A's team: they raise no one). */
+function contentPermissionOperations(kind: 'Space' | 'Collection' | 'Site', target: (w: MatrixWorld) => Record<string, string>): Record<string, Operation> {
+  const path = (w: MatrixWorld) =>
+    kind === 'Site'
+      ? `/v1/orgs/${w.a.organizationId}/sites/${w.a.siteId}/permissions`
+      : `/v1/${kind === 'Space' ? 'spaces' : 'collections'}/${Object.values(target(w))[0]}/permissions`;
+  const granted = async (w: MatrixWorld, grantee: 'users' | 'teams') => {
+    const id = grantee === 'users' ? (await w.freshMember()).id : w.a.teamId;
+    await w.a.rest('POST', path(w), { role: 'read', [grantee]: [id] }, 204);
+    return id;
+  };
+  return {
+    [`inviteTo${kind}`]: { rule: content('admin'), call: (w) => ({ params: target(w), body: { role: 'read', users: [w.subject.id] } }) },
+    [`listUserPermissionsIn${kind}`]: { rule: content('read'), call: (w) => ({ params: target(w) }) },
+    [`updateUserPermissionIn${kind}`]: { rule: content('admin'), call: (w) => ({ params: { ...target(w), userId: w.subject.id }, body: { role: 'read' } }) },
+    [`removeUserFrom${kind}`]: { rule: content('admin'), fresh: true, call: async (w) => ({ params: { ...target(w), userId: await granted(w, 'users') } }) },
+    [`listTeamPermissionsIn${kind}`]: { rule: content('read'), call: (w) => ({ params: target(w) }) },
+    [`updateTeamPermissionIn${kind}`]: { rule: content('admin'), call: (w) => ({ params: { ...target(w), teamId: w.a.teamId }, body: { role: 'read' } }) },
+    [`removeTeamFrom${kind}`]: { rule: content('admin'), fresh: true, call: async (w) => ({ params: { ...target(w), teamId: await granted(w, 'teams') } }) },
+    [`listPermissionsAggregateIn${kind}`]: { rule: content('read'), call: (w) => ({ params: target(w) }) },
+  };
+}
+
 const edit = { changes: [{ operation: 'insert_page', title: 'Matrix page', document: {} }] };
 
 const REST_OPERATIONS: Record<string, Operation> = {
@@ -73,6 +128,15 @@ const REST_OPERATIONS: Record<string, Operation> = {
   getUserById: { rule: content('read'), call: (w) => ({ params: { userId: w.subject.id } }) },
   listOrganizationsForAuthenticatedUser: { rule: 'anyone', call: () => ({ params: {} }) },
   getOrganizationById: { rule: 'member', call: (w) => ({ params: org(w) }) },
+  // The audit log: admins only.
+  listOrganizationAuditEventActions: { rule: organization('admin'), call: (w) => ({ params: org(w) }) },
+  listOrganizationAuditEvents: { rule: organization('admin'), call: (w) => ({ params: org(w) }) },
+  getOrganizationAuditEvent: {
+    rule: organization('admin'),
+    call: async (w) => ({
+      params: { ...org(w), auditEventId: (await t.database.db.auditEvent.findFirstOrThrow({ where: { organizationId: w.a.organizationId } })).id },
+    }),
+  },
   updateOrganizationById: { rule: organization('admin'), call: (w) => ({ params: org(w), body: { title: 'Organization A' } }) },
   getOrganizationsForEmailDomain: { rule: 'anyone', call: () => ({ params: { emailDomain: 'example.test' } }) },
   searchOrganizationContent: { rule: organization('read'), call: (w) => ({ params: org(w), query: 'query=guide' }) },
@@ -159,8 +223,31 @@ const REST_OPERATIONS: Record<string, Operation> = {
   },
   listSSOProviderLoginsInOrganization: { rule: 'anyone', call: (w) => ({ params: org(w) }) },
 
+  // Webhooks: admins only
+  listWebhooksInOrganizationById: { rule: organization('admin'), call: (w) => ({ params: org(w) }) },
+  createOrganizationWebhook: {
+    rule: organization('admin'),
+    call: (w) => ({ params: org(w), body: { url: 'http://127.0.0.1:9/matrix', events: ['comment_reply_posted'] } }),
+  },
+  getOrganizationWebhookById: { rule: organization('admin'), call: (w) => ({ params: { ...org(w), webhookId: w.a.webhookId } }) },
+  updateOrganizationWebhook: {
+    rule: organization('admin'),
+    call: (w) => ({ params: { ...org(w), webhookId: w.a.webhookId }, body: { events: ['comment_reply_posted'] } }),
+  },
+  deleteOrganizationWebhook: { rule: organization('admin'), fresh: true, call: async (w) => ({ params: { ...org(w), webhookId: await w.a.make.webhook() } }) },
+  rotateOrganizationWebhookSecret: { rule: organization('admin'), call: (w) => ({ params: { ...org(w), webhookId: w.a.webhookId } }) },
+  listOrganizationWebhookDeliveries: { rule: organization('admin'), call: (w) => ({ params: { ...org(w), webhookId: w.a.webhookId } }) },
+  getOrganizationWebhookDelivery: {
+    rule: organization('admin'),
+    call: (w) => ({ params: { ...org(w), webhookId: w.a.webhookId, deliveryId: w.a.webhookDeliveryId } }),
+  },
+  redeliverOrganizationWebhookDelivery: {
+    rule: organization('admin'),
+    call: (w) => ({ params: { ...org(w), webhookId: w.a.webhookId, deliveryId: w.a.webhookDeliveryId } }),
+  },
+
   // Collections
-  listCollectionsInOrganizationById: { rule: organization('read'), call: (w) => ({ params: org(w) }) },
+  listCollectionsInOrganizationById: { rule: 'member', call: (w) => ({ params: org(w) }) },
   createCollection: { rule: organization('create'), call: (w) => ({ params: org(w), body: { title: 'Matrix collection' } }) },
   getCollectionById: { rule: content('read'), call: (w) => ({ params: { collectionId: w.a.collectionId } }) },
   updateCollectionById: { rule: content('admin'), call: (w) => ({ params: { collectionId: w.a.collectionId }, body: { description: 'Matrix' } }) },
@@ -173,8 +260,13 @@ const REST_OPERATIONS: Record<string, Operation> = {
     call: async (w) => ({ params: { collectionId: await w.a.make.collection() }, body: { organization: w.transferTargetId } }),
   },
 
+  // Space and collection permissions: admins of the content give roles; whoever sees it sees who has one.
+  ...contentPermissionOperations('Space', (w) => ({ spaceId: w.a.spaceId })),
+  ...contentPermissionOperations('Collection', (w) => ({ collectionId: w.a.collectionId })),
+
   // Spaces
-  listSpacesInOrganizationById: { rule: organization('read'), call: (w) => ({ params: org(w) }) },
+  // Guests list what they were granted (nothing here).
+  listSpacesInOrganizationById: { rule: 'member', call: (w) => ({ params: org(w) }) },
   createSpace: { rule: organization('create'), call: (w) => ({ params: org(w), body: { title: 'Matrix space' } }) },
   getSpaceById: { rule: content('read'), call: (w) => ({ params: space(w) }) },
   updateSpaceById: { rule: content('admin'), call: (w) => ({ params: space(w), body: { title: 'Guide space' } }) },
@@ -203,6 +295,53 @@ const REST_OPERATIONS: Record<string, Operation> = {
     fresh: true,
     call: async (w) => ({ params: { spaceId: await w.a.make.space() }, body: { url: w.website, source: 'website' } }),
   },
+  // Git sync: queued (204) for editors; the state of a space that was synced once (the import queued here fails later: nothing answers there).
+  importGitRepository: {
+    rule: content('edit'),
+    fresh: true,
+    call: async (w) => ({ params: { spaceId: await w.a.make.space() }, body: { url: 'http://127.0.0.1:9/none.git', ref: 'main' } }),
+  },
+  exportToGitRepository: {
+    rule: content('edit'),
+    fresh: true,
+    call: async (w) => ({ params: { spaceId: await w.a.make.space() }, body: { url: 'http://127.0.0.1:9/none.git', ref: 'main', commitMessage: 'Export' } }),
+  },
+  getSpaceGitInfo: {
+    rule: content('read'),
+    call: async (w) => {
+      await w.a.rest('POST', `/v1/spaces/${w.a.spaceId}/git/import`, { url: 'http://127.0.0.1:9/none.git', ref: 'main' }, 204);
+      return { params: space(w) };
+    },
+  },
+  // A space bound to a repository: space admins only (the binding made here syncs later and fails: nothing answers there).
+  getSpaceGitBinding: {
+    rule: content('admin'),
+    call: async (w) => {
+      await w.a.rest('PUT', `/v1/spaces/${w.a.spaceId}/git/binding`, { url: 'http://127.0.0.1:9/none.git' }, 200);
+      return { params: space(w) };
+    },
+  },
+  putSpaceGitBinding: {
+    rule: content('admin'),
+    fresh: true,
+    call: async (w) => ({ params: { spaceId: await w.a.make.space() }, body: { url: 'http://127.0.0.1:9/none.git', branch: 'main' } }),
+  },
+  deleteSpaceGitBinding: {
+    rule: content('admin'),
+    fresh: true,
+    call: async (w) => {
+      const spaceId = await w.a.make.space();
+      await w.a.rest('PUT', `/v1/spaces/${spaceId}/git/binding`, { url: 'http://127.0.0.1:9/none.git' }, 200);
+      return { params: { spaceId } };
+    },
+  },
+  syncSpaceGitBinding: {
+    rule: content('admin'),
+    call: async (w) => {
+      await w.a.rest('PUT', `/v1/spaces/${w.a.spaceId}/git/binding`, { url: 'http://127.0.0.1:9/none.git' }, 200);
+      return { params: space(w) };
+    },
+  },
   listPages: { rule: content('read'), call: (w) => ({ params: space(w) }) },
   getPageById: { rule: content('read'), call: (w) => ({ params: { ...space(w), pageId: w.a.page.id } }) },
   getPageByPath: { rule: content('read'), call: (w) => ({ params: { ...space(w), pagePath: w.a.page.path } }) },
@@ -210,12 +349,45 @@ const REST_OPERATIONS: Record<string, Operation> = {
   getFileById: { rule: content('read'), call: (w) => ({ params: { ...space(w), fileId: w.a.fileId } }) },
   listFileBacklinks: { rule: content('read'), call: (w) => ({ params: { ...space(w), fileId: w.a.fileId } }) },
   listPageLinks: { rule: content('read'), call: (w) => ({ params: { ...space(w), pageId: w.a.page.id } }) },
+  listSpacePageMetaLinks: { rule: content('read'), call: (w) => ({ params: { ...space(w), pageId: w.a.page.id } }) },
 
   // Change requests
   listChangeRequestsForSpace: { rule: content('read'), call: (w) => ({ params: space(w) }) },
   createChangeRequest: { rule: content('edit'), call: (w) => ({ params: space(w), body: { subject: 'Matrix' } }) },
   getChangeRequestById: { rule: content('read'), call: (w) => ({ params: changeRequest(w) }) },
   getChangeRequestChanges: { rule: content('read'), call: (w) => ({ params: changeRequest(w) }) },
+  // Reviews: a change request A's editor opened, so that A's admin, never its author, may review it.
+  getReviewsByChangeRequestId: { rule: content('read'), call: (w) => ({ params: changeRequest(w) }) },
+  getChangeRequestReviewById: {
+    rule: content('read'),
+    call: async (w) => ({ params: { ...changeRequest(w), reviewId: await reviewOf(w) } }),
+  },
+  getRequestedReviewersByChangeRequestId: { rule: content('read'), call: (w) => ({ params: changeRequest(w) }) },
+  getContributorsByChangeRequestId: { rule: content('read'), call: (w) => ({ params: changeRequest(w) }) },
+  submitChangeRequestReview: {
+    rule: content('review'),
+    fresh: true,
+    call: async (w) => ({ params: { spaceId: w.a.spaceId, changeRequestId: await changeRequestByEditor(w) }, body: { status: 'approved' } }),
+  },
+  // Editors, or its author (A's admin here).
+  requestReviewersForChangeRequest: {
+    rule: content('edit'),
+    fresh: true,
+    call: (w) => ({ params: changeRequest(w), body: { users: [w.members.review.id] } }),
+  },
+  removeRequestedReviewerFromChangeRequest: {
+    rule: content('edit'),
+    fresh: true,
+    call: async (w) => {
+      // Requested first, so that there is one to remove (205).
+      const requested = await t.call('POST', `/v1/spaces/${w.a.spaceId}/change-requests/${w.a.changeRequestId}/requested-reviewers`, {
+        token: w.admin.token,
+        body: { users: [w.members.review.id] },
+      });
+      expect(requested.statusCode, requested.body).toBeLessThan(300);
+      return { params: { ...changeRequest(w), userId: w.members.review.id } };
+    },
+  },
   // Editors, or its author (A's admin here).
   updateChangeRequestById: { rule: content('edit'), call: (w) => ({ params: changeRequest(w), body: { subject: 'Matrix' } }) },
   mergeChangeRequest: {
@@ -244,6 +416,20 @@ const REST_OPERATIONS: Record<string, Operation> = {
   getFileInChangeRequestById: { rule: content('read'), call: (w) => ({ params: { ...changeRequest(w), fileId: w.a.fileId } }) },
   listFileBacklinksInChangeRequest: { rule: content('read'), call: (w) => ({ params: { ...changeRequest(w), fileId: w.a.fileId } }) },
   listPageLinksInChangeRequest: { rule: content('read'), call: (w) => ({ params: { ...changeRequest(w), pageId: w.a.page.id } }) },
+  listChangeRequestPageMetaLinks: { rule: content('read'), call: (w) => ({ params: { ...changeRequest(w), pageId: w.a.page.id } }) },
+
+  // A revision of the space by id (its content when the fixtures were built, with the same page and file)
+  getRevisionById: { rule: content('read'), call: (w) => ({ params: revision(w) }) },
+  listPagesInRevisionById: { rule: content('read'), call: (w) => ({ params: revision(w) }) },
+  getPageInRevisionById: { rule: content('read'), call: (w) => ({ params: { ...revision(w), pageId: w.a.page.id } }) },
+  getPageInRevisionByPath: { rule: content('read'), call: (w) => ({ params: { ...revision(w), pagePath: w.a.page.path } }) },
+  getPageDocumentInRevisionById: { rule: content('read'), call: (w) => ({ params: { ...revision(w), pageId: w.a.page.id }, query: 'evaluated=true' }) },
+  listRevisionPageMetaLinks: { rule: content('read'), call: (w) => ({ params: { ...revision(w), pageId: w.a.page.id } }) },
+  listFilesInRevisionById: { rule: content('read'), call: (w) => ({ params: revision(w) }) },
+  getFileInRevisionById: { rule: content('read'), call: (w) => ({ params: { ...revision(w), fileId: w.a.fileId } }) },
+  listFileBacklinksInRevision: { rule: content('read'), call: (w) => ({ params: { ...revision(w), fileId: w.a.fileId } }) },
+  listPageLinksInRevision: { rule: content('read'), call: (w) => ({ params: { ...revision(w), pageId: w.a.page.id } }) },
+  getRevisionSemanticChanges: { rule: content('read'), call: (w) => ({ params: revision(w), query: 'limit=5' }) },
 
   // Comments: readers read them, `comment` posts, replies, reacts and resolves, admins delete any (authors their own)
   listCommentsInSpace: { rule: content('read'), call: (w) => ({ params: space(w), query: 'status=open&order=asc' }) },
@@ -333,7 +519,9 @@ const REST_OPERATIONS: Record<string, Operation> = {
   },
 
   // Sites: seen by non-guest members (guests cannot see them: 404), configured by admins
-  listSites: { rule: organization('read'), call: (w) => ({ params: org(w) }) },
+  // Guests list the sites granted to them (none here).
+  listSites: { rule: 'member', call: (w) => ({ params: org(w) }) },
+  ...contentPermissionOperations('Site', (w) => ({ organizationId: w.a.organizationId, siteId: w.a.siteId })),
   createSite: { rule: organization('create'), call: (w) => ({ params: org(w), body: { title: 'Matrix site' } }) },
   getSiteById: { rule: content('read'), call: (w) => ({ params: site(w) }) },
   updateSiteById: { rule: content('admin'), call: (w) => ({ params: site(w), body: { title: 'Matrix site' } }) },
@@ -343,6 +531,12 @@ const REST_OPERATIONS: Record<string, Operation> = {
   getSiteAdaptiveSchema: { rule: content('read'), call: (w) => ({ params: site(w) }) },
   updateSiteAdaptiveSchema: { rule: content('admin'), call: (w) => ({ params: site(w), body: { jsonSchema: w.adaptiveSchema } }) },
   getSitePublishingAuthById: { rule: content('admin'), call: (w) => ({ params: site(w) }) },
+  regenerateSitePublishingAuthById: { rule: content('admin'), call: (w) => ({ params: site(w) }) },
+  updateSitePublishingAuthById: { rule: content('admin'), call: (w) => ({ params: site(w), body: { backend: 'custom' } }) },
+  getSitePublishingPreviewById: { rule: content('admin'), call: (w) => ({ params: site(w) }) },
+  // URL lookups of published sites: open to anyone, without a token too (what an anonymous visitor may know).
+  resolvePublishedContentByUrl: { rule: 'public', call: async (w) => ({ params: {}, body: { url: await publishedSiteUrl(w) } }) },
+  getPublishedContentByUrl: { rule: 'public', call: async (w) => ({ params: {}, query: `url=${encodeURIComponent(await publishedSiteUrl(w))}` }) },
   // Unpublished: only members who see the site (published sites are for their audience, asserted below).
   getPublishedContentSite: { rule: content('read'), call: (w) => ({ params: site(w) }) },
   listSiteShareLinks: { rule: content('admin'), call: (w) => ({ params: site(w) }) },
@@ -412,7 +606,78 @@ const REST_OPERATIONS: Record<string, Operation> = {
     call: async (w) => ({ params: { ...site(w), siteSpaceId: await w.a.make.siteSpace(w.a.siteId, await w.a.make.space(), w.a.sectionId) } }),
   },
   moveSiteSpace: { rule: content('admin'), call: (w) => ({ params: { ...site(w), siteSpaceId: w.a.siteSpaceId }, body: {} }) },
+  duplicateSiteSpace: { rule: content('admin'), fresh: true, call: (w) => ({ params: { ...site(w), siteSpaceId: w.a.siteSpaceId }, body: {} }) },
+
+  // Site redirects: read by members who see the site, changed by admins
+  listSiteRedirects: { rule: content('read'), call: (w) => ({ params: site(w) }) },
+  createSiteRedirect: {
+    rule: content('admin'),
+    fresh: true,
+    call: (w) => ({ params: site(w), body: { source: `/m-${unique()}`, destination: { kind: 'site-space', siteSpaceId: w.a.siteSpaceId } } }),
+  },
+  bulkUpsertSiteRedirects: {
+    rule: content('admin'),
+    call: (w) => ({ params: site(w), body: { redirects: [{ source: '/matrix-bulk', destination: { kind: 'site-space', siteSpaceId: w.a.siteSpaceId } }] } }),
+  },
+  updateSiteRedirectById: {
+    rule: content('admin'),
+    call: async (w) => ({ params: { ...site(w), siteRedirectId: await matrixRedirect(w) }, body: { permanent: true } }),
+  },
+  deleteSiteRedirectById: { rule: content('admin'), fresh: true, call: async (w) => ({ params: { ...site(w), siteRedirectId: await matrixRedirect(w) } }) },
+  getSiteRedirectBySource: {
+    rule: content('read'),
+    call: async (w) => {
+      const source = `/m-${unique()}`;
+      await matrixRedirect(w, source);
+      return { params: site(w), query: `source=${encodeURIComponent(source)}` };
+    },
+  },
+
+  // Site structure and customization: read by members who see the site, changed by admins
+  getSiteStructure: { rule: content('read'), call: (w) => ({ params: site(w) }) },
+  sortSiteStructure: {
+    rule: content('admin'),
+    call: (w) => ({ params: site(w), body: { item: { type: 'site-space', id: w.a.siteSpaceId }, position: {} } }),
+  },
+  searchSiteContent: { rule: content('read'), call: (w) => ({ params: site(w), body: { query: 'guide', scope: { mode: 'all' } } }) },
+  getSiteCustomizationById: { rule: content('read'), call: (w) => ({ params: site(w) }) },
+  updateSiteCustomizationById: {
+    rule: content('admin'),
+    call: async (w) => ({ params: site(w), body: await w.a.rest('GET', `/v1/orgs/${w.a.organizationId}/sites/${w.a.siteId}/customization`) }),
+  },
+  getSiteSpaceCustomizationById: { rule: content('read'), call: (w) => ({ params: { ...site(w), siteSpaceId: w.a.siteSpaceId } }) },
+  overrideSiteSpaceCustomizationById: {
+    rule: content('admin'),
+    call: (w) => ({ params: { ...site(w), siteSpaceId: w.a.siteSpaceId }, body: { title: 'Matrix variant' } }),
+  },
+  deleteSiteSpaceCustomizationById: {
+    rule: content('admin'),
+    fresh: true,
+    call: async (w) => {
+      const siteSpaceId = await w.a.make.siteSpace(w.a.siteId, await w.a.make.space(), w.a.sectionId);
+      await w.a.rest('PATCH', `/v1/orgs/${w.a.organizationId}/sites/${w.a.siteId}/site-spaces/${siteSpaceId}/customization`, { title: 'Matrix' });
+      return { params: { ...site(w), siteSpaceId } };
+    },
+  },
+
+  // Custom hostnames: the admins of the organization of the site
+  getCustomHostname: { rule: content('admin'), call: async (w) => ({ params: { hostname: await matrixHostname(w) } }) },
+  removeCustomHostname: { rule: content('admin'), fresh: true, call: async (w) => ({ params: { hostname: await matrixHostname(w) } }) },
 };
+
+/** A redirect of A's site (from `source`), as A's admin creates it. */
+async function matrixRedirect(w: MatrixWorld, source = `/m-${unique()}`): Promise<string> {
+  const body = { source, destination: { kind: 'site-space', siteSpaceId: w.a.siteSpaceId } };
+  return (await w.a.rest('POST', `/v1/orgs/${w.a.organizationId}/sites/${w.a.siteId}/redirects`, body, 201)).id;
+}
+
+/** A new site of A with a custom hostname: the hostname. */
+async function matrixHostname(w: MatrixWorld): Promise<string> {
+  const hostname = `h-${unique()}.matrix.example.com`;
+  const siteId = await w.a.make.site();
+  await w.a.rest('PATCH', `/v1/orgs/${w.a.organizationId}/sites/${siteId}`, { hostname });
+  return hostname;
+}
 
 /** The URL of a route with its parameters filled in (each must be given, and is URL-encoded). */
 function urlOf(path: string, { params, query }: Call): string {
@@ -462,6 +727,47 @@ describe('what the classification does not show', () => {
       const response = await t.call('GET', url, w.tokens[principal] ? { token: w.tokens[principal] } : {});
       expect(response.statusCode, `${principal}: ${response.body}`).toBe(w.tokens[principal] && principal !== 'unknown token' ? 200 : 401);
     }
+  });
+
+  it('grants: a guest reaches exactly what it is given, a collection grant reaches below, a team grant reaches its members', async () => {
+    const org = `/v1/orgs/${w.a.organizationId}`;
+    const guest = await w.freshMember();
+    await w.a.rest('PATCH', `${org}/members/${guest.id}`, { role: null });
+    const status = async (method: string, url: string, user: { token: string }, body?: unknown) =>
+      (await t.call(method, url, { token: user.token, ...(body !== undefined ? { body } : {}) })).statusCode;
+    const administered = await w.a.make.space();
+    const parent = await w.a.make.collection();
+    const below = await w.a.rest('POST', `${org}/spaces`, { title: 'Below', parent }, 201);
+    await w.a.rest('POST', `/v1/spaces/${administered}/permissions`, { role: 'admin', users: [guest.id] }, 204);
+    await w.a.rest('POST', `/v1/collections/${parent}/permissions`, { role: 'edit', users: [guest.id] }, 204);
+    // Admin of one space: it renames it and gives roles there, and reads no other space.
+    expect(await status('PATCH', `/v1/spaces/${administered}`, guest, { title: 'Renamed by a guest' })).toBe(200);
+    expect(await status('PATCH', `/v1/spaces/${administered}/permissions/users/${w.subject.id}`, guest, { role: 'comment' })).toBe(204);
+    expect(await status('GET', `/v1/spaces/${w.a.spaceId}`, guest)).toBe(404);
+    // Editor below the collection: it opens change requests there, and administers nothing.
+    expect(await status('POST', `/v1/spaces/${below.id}/change-requests`, guest, { subject: 'From a guest' })).toBe(201);
+    expect(await status('PATCH', `/v1/spaces/${below.id}`, guest, { title: 'No' })).toBe(403);
+    expect(await status('POST', `/v1/collections/${parent}/permissions`, guest, { role: 'read', users: [w.subject.id] })).toBe(403);
+    // It lists the collections its grants reach (the granted one and those below), and no other; a search of all content stays closed to it.
+    const inner = await w.a.rest('POST', `${org}/collections`, { title: 'Inner', parent }, 201);
+    const listed = await t.call('GET', `${org}/collections`, { token: guest.token });
+    expect(listed.statusCode).toBe(200);
+    expect(
+      listed
+        .json()
+        .items.map((item: { id: string }) => item.id)
+        .sort(),
+    ).toEqual([parent, inner.id].sort());
+    const topmost = await t.call('GET', `${org}/collections?nested=false`, { token: guest.token });
+    expect(topmost.json().items.map((item: { id: string }) => item.id)).toEqual([parent]);
+    expect(await status('GET', `${org}/search?query=below`, guest)).toBe(403);
+    // A read member in a team given admin on a space administers it; out of the team, it no longer does.
+    const reader = await w.freshMember();
+    const team = await w.a.rest('PUT', `${org}/teams`, { title: 'Granted', members: [reader.id] }, 201);
+    await w.a.rest('PATCH', `/v1/spaces/${administered}/permissions/teams/${team.id}`, { role: 'admin' }, 204);
+    expect(await status('PATCH', `/v1/spaces/${administered}`, reader, { title: 'Renamed by a team' })).toBe(200);
+    await w.a.rest('DELETE', `${org}/teams/${team.id}/members/${reader.id}`, undefined, 204);
+    expect(await status('PATCH', `/v1/spaces/${administered}`, reader, { title: 'No' })).toBe(403);
   });
 
   it('a guest reads its own membership, lists its own spaces and leaves the organization', async () => {

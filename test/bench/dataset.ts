@@ -33,6 +33,8 @@ export interface DataSet {
   spaceId: string;
   /** The tree's first site, whose spaces hold page trees (S7). */
   navigationSiteId: string;
+  /** A page of a navigation space, by its space's current revision (S8, a renderer's page view). */
+  pageView: { spaceId: string; revisionId: string; pageId: string };
   /** A site space and two siblings of it, for moves (S5). */
   move: { siteId: string; siteSpaceId: string; before: string; after: string };
 }
@@ -199,9 +201,16 @@ export async function prepareDataSet(url: string, sizes: Sizes, log: (m: string)
       orderBy: [{ sectionId: 'asc' }, { position: 'asc' }],
       take: 3,
     });
+    const navigationSpace = await db.space.findUniqueOrThrow({
+      where: {
+        id: (await db.siteSpace.findFirstOrThrow({ where: { siteId: navigationSite.id }, orderBy: [{ sectionId: 'asc' }, { position: 'asc' }] })).spaceId,
+      },
+    });
+    const viewedPage = await db.revisionPage.findFirstOrThrow({ where: { revisionId: navigationSpace.revisionId, version: { title: 'Topic 1.1' } } });
     return {
       url,
       token: await issueApiToken(db, admin.id, 'bench'),
+      pageView: { spaceId: navigationSpace.id, revisionId: navigationSpace.revisionId, pageId: viewedPage.pageId },
       treeOrganizationId: tree.id,
       largeOrganizationId: large.id,
       navigationSiteId: navigationSite.id,

@@ -162,6 +162,14 @@ export function renderMarkdown(results: Results): string {
   ]);
   targets.push(['S7 navigation vs Mesh over REST', ratio(rps('S7', 'docs-gateway-postgresql'), rps('S7', 'mesh')), 50, '≥ 50×']);
   targets.push(['S7 navigation vs Mesh over REST, response cache off', ratio(rps('S7', 'docs-gateway-postgresql-uncached'), rps('S7', 'mesh')), 50, '≥ 50×']);
+  for (const database of ['sqlite', 'postgresql']) {
+    targets.push([
+      `S8 renderer page view, response cache off (${database}) vs the bare-read floor (fastify-sqlite)`,
+      ratio(rps('S8', `docs-gateway-${database}-uncached`), rps('S8', 'fastify-sqlite')),
+      0.3,
+      '≥ 0.3×',
+    ]);
+  }
   const w = results.waterfall.postgresql;
   if (w) targets.push(['S3 wall time vs REST waterfall', w.waterfallMs / w.treeQueryMs, 20, '≥ 20× lower']);
   const wOff = results.waterfall['postgresql, cache off'];
@@ -192,6 +200,8 @@ export function renderMarkdown(results: Results): string {
     );
     const s7 = counts.S7?.executed;
     if (s7 !== undefined) lines.push(`| S7 statements, executed (${database}) | ${s7} | ≤ 8, whatever the breadth | ${s7 <= 8 ? 'yes' : '**no**'} |`);
+    const s8 = counts.S8?.executed;
+    if (s8 !== undefined) lines.push(`| S8 page document statements, executed (${database}) | ${s8} | 1 | ${s8 <= 1 ? 'yes' : '**no**'} |`);
   }
   for (const entry of results.cpu ?? []) {
     if (entry.scenario !== 'S3') continue;

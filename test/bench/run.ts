@@ -228,7 +228,13 @@ async function main() {
   try {
     const requests = (database: 'sqlite' | 'postgresql') => {
       const set = sets[database];
-      return { S1: SCENARIO_REQUESTS.S1!(set), S2: SCENARIO_REQUESTS.S2!(set), S3: SCENARIO_REQUESTS.S3!(set), S7: SCENARIO_REQUESTS.S7!(set) };
+      return {
+        S1: SCENARIO_REQUESTS.S1!(set),
+        S2: SCENARIO_REQUESTS.S2!(set),
+        S3: SCENARIO_REQUESTS.S3!(set),
+        S7: SCENARIO_REQUESTS.S7!(set),
+        S8: SCENARIO_REQUESTS.S8!(set),
+      };
     };
     const wanted = (scenario: string) => !only || only.includes(scenario);
 
@@ -291,6 +297,13 @@ async function main() {
         minSeconds: 15,
       },
     );
+    // A renderer's page view, every request executed, against the floor of a read (one row by id, raw better-sqlite3).
+    const PAGE_VIEW = 'S8 renderer page view';
+    for (const database of ['sqlite', 'postgresql'] as const) {
+      targets.push({ scenario: PAGE_VIEW, system: uncachedDocs[database], database, request: requests(database).S8 });
+      targets.push({ scenario: PAGE_VIEW, system: docs[database], database, request: requests(database).S8 });
+    }
+    targets.push({ scenario: PAGE_VIEW, system: rawSqlite, database: 'sqlite', request: { path: `/v1/spaces/${sets.sqlite.spaceId}` } });
     // The cached tree as a browser asks for it: compressed (the cache keeps each encoding once).
     const COMPRESSED_TREE = 'S3 site tree, Accept-Encoding: gzip, deflate, br';
     for (const database of ['sqlite', 'postgresql'] as const) {
@@ -302,7 +315,7 @@ async function main() {
         request: { ...request, headers: { ...request.headers, 'accept-encoding': 'gzip, deflate, br' } },
       });
     }
-    for (const scenario of ['S1 REST space', 'S2 GraphQL space', 'S3 site tree', COMPRESSED_TREE, 'S7 site navigation']) {
+    for (const scenario of ['S1 REST space', 'S2 GraphQL space', 'S3 site tree', COMPRESSED_TREE, 'S7 site navigation', PAGE_VIEW]) {
       if (!wanted(scenario.slice(0, 2))) continue;
       log(`${scenario}`);
       const selected = targets.filter((target) => target.scenario === scenario);
@@ -472,7 +485,7 @@ async function main() {
   if (!only || only.includes('cpu')) {
     log('where the CPU goes, per scenario (in-process, response cache off, V8 profiler)');
     for (const database of ['sqlite', 'postgresql'] as const) {
-      for (const scenario of ['S1', 'S2', 'S3', 'S7']) {
+      for (const scenario of ['S1', 'S2', 'S3', 'S7', 'S8']) {
         const { profile: _profile, ...measured } = await profileScenario(URLS[database], sets[database], scenario, quick ? 50 : 200);
         results.cpu.push(measured);
         log(`  ${scenario} ${database}: ${measured.msPerRequest.toFixed(1)} ms, ${measured.statements} statements`);

@@ -1,4 +1,4 @@
-// The requests of the scenarios docs-gateway answers itself (S1–S3, S7), shared by
+// The requests of the scenarios docs-gateway answers itself (S1–S3, S7, S8), shared by
 // the benchmark (run.ts) and the profiler (profile.ts).
 import type { DataSet } from './dataset.ts';
 import type { Request } from './load.ts';
@@ -25,4 +25,9 @@ export const SCENARIO_REQUESTS: Record<string, (set: DataSet) => Request> = {
   S2: (set) => graphql(set.token, SPACE_QUERY, { id: set.spaceId }),
   S3: (set) => graphql(set.token, TREE_QUERY, { id: set.treeOrganizationId }),
   S7: (set) => graphql(set.token, NAVIGATION_QUERY, { id: set.navigationSiteId }),
+  // A renderer's page view: one page's structured document, by revision and page id.
+  S8: ({ pageView, token }) => ({
+    path: `/v1/spaces/${pageView.spaceId}/revisions/${pageView.revisionId}/page/${pageView.pageId}/document`,
+    headers: auth(token),
+  }),
 };

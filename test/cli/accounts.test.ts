@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { hashApiToken } from '../../src/lib/tokens.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
-import { unique } from '../support/factories.ts';
+import { buildTeam, unique } from '../support/factories.ts';
 import { CLI_TEST_TIMEOUT, cli, expectFailure, jsonLine, ROOT } from './support.ts';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,6 +14,11 @@ beforeAll(async () => {
 });
 
 const bootstrap = (org: string, email: string) => cli(['bootstrap', '--org', org, '--email', email, '--json']);
+
+async function organizationWithAdmin() {
+  const team = await buildTeam(t.database);
+  return { organizationId: team.organization.id, token: team.admin.token };
+}
 
 describe('docs-gateway --version', () => {
   it("prints the package's version and exits 0", async () => {
@@ -131,7 +136,8 @@ describe('docs-gateway users create', () => {
   it(
     'creates a member with the role and prints {userId, token}',
     async () => {
-      const admin = jsonLine(await bootstrap(`CLI Team ${unique()}`, `cli-admin-${unique()}@example.test`));
+      // An organization and its admin, made in the test (bootstrap has its own tests above).
+      const admin = await organizationWithAdmin();
       const organizationId = admin.organizationId!;
       const editorEmail = `cli-editor-${unique()}@example.test`;
       const guestEmail = `cli-guest-${unique()}@example.test`;
@@ -180,7 +186,8 @@ describe('docs-gateway users create', () => {
   it(
     'fails on an invalid role or an unknown organization, and creates nobody',
     async () => {
-      const admin = jsonLine(await bootstrap(`CLI Team ${unique()}`, `cli-admin-${unique()}@example.test`));
+      // An organization and its admin, made in the test (bootstrap has its own tests above).
+      const admin = await organizationWithAdmin();
       const emails = [`cli-x-${unique()}@example.test`, `cli-y-${unique()}@example.test`, `cli-z-${unique()}@example.test`];
       const [badRole, unknownOrg, noRole] = await Promise.all([
         cli(['users', 'create', '--email', emails[0]!, '--org', admin.organizationId!, '--role', 'owner', '--json']),

@@ -36,4 +36,21 @@ describe('the bundle the command runs', () => {
       expect(serve).not.toMatch(new RegExp(`import\\(["']${module.replaceAll('.', '\\.')}["']\\)`));
     }
   });
+
+  it("builds the worker pool's module apart, found beside the command that runs it, and loading no task's packages before its task runs", () => {
+    expect(files).toContain('worker.mjs');
+    const serve = fs.readFileSync(path.join(dir, 'serve.mjs'), 'utf8');
+    expect(serve).toContain('new URL("./worker.mjs", here)');
+    // Task modules are in worker.mjs, not in the server's bundle.
+    expect(serve).not.toContain('function diffBodies(');
+    const worker = fs.readFileSync(path.join(dir, 'worker.mjs'), 'utf8');
+    expect(worker).toContain('function diffBodies(');
+    // Imported when a task first runs: a thread holds only the packages of the tasks it ran.
+    const staticImports = [...worker.matchAll(/^import .* from "([^"]+)";$/gm)].map((match) => match[1]);
+    expect(staticImports.sort()).toEqual(['node:module', 'node:path', 'piscina']);
+    // The content model's parser, and its packages, are a file apart that the worker imports when it first parses.
+    expect(files).toContain('parse-markdown.mjs');
+    expect(worker).toContain('import("./parse-markdown.mjs")');
+    expect(worker).not.toContain('function documentFromMarkdown(');
+  });
 });

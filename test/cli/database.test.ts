@@ -1,16 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../support/app.ts';
+import { describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/db/index.ts';
 import { CLI_TEST_TIMEOUT, cli, expectFailure, FILES_DIR, jsonLine } from './support.ts';
 
 /** `migrate` and `seed`, and the database handles every command closes. */
-
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
 
 describe('docs-gateway migrate and seed', () => {
   it(
@@ -40,49 +35,58 @@ describe('docs-gateway migrate and seed', () => {
   );
 
   it(
-    'seed --demo loads the demo data once',
+    'seed --demo loads the demo data once, into a database of its own, and closes it (forced garbage collection)',
     async () => {
-      const demo = () => t.database.db.organization.findUnique({ where: { hostname: 'acme-docs' } });
-      const existed = (await demo()) !== null;
-      const first = await cli(['seed', '--demo']);
-      expect(first.code, first.stderr).toBe(0);
-      expect(first.stdout.trim()).toBe(existed ? 'the demo data is already loaded' : 'loaded the demo data');
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-gateway-seed-'));
+      const file = path.join(dir, 'seed.db');
+      const env = { DATABASE_URL: `file:${file}` };
+      const seed = async (args: string[]) => {
+        const run = await cli(args, env, { forcedGc: true });
+        expect(fs.existsSync(`${file}-wal`), `${args.join(' ')} left the write-ahead log open`).toBe(false);
+        return run;
+      };
+      try {
+        const first = await seed(['seed', '--demo']);
+        expect(first.code, first.stderr).toBe(0);
+        expect(first.stdout.trim()).toBe('loaded the demo data');
 
-      const acme = await demo();
-      expect(acme).toMatchObject({ title: 'Acme Docs' });
-      for (const hostname of ['globex', 'initech']) {
-        expect(await t.database.db.organization.findUnique({ where: { hostname } })).not.toBeNull();
+        const database = openDatabase(env.DATABASE_URL);
+        try {
+          const { db } = database;
+          const acme = await db.organization.findUnique({ where: { hostname: 'acme-docs' } });
+          expect(acme).toMatchObject({ title: 'Acme Docs' });
+          for (const hostname of ['globex', 'initech']) expect(await db.organization.findUnique({ where: { hostname } })).not.toBeNull();
+          expect(await db.customField.count({ where: { organizationId: acme!.id } })).toBeGreaterThan(0);
+          expect(await db.space.count({ where: { organizationId: acme!.id } })).toBeGreaterThan(0);
+          // The guide's files, their bytes in FILES_DIR under their digest.
+          const files = await db.fileVersion.findMany({ where: { space: { organizationId: acme!.id } } });
+          expect(files.map((row) => row.name).sort()).toEqual(['content-flow.svg', 'style-guide.txt']);
+          for (const row of files) expect(fs.readdirSync(FILES_DIR, { recursive: true }).join('\n')).toContain(row.sha256);
+          const alice = await db.user.findUnique({ where: { email: 'alice@acme.test' } });
+          expect(await db.member.findUnique({ where: { organizationId_userId: { organizationId: acme!.id, userId: alice!.id } } })).toMatchObject({
+            role: 'admin',
+          });
+          const counts = async () => ({
+            organizations: await db.organization.count(),
+            spaces: await db.space.count(),
+            fields: await db.customField.count(),
+            acmeTitled: await db.organization.count({ where: { title: 'Acme Docs' } }),
+          });
+          const before = await counts();
+          expect(before.acmeTitled).toBe(1);
+
+          const second = await cli(['seed', '--demo'], env);
+          expect(second.code, second.stderr).toBe(0);
+          expect(second.stdout.trim()).toBe('the demo data is already loaded');
+          expect(await counts()).toEqual(before);
+        } finally {
+          await database.close();
+        }
+
+        expectFailure(await seed(['seed']), /--demo/);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
       }
-      const fields = await t.database.db.customField.findMany({ where: { organizationId: acme!.id } });
-      expect(fields.length).toBeGreaterThan(0);
-      expect(await t.database.db.space.count({ where: { organizationId: acme!.id } })).toBeGreaterThan(0);
-      if (!existed) {
-        // The guide's files, their bytes in FILES_DIR under their digest.
-        const files = await t.database.db.fileVersion.findMany({ where: { space: { organizationId: acme!.id } } });
-        expect(files.map((file) => file.name).sort()).toEqual(['content-flow.svg', 'style-guide.txt']);
-        for (const file of files) expect(fs.readdirSync(FILES_DIR, { recursive: true }).join('\n')).toContain(file.sha256);
-      }
-      const alice = await t.database.db.user.findUnique({ where: { email: 'alice@acme.test' } });
-      expect(
-        await t.database.db.member.findUnique({
-          where: { organizationId_userId: { organizationId: acme!.id, userId: alice!.id } },
-        }),
-      ).toMatchObject({ role: 'admin' });
-      const counts = async () => ({
-        organizations: await t.database.db.organization.count({ where: { hostname: { in: ['acme-docs', 'globex', 'initech'] } } }),
-        spaces: await t.database.db.space.count({ where: { organizationId: acme!.id } }),
-        fields: await t.database.db.customField.count({ where: { organizationId: acme!.id } }),
-        acmeTitled: await t.database.db.organization.count({ where: { title: 'Acme Docs' } }),
-      });
-      const before = await counts();
-
-      const second = await cli(['seed', '--demo']);
-      expect(second.code, second.stderr).toBe(0);
-      expect(second.stdout.trim()).toBe('the demo data is already loaded');
-      expect(await counts()).toEqual(before);
-
-      const noSet = await cli(['seed']);
-      expectFailure(noSet, /--demo/);
     },
     CLI_TEST_TIMEOUT,
   );
@@ -108,8 +112,7 @@ describe('database handles', () => {
         expect(migrated.code, migrated.stderr).toBe(0);
         const admin = jsonLine(await run(['bootstrap', '--org', 'Handles', '--email', 'handles@example.test', '--json']));
         jsonLine(await run(['users', 'create', '--email', 'reader@example.test', '--org', admin.organizationId, '--role', 'read', '--json']));
-        const seeded = await run(['seed', '--demo']);
-        expect(seeded.code, seeded.stderr).toBe(0);
+        // seed --demo: in the test above, on a database of its own.
         expectFailure(await run(['users', 'create', '--email', 'x@example.test', '--org', 'org_missing', '--role', 'read', '--json']), /org_missing/);
       } finally {
         fs.rmSync(dir, { recursive: true, force: true });

@@ -67,10 +67,10 @@ export function cli(args: string[], env: Record<string, string> = {}, { forcedGc
   return runProcess(process.execPath, [...(forcedGc ? FORCED_GC : []), BIN, ...args], childEnv({ DATABASE_URL: testDatabaseUrl(), ...env }));
 }
 
-/** Runs `command` in the checkout with `env` and collects what it printed. */
-export function runProcess(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
+/** Runs `command` in the checkout (or `cwd`) with `env` and collects what it printed. */
+export function runProcess(command: string, args: string[], env: NodeJS.ProcessEnv, cwd = ROOT): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -121,8 +121,13 @@ export function serverProcesses() {
     return dir;
   };
 
-  function start(entryPoint: string, args: string[], file: string, env: Record<string, string> = {}) {
-    const child = spawn(process.execPath, [...FORCED_GC, entryPoint, 'serve', ...args], {
+  /**
+   * Starts `serve` on the SQLite `file`. Under forced garbage collection unless
+   * `forcedGc` is false: a test of what a person sees at a terminal opts out,
+   * those of exit codes and closed databases keep it.
+   */
+  function start(entryPoint: string, args: string[], file: string, env: Record<string, string> = {}, { forcedGc = true } = {}) {
+    const child = spawn(process.execPath, [...(forcedGc ? FORCED_GC : []), entryPoint, 'serve', ...args], {
       cwd: ROOT,
       env: childEnv({ DATABASE_URL: `file:${file}`, HOST: '127.0.0.1', LOG_LEVEL: 'warn', PORT: '1', ...env }),
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -144,6 +149,24 @@ export async function graphiqlPage(base: string): Promise<string> {
   const response = await fetch(`${base}/graphql`, { headers: { accept: 'text/html' } });
   expect(response.status).toBe(200);
   return response.text();
+}
+
+/** Waits until the server has printed `pattern` (its start-up is done when it prints its addresses), or fails with its output if it exits first. */
+export async function printed(child: ChildProcess, output: { stdout: string; stderr: string }, pattern: RegExp): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (!pattern.test(output.stdout)) {
+    if (child.exitCode !== null) throw new Error(`serve exited early (${child.exitCode}):\n${output.stdout}\n${output.stderr}`);
+    if (Date.now() > deadline) throw new Error(`serve did not print ${pattern}:\n${output.stdout}\n${output.stderr}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The lines a server printed in the pretty format, without their times. */
+export function prettyLines(stdout: string): string[] {
+  return stdout
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => line.replace(/^\[[\d:.]+\] /, ''));
 }
 
 /** Waits until the server answers `/`, or fails with its output if it exits or never answers. */

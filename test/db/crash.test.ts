@@ -1,13 +1,7 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import BetterSqlite3 from 'better-sqlite3';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { providerOf, sqliteFilePath } from '../../src/db/client.ts';
-import { emptyDatabase } from '../support/databases.ts';
-import { freePort } from '../support/network.ts';
+import { serverProcesses } from '../support/server-process.ts';
 import { testDatabaseUrl } from '../support/worker-database.ts';
 
 /**
@@ -17,67 +11,12 @@ import { testDatabaseUrl } from '../support/worker-database.ts';
  * integrity check.
  */
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const BIN = path.join(ROOT, 'bin', 'docs-gateway.js');
 const provider = providerOf(testDatabaseUrl());
-
-async function databaseUrl(): Promise<{ url: string; drop: () => Promise<void> }> {
-  if (provider === 'sqlite') {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-gateway-crash-'));
-    return { url: `file:${path.join(dir, 'crash.db')}`, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
-  }
-  return emptyDatabase();
-}
-
-const env = (url: string, port: number) => ({
-  ...process.env,
-  DATABASE_URL: url,
-  PORT: String(port),
-  HOST: '127.0.0.1',
-  LOG_LEVEL: 'warn',
-  RATE_LIMIT_PER_MINUTE: '0',
-  FILES_DIR: path.join(os.tmpdir(), 'docs-gateway-crash-files'),
-});
-
-async function serve(url: string, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [BIN, 'serve'], { cwd: ROOT, env: env(url, port), stdio: 'ignore' });
-  for (let attempt = 0; attempt < 600; attempt++) {
-    if (child.exitCode !== null) throw new Error(`serve exited with ${child.exitCode}`);
-    if ((await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => null))?.ok) return child;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('serve did not become ready');
-}
-
-const children: ChildProcess[] = [];
-const databases: Array<{ drop: () => Promise<void> }> = [];
-afterAll(async () => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  for (const database of databases) await database.drop().catch(() => {});
-});
 
 describe('a server killed during writes', () => {
   it('keeps every acknowledged write and no half-applied batch after kill -9 and a restart', async () => {
-    const database = await databaseUrl();
-    databases.push(database);
-    const port = await freePort();
-    const admin = JSON.parse(
-      execFileSync(process.execPath, [BIN, 'bootstrap', '--org', 'Crash', '--email', 'crash@example.test', '--json'], {
-        cwd: ROOT,
-        env: env(database.url, port),
-      })
-        .toString()
-        .trim(),
-    ) as { organizationId: string; token: string };
-    const base = `http://127.0.0.1:${port}`;
-    const headers = { authorization: `Bearer ${admin.token}`, 'content-type': 'application/json' };
-    const call = async (method: string, route: string, body?: unknown) => {
-      const response = await fetch(`${base}${route}`, { method, headers, ...(body ? { body: JSON.stringify(body) } : {}) });
-      return { status: response.status, body: (await response.json().catch(() => null)) as any };
-    };
-
-    let server = await serve(database.url, port);
-    children.push(server);
+    const { url, admin, call, serve } = await serverProcesses('crash');
+    let server = await serve();
     const space = (await call('POST', `/v1/orgs/${admin.organizationId}/spaces`, { title: 'Target' })).body;
     const changeRequest = (await call('POST', `/v1/spaces/${space.id}/change-requests`, {})).body;
 
@@ -111,13 +50,12 @@ describe('a server killed during writes', () => {
     expect(appliedBatches.length).toBeGreaterThan(0);
 
     if (provider === 'sqlite') {
-      const file = new BetterSqlite3(sqliteFilePath(database.url));
+      const file = new BetterSqlite3(sqliteFilePath(url));
       expect(file.pragma('integrity_check', { simple: true })).toBe('ok');
       file.close();
     }
 
-    server = await serve(database.url, port);
-    children.push(server);
+    server = await serve();
     for (const id of createdSpaces) expect((await call('GET', `/v1/spaces/${id}`)).status, id).toBe(200);
     const pages = (await call('GET', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content/pages`)).body.pages as Array<{ title: string }>;
     const titles = new Set(pages.map((page) => page.title));

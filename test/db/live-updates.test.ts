@@ -3,6 +3,7 @@ import http from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { providerOf } from '../../src/db/client.ts';
 import { EVENTS_LISTENER } from '../../src/events/bus.ts';
+import { hashApiToken } from '../../src/lib/tokens.ts';
 import { createTestApp } from '../support/app.ts';
 import { subscribe } from '../support/event-stream.ts';
 import { buildTeam } from '../support/factories.ts';
@@ -204,5 +205,35 @@ describe('live updates with REDIS_URL set and Redis unreachable', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(again.ended).toBe(false);
     again.close();
+  });
+});
+
+describe.skipIf(!onPostgres)('a subscriber who loses access, on another instance', () => {
+  it('has its streams ended at once by the instance that did not make the change, before any later event reaches them', async () => {
+    const transports = [{}, ...(withRedis ? [{ redisUrl: REDIS_URL, redisPrefix: `test-${randomUUID()}` }] : [])];
+    for (const events of transports) {
+      const { one, two, team, spaceId } = await twoInstances(events);
+      const query = 'subscription($id: ID!) { spaceEvents(spaceId: $id) { ... on Event { kind } } }';
+      const base = await two.listen();
+      const removed = await team.member('read');
+      const revoked = await team.member('read');
+      const removedStream = await subscribe(base, removed.token, query, { id: spaceId });
+      const revokedStream = await subscribe(base, revoked.token, query, { id: spaceId });
+      // On the other instance: the member removed and the token deleted, then a comment they must not hear of.
+      expect((await one.call('DELETE', `/v1/orgs/${team.organization.id}/members/${removed.id}`, { token: team.admin.token })).statusCode).toBe(204);
+      expect((await one.database.db.apiToken.deleteMany({ where: { tokenHash: hashApiToken(revoked.token) } })).count).toBe(1);
+      const comment = await one.call('POST', `/v1/spaces/${spaceId}/comments`, { token: team.admin.token, body: { body: { markdown: 'Too late' } } });
+      expect(comment.statusCode, comment.body).toBe(200);
+      await Promise.all([removedStream.closed(), revokedStream.closed()]);
+      expect(removedStream.results, JSON.stringify(events)).toEqual([
+        expect.objectContaining({ data: null, errors: [expect.objectContaining({ extensions: { code: 404 } })] }),
+      ]);
+      expect(revokedStream.results, JSON.stringify(events)).toEqual([
+        expect.objectContaining({
+          data: null,
+          errors: [expect.objectContaining({ message: expect.stringMatching(/no longer valid/), extensions: { code: 401 } })],
+        }),
+      ]);
+    }
   });
 });

@@ -36,7 +36,7 @@ describe('each migration', () => {
         ),
       );
       await opened.db.user.create({ data: { id: 'usr_keep', email: 'keep@example.test', displayName: 'Keep', searchText: 'keep' } });
-      await opened.db.member.create({ data: { organizationId: 'org_keep', userId: 'usr_keep', role: 'admin' } });
+      await opened.db.$executeRawUnsafe(`INSERT INTO members ("organizationId", "userId", role) VALUES ('org_keep', 'usr_keep', 'admin')`);
       await opened.close();
 
       const result = await runMigrations(database.url);

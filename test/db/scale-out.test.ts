@@ -8,7 +8,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { providerOf } from '../../src/db/client.ts';
 import { emptyDatabase } from '../support/databases.ts';
-import { REDIS_URL, freePort, redisAvailable } from '../support/network.ts';
+import { REDIS_URL, freePort, redisAvailable, withoutRedis } from '../support/network.ts';
 import { serveOpenAPISources } from '../support/openapi-sources.ts';
 import { testDatabaseUrl } from '../support/worker-database.ts';
 
@@ -43,7 +43,7 @@ describe.skipIf(!onPostgres)('two instances on one PostgreSQL database', () => {
   const redisPrefix = `test-${randomUUID()}`;
 
   const env = (port: number) => ({
-    ...process.env,
+    ...withoutRedis(),
     DATABASE_URL: database.url,
     PORT: String(port),
     HOST: '127.0.0.1',

@@ -36,13 +36,17 @@ describe('a transaction chosen as a deadlock victim', () => {
       events: { publish: (event: DomainEvent) => published.push(event) },
     };
     let attempts = 0;
-    const outcome = inTransaction(ctx as never, async (tx) => {
-      attempts++;
-      await tx.db.organization.update({ where: { id: organization.id }, data: { title: `Renamed ${attempts}` } });
-      tx.pendingEvents?.push({ kind: 'organization.renamed', attempt: attempts } as unknown as DomainEvent);
-      if (attempts <= failures) throw prismaError('P2034');
-      return attempts;
-    });
+    const outcome = inTransaction(
+      ctx as never,
+      { action: 'organization.update', organizationId: organization.id, target: { type: 'organization', id: organization.id } },
+      async (tx) => {
+        attempts++;
+        await tx.db.organization.update({ where: { id: organization.id }, data: { title: `Renamed ${attempts}` } });
+        tx.pendingEvents?.push({ kind: 'organization.renamed', attempt: attempts } as unknown as DomainEvent);
+        if (attempts <= failures) throw prismaError('P2034');
+        return attempts;
+      },
+    );
     return { organization, published, outcome, attempts: () => attempts };
   }
 

@@ -1,12 +1,10 @@
+import type { Browser } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { artifactPath, BROWSER_TEST, BROWSER_WAIT, launchBrowser } from '../support/browser.ts';
-import { DEMO_ADMIN_EMAIL, seedDemo } from '../../prisma/seed/demo.ts';
-import { runMigrations } from '../../src/db/index.ts';
+import { DEMO_ADMIN_EMAIL } from '../../prisma/seed/demo.ts';
 import { issueApiToken } from '../../src/domain/users/provisioning.ts';
-import { TEST_URLS } from '../support/app.ts';
-import { closeWhenFileEnds } from '../support/cleanup.ts';
-import { emptyDatabase } from '../support/databases.ts';
+import { demoDatabase } from '../support/demo.ts';
 import { buildTeam } from '../support/factories.ts';
 
 /**
@@ -17,14 +15,16 @@ import { buildTeam } from '../support/factories.ts';
 
 let t: TestApp;
 let team: Awaited<ReturnType<typeof buildTeam>>;
+// One Chromium for the file: each test's page opens in a context of its own (browser.newPage).
+let browser: Browser;
 beforeAll(async () => {
   t = await createTestApp();
   team = await buildTeam(t.database);
-});
+  browser = await launchBrowser();
+}, BROWSER_TEST.timeout);
 
 describe('GraphiQL', () => {
   it('runs a query in Chromium without any Content-Security-Policy violation', BROWSER_TEST, async () => {
-    const browser = await launchBrowser();
     const page = await browser.newPage();
     const problems: string[] = [];
     page.on('console', (message) => {
@@ -48,17 +48,13 @@ describe('GraphiQL', () => {
   });
 
   it('opens on the demo data with the site tree example, runs it, and shows the tree', BROWSER_TEST, async () => {
-    const database = await emptyDatabase();
-    closeWhenFileEnds(() => database.drop());
-    await runMigrations(database.url);
+    const database = await demoDatabase();
     const demo = await createTestApp({ databaseUrl: database.url });
-    expect(await seedDemo(demo.database, TEST_URLS)).toBe(true);
     const alice = await demo.database.db.user.findUniqueOrThrow({ where: { email: DEMO_ADMIN_EMAIL } });
     const token = await issueApiToken(demo.database.db, alice.id, 'graphiql test');
-    const served = await createTestApp({ databaseUrl: database.url, graphiqlToken: token });
+    const served = await createTestApp({ databaseUrl: database.url, fileStorage: database.storage, graphiqlToken: token });
     const base = await served.listen();
 
-    const browser = await launchBrowser();
     const page = await browser.newPage();
     const problems: string[] = [];
     page.on('pageerror', (error) => problems.push(String(error)));
@@ -100,7 +96,6 @@ describe('GraphiQL', () => {
     ).json().id;
     const query = `subscription { spaceEvents(spaceId: "${spaceId}") { ... on Event { kind } ... on SpaceContentEvent { changeRequest { subject status } } } }`;
 
-    const browser = await launchBrowser();
     const page = await browser.newPage();
     const problems: string[] = [];
     page.on('pageerror', (error) => problems.push(String(error)));

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/http/app.ts';
 import { type Database, openDatabase } from '../../src/db/index.ts';
+import { DEFAULT_WEBHOOK_SETTINGS } from '../../src/lib/webhook-settings.ts';
 import { type FileStorage, localDiskStorage } from '../../src/storage/files.ts';
 
 /**
@@ -42,11 +43,11 @@ export async function startFuzzTarget(databaseUrl: string): Promise<FuzzTarget> 
   const disk = localDiskStorage(filesDir);
   let storedFiles = 0;
   const storage: FileStorage = {
+    ...disk,
     async put(sha256, bytes) {
       storedFiles += 1;
       await disk.put(sha256, bytes);
     },
-    get: (sha256) => disk.get(sha256),
   };
   const app = await buildApp({
     database,
@@ -58,6 +59,9 @@ export async function startFuzzTarget(databaseUrl: string): Promise<FuzzTarget> 
     rateLimits: { perMinute: 0, failedAuthenticationsPerMinute: 0 },
     fetchPrivateAddresses: false,
     fileStorage: storage,
+    // One attempt per delivery, soon over (the fuzzer's webhooks point at addresses nobody answers):
+    // deliveries are written in the background, so the fingerprint waits until they are done.
+    webhooks: { ...DEFAULT_WEBHOOK_SETTINGS, retryScheduleMs: [], timeoutMs: 1000 },
   });
   const send: FuzzTarget['send'] = ({ method, url, token, payload, contentType }) =>
     app.inject({
@@ -87,10 +91,12 @@ export async function startFuzzTarget(databaseUrl: string): Promise<FuzzTarget> 
      * One statement on either database.
      */
     async fingerprint(scopes) {
-      await openApiProcessingSettled(
-        database,
-        scopes.filter((scope) => scope.startsWith('org_')),
-      );
+      const organizations = scopes.filter((scope) => scope.startsWith('org_'));
+      // Jobs an accepted request queued (a Git import, a binding's sync) write in the background: done before counting.
+      await app.jobs.settled?.(15_000);
+      await openApiProcessingSettled(database, organizations);
+      await webhookDeliveriesSettled(database, organizations);
+      await gitSyncsSettled(database, organizations);
       const placeholders = (offset: number, count: number) => Array.from({ length: count }, (_, index) => `$${offset + index + 1}`).join(', ') || 'NULL';
       const users = scopes.filter((scope) => scope.startsWith('usr_'));
       const [row] = await database.readRows<{ v: unknown; n: unknown; t: unknown }>(
@@ -110,6 +116,22 @@ export async function startFuzzTarget(databaseUrl: string): Promise<FuzzTarget> 
   };
 }
 
+/** Waits (bounded) until no Git import, export or binding sync of these organizations' spaces is running: they write as they end. */
+async function gitSyncsSettled(database: Database, organizationIds: string[]): Promise<void> {
+  if (organizationIds.length === 0) return;
+  const placeholders = (offset: number) => organizationIds.map((_, index) => `$${offset + index + 1}`).join(', ');
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    const [row] = await database.readRows<{ n: unknown }>(
+      `SELECT (SELECT COUNT(*) FROM "space_git_syncs" g JOIN "spaces" s ON s."id" = g."spaceId" WHERE s."organizationId" IN (${placeholders(0)}) AND g."state" = 'running')
+            + (SELECT COUNT(*) FROM "space_git_bindings" b JOIN "spaces" s ON s."id" = b."spaceId" WHERE s."organizationId" IN (${placeholders(organizationIds.length)}) AND b."state" = 'running') AS "n"`,
+      [...organizationIds, ...organizationIds],
+    );
+    if (Number(row!.n) === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 /**
  * Waits (bounded) until no OpenAPI spec of these organizations is waiting for
  * or under processing: the job a successful create or update queued writes in
@@ -122,6 +144,21 @@ async function openApiProcessingSettled(database: Database, organizationIds: str
   while (Date.now() < deadline) {
     const [row] = await database.readRows<{ n: unknown }>(
       `SELECT COUNT(*) AS "n" FROM "openapi_specs" WHERE "organizationId" IN (${placeholders}) AND "processingState" <> 'complete'`,
+      organizationIds,
+    );
+    if (Number(row!.n) === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Waits (at most 15 s) until the webhook deliveries of these organizations are no longer pending: their attempts write in the background. */
+async function webhookDeliveriesSettled(database: Database, organizationIds: string[]): Promise<void> {
+  if (organizationIds.length === 0) return;
+  const placeholders = organizationIds.map((_, index) => `$${index + 1}`).join(', ');
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    const [row] = await database.readRows<{ n: unknown }>(
+      `SELECT COUNT(*) AS "n" FROM "webhook_deliveries" WHERE "organizationId" IN (${placeholders}) AND "status" = 'pending'`,
       organizationIds,
     );
     if (Number(row!.n) === 0) return;

@@ -17,4 +17,6 @@ export interface OpenApiOperation {
 
 export interface OpenApiDocument {
   paths: Record<string, Record<string, OpenApiOperation>>;
+  /** The schemas request bodies reference (`$ref`), the structured document's among them. */
+  components?: { schemas?: Record<string, JsonSchema> };
 }

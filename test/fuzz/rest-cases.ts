@@ -22,8 +22,31 @@ export interface Operation {
 
 export function operationsOf(document: OpenApiDocument): Operation[] {
   return Object.entries(document.paths).flatMap(([path, operations]) =>
-    Object.entries(operations).map(([method, operation]) => ({ method: method.toUpperCase(), path, operation })),
+    Object.entries(operations).map(([method, operation]) => ({ method: method.toUpperCase(), path, operation: withBodyRefsInlined(operation, document) })),
   );
+}
+
+/**
+ * The operation with the component schemas its body references inlined, so that bodies are made
+ * from them (a structured document's blocks): a schema is inlined at most twice on a path, then
+ * any object.
+ */
+function withBodyRefsInlined(operation: OpenApiOperation, document: OpenApiDocument): OpenApiOperation {
+  const body = operation.requestBody?.content['application/json'].schema;
+  if (!body) return operation;
+  const inline = (node: unknown, path: string[]): unknown => {
+    if (Array.isArray(node)) return node.map((item) => inline(item, path));
+    if (!node || typeof node !== 'object') return node;
+    const { $ref } = node as { $ref?: unknown };
+    if (typeof $ref === 'string') {
+      const name = $ref.replace('#/components/schemas/', '');
+      const target = document.components?.schemas?.[name];
+      if (!target || path.filter((seen) => seen === name).length >= 2) return { type: 'object' };
+      return inline(target, [...path, name]);
+    }
+    return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, inline(value, path)]));
+  };
+  return { ...operation, requestBody: { content: { 'application/json': { schema: inline(body, []) as JsonSchema } } } };
 }
 
 export type Body = { kind: 'none' } | { kind: 'json'; value: unknown } | { kind: 'raw'; text: string; contentType: string };

@@ -116,8 +116,8 @@ describe('change requests over GraphQL', () => {
     const trees = await createTestApp({ responseCacheBytes: 0 });
     const changeRequestId = await changeRequestWithTree(admin.token, space.id, 2, 2, 0);
     const read = async () => {
-      // This instance's own writes are heard back first (PostgreSQL), not counted below.
-      await trees.database.generations.barrier();
+      // Every write committed so far, by any instance, is heard first (PostgreSQL): not counted below.
+      await trees.database.generations.barrier({ everything: true });
       const before = trees.statements();
       const data = expectData(await trees.graphql(admin.token, TREE, { id: changeRequestId }));
       return { titles: JSON.stringify(data).match(/"title":"[^"]+"/g), statements: trees.statements() - before };
@@ -145,8 +145,8 @@ describe('change requests over GraphQL', () => {
   it('reads a page tree of any breadth in the same number of statements', async () => {
     const { admin, space } = await setup();
     const count = async (changeRequestId: string) => {
-      // This instance's own writes are heard back first (PostgreSQL), not counted below.
-      await uncached.database.generations.barrier();
+      // Every write committed so far, by any instance, is heard first (PostgreSQL): not counted below.
+      await uncached.database.generations.barrier({ everything: true });
       const before = uncached.statements();
       expectData(await uncached.graphql(admin.token, TREE, { id: changeRequestId }));
       return uncached.statements() - before;
@@ -156,6 +156,25 @@ describe('change requests over GraphQL', () => {
     const small = await count(await changeRequestWithTree(admin.token, space.id, 1, 1, 1));
     const large = await count(await changeRequestWithTree(admin.token, space.id, 4, 2, 2));
     expect(large).toBe(small);
+  });
+});
+
+describe('a change request an outsider asks for', () => {
+  it('answers node(id:) as for an id that does not exist, without its space', async () => {
+    const { space, admin } = await setup();
+    const opened = (await t.call('POST', `/v1/spaces/${space.id}/change-requests`, { token: admin.token, body: { subject: 'Private' } })).json();
+    const outsider = (await buildTeam(t.database)).admin;
+    const query = 'query($id: ID!) { node(id: $id) { id ... on ChangeRequest { subject } } }';
+    const unknownId = `cr_${opened.id.slice(3).split('').reverse().join('')}`;
+    for (const target of [t, uncached]) {
+      const hidden = await target.graphql(outsider.token, query, { id: opened.id });
+      const unknown = await target.graphql(outsider.token, query, { id: unknownId });
+      const shape = (answer: typeof hidden) => JSON.stringify(answer).replaceAll(opened.id, '<id>').replaceAll(unknownId, '<id>');
+      expect(shape(hidden)).toBe(shape(unknown));
+      expect(JSON.stringify(hidden)).not.toContain(space.id);
+      expect(hidden.data).toEqual({ node: null });
+      expect(hidden.errors).toEqual([expect.objectContaining({ message: `Change request "${opened.id}" was not found`, extensions: { code: 404 } })]);
+    }
   });
 });
 
@@ -249,8 +268,8 @@ describe('files and links over GraphQL', () => {
       pages { title links { status relation target pageIds } broken: links(status: broken) { relation } }
       files { name backlinks { id title path } } } } } }`;
     const read = async () => {
-      // This instance's own writes are heard back first (PostgreSQL), not counted below.
-      await uncached.database.generations.barrier();
+      // Every write committed so far, by any instance, is heard first (PostgreSQL): not counted below.
+      await uncached.database.generations.barrier({ everything: true });
       const before = uncached.statements();
       const data = expectData(await uncached.graphql(admin.token, query, { id: changeRequestId }));
       return { content: data.node.content, statements: uncached.statements() - before };

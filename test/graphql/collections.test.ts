@@ -170,16 +170,16 @@ describe('Organization.collections', () => {
     );
   });
 
-  it('is a 403 for guests, a 404 for strangers, a 400 for bad paging, a 401 without a token', async () => {
-    const { organizationId, member, collection } = await buildWorld(t);
+  it('lists a guest what its grants reach, a 404 for strangers, a 400 for bad paging, a 401 without a token', async () => {
+    const { organizationId, admin, member, collection, rest } = await buildWorld(t);
     await collection();
+    const granted = await collection({ title: 'Granted' });
     const guest = await member(null);
-    // Guests see no content: organization-wide listings are refused, as over REST.
-    expectGraphQLError(
-      await t.graphql(guest.token, ORGANIZATION_COLLECTIONS, { id: organizationId }),
-      403,
-      "You are not allowed to list this organization's collections",
-    );
+    // A guest lists only the collections granted to it (and those below), as over REST.
+    expect(expectData(await t.graphql(guest.token, ORGANIZATION_COLLECTIONS, { id: organizationId })).organization.collections.edges).toEqual([]);
+    await rest('POST', `/v1/collections/${granted.id}/permissions`, admin.token, { role: 'read', users: [guest.id] }, 204);
+    const listed = expectData(await t.graphql(guest.token, ORGANIZATION_COLLECTIONS, { id: organizationId })).organization.collections.edges;
+    expect(listed.map((edge: { node: { id: string } }) => edge.node.id)).toEqual([granted.id]);
     const stranger = await buildUser(t.database, 'stranger');
     expectGraphQLError(await t.graphql(stranger.token, ORGANIZATION_COLLECTIONS, { id: organizationId }), 404);
     const reader = await member('read');

@@ -54,6 +54,7 @@ const REQUIRED: Record<string, Value> = {
   siteId: () => w.a.siteId,
   siteSpaceId: () => w.a.siteSpaceId,
   teamId: () => w.a.teamId,
+  webhookId: () => w.a.webhookId,
   translationSettingsId: () => w.a.translationSettingsId,
   userId: () => w.subject.id,
   title: () => 'Explicit nulls',
@@ -67,6 +68,28 @@ const REQUIRED: Record<string, Value> = {
   'CustomFieldValueInput.name': () => w.a.customFieldName,
   'OrganizationDefaultContentInput.site': () => w.a.siteId,
   'TeamMembershipInput.user': () => w.subject.id,
+  // The admin may not review a change request of their own.
+  'SubmitChangeRequestReviewInput.changeRequestId': () => w.reviewableChangeRequestId,
+  'RequestReviewersForChangeRequestInput.users': () => [w.subject.id],
+  ref: () => 'main',
+  commitMessage: () => 'Explicit nulls',
+  'CreateSiteRedirectInput.source': () => `/nulls-${unique().toLowerCase()}`,
+  'CreateSiteRedirectInput.destination': () => ({ kind: 'site-space', siteSpaceId: w.a.siteSpaceId }),
+  // A fresh redirect for each call (deleting one takes it away).
+  siteRedirectId: async () =>
+    (
+      await w.a.rest(
+        'POST',
+        `/v1/orgs/${w.a.organizationId}/sites/${w.a.siteId}/redirects`,
+        {
+          source: `/nulls-${unique().toLowerCase()}`,
+          destination: { kind: 'site-space', siteSpaceId: w.a.siteSpaceId },
+        },
+        201,
+      )
+    ).id,
+  'GitCredentialsInput.username': () => 'writer',
+  'GitCredentialsInput.password': () => 'explicit-nulls-token',
 };
 
 /** The mutations and the nullable input fields they have (at any depth), read from the schema. */

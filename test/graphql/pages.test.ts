@@ -336,6 +336,36 @@ describe('a visitor of a published site', () => {
   });
 });
 
+describe('a visitor and the history of what it reads', () => {
+  it('reads the published content, its documents included, but not what its revisions changed nor a revision by id', async () => {
+    const visitor = await buildUser(t.database, 'visitor');
+    const portal = await t.database.db.site.findFirstOrThrow({ where: { title: 'Acme Developer Portal' } });
+    const visitorToken = await signVisitorToken(portal.visitorAuthSecret, { plan: 'pro', betaTester: true });
+    const query = (selection: string) => `
+      query($siteId: ID!, $visitorToken: String) {
+        publishedSite(siteId: $siteId, visitorToken: $visitorToken) {
+          structure { structure { ... on SiteSection { title siteSpaces { path space { id content { ${selection} } } } } } }
+        }
+      }`;
+    const variables = { siteId: portal.id, visitorToken };
+    const read = expectData(await t.graphql(visitor.token, query('id parents page(path: "overview") { document(evaluated: all) }'), variables));
+    const siteSpace = read.publishedSite.structure.structure
+      .find((entry: any) => entry.title === 'Guides')
+      .siteSpaces.find((each: any) => each.path === 'getting-started');
+    const { content } = siteSpace.space;
+    expect(content.page.document.nodes.length).toBeGreaterThan(0);
+    // What its revisions changed is read by those who see the space itself.
+    const changes = await t.graphql(visitor.token, query('changes { totalCount }'), variables);
+    expect(new Set(changes.errors!.map((error: any) => `${error.extensions.code} ${error.path.at(-1)}`))).toEqual(new Set(['404 changes']));
+    // Nor a revision by id: the current one or its parent.
+    for (const id of [content.id, content.parents[0]]) {
+      const byId = await t.graphql(visitor.token, 'query($s: ID!, $id: ID!) { revision(spaceId: $s, id: $id) { id } }', { s: siteSpace.space.id, id });
+      expectGraphQLError(byId, 404);
+      expectGraphQLError(await t.graphql(visitor.token, 'query($id: ID!) { node(id: $id) { id } }', { id }), 404);
+    }
+  });
+});
+
 describe('with a page-tree cache that holds one tree', () => {
   it('answers pages of two revisions asked together, though keeping one evicts the other', async () => {
     const { createTestApp } = await import('../support/app.ts');

@@ -133,6 +133,24 @@ const CASES: MutationCase[] = [
     input: (x) => ({ siteSpaceId: x.site.siteSpaceIds.extraInA, position: { before: x.site.siteSpaceIds.guideInA } }),
     notFound: siteSpaceMissing('extraInA'),
   },
+  {
+    name: 'duplicateSiteSpace',
+    selection: 'siteSpace { id }',
+    input: (x) => ({ siteSpaceId: x.site.siteSpaceIds.extraInA }),
+    notFound: siteSpaceMissing('extraInA'),
+  },
+  {
+    name: 'createSiteRedirect',
+    selection: 'siteRedirect { id }',
+    input: (x) => ({ ...ids(x), source: '/refused', destination: { kind: 'external', url: 'https://example.com/' } }),
+  },
+  // The site is checked before the redirect: any redirect id shows the refusal.
+  { name: 'updateSiteRedirect', selection: 'siteRedirect { id }', input: (x) => ({ ...ids(x), siteRedirectId: 'redirect_any', permanent: true }) },
+  { name: 'deleteSiteRedirect', selection: 'deletedId', input: (x) => ({ ...ids(x), siteRedirectId: 'redirect_any' }) },
+  // Grants: the site is checked before who is named.
+  { name: 'inviteToSite', selection: 'site { id }', input: (x) => ({ ...ids(x), role: 'admin', users: [x.world.admin.id] }) },
+  { name: 'setSiteUserPermission', selection: 'site { id }', input: (x) => ({ ...ids(x), userId: x.world.admin.id, role: 'admin' }) },
+  { name: 'setSiteTeamPermission', selection: 'site { id }', input: (x) => ({ ...ids(x), teamId: 'team_any', role: 'admin' }) },
 ];
 
 it('covers every site mutation of the schema', async () => {
@@ -140,7 +158,7 @@ it('covers every site mutation of the schema', async () => {
   const fields = Object.keys(schema.getMutationType()!.getFields());
   const siteMutations = fields.filter((name) => /Site|ShareLink|SectionToGroup|SectionFromGroup/.test(name));
   expect(CASES.map((entry) => entry.name).sort()).toEqual(siteMutations.sort());
-  expect(siteMutations).toHaveLength(23);
+  expect(siteMutations).toHaveLength(30);
 });
 
 describe.each(CASES)('mutation $name refuses', (entry) => {

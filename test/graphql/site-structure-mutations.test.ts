@@ -167,6 +167,7 @@ describe('mutation updateSiteSection', () => {
     for (const [input, code, message] of [
       [{ title: 'x' }, 400, /^title: /],
       [{ path: 'bad path' }, 400, /^path: /],
+      [{ path: '../other-site' }, 400, /^path: must not have a "\." or "\.\." segment/],
       [{ icon: 'x'.repeat(51) }, 400, /^icon: /],
       [{ description: 'x'.repeat(257) }, 400, /^description: /],
       [{ condition: 'process.exit()' }, 400, /^condition: /],
@@ -526,6 +527,7 @@ describe('mutation updateSiteSpace', () => {
     for (const [input, code, message] of [
       [{ path: 'bad path' }, 400, /^path: /],
       [{ path: '' }, 400, /^path: /],
+      [{ path: 'a/..' }, 400, /^path: must not have a "\." or "\.\." segment/],
       [{ condition: 'visitor.claims.' }, 400, /^condition: /],
       [{ path: 'extra' }, 409, /^path: "extra" is already the path of another site space/],
     ] as const) {
@@ -586,6 +588,22 @@ describe('mutation moveSiteSpace', () => {
     ] as const) {
       expectGraphQLError(await attempt('moveSiteSpace', { siteSpaceId: siteSpaceIds.extraInA, position }, 'siteSpace { id }'), 400, message);
     }
+    expect(await rows()).toEqual(before);
+  });
+});
+
+describe('mutation duplicateSiteSpace', () => {
+  it('copies a variant right after it, as REST does; refused to members who do not administer the site', async () => {
+    const { world, siteId, sectionIds, siteSpaceIds, act, attempt, rows } = await sectioned();
+    const copy = (await act('duplicateSiteSpace', { siteSpaceId: siteSpaceIds.extraInA }, 'siteSpace { id path default space { title } section { id } }'))
+      .siteSpace;
+    expect(copy).toMatchObject({ path: 'extra-copy', default: false, section: { id: sectionIds.a } });
+    expect(copy.space.title).toMatch(/^Copy of /);
+    expect(await siteSpacePaths(t, siteId, sectionIds.a)).toEqual(['guide*', 'extra', 'extra-copy']);
+    const before = await rows();
+    const editor = await world.member('edit');
+    expectGraphQLError(await mutate(t, editor.token, 'duplicateSiteSpace', { siteSpaceId: siteSpaceIds.extraInA }, 'siteSpace { id }'), 403);
+    expectGraphQLError(await attempt('duplicateSiteSpace', { siteSpaceId: 'ssp_missing' }, 'siteSpace { id }'), 404);
     expect(await rows()).toEqual(before);
   });
 });

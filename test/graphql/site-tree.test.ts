@@ -53,9 +53,16 @@ const TREE = /* GraphQL */ `
 
 // Building the wide trees takes seconds (8000 site spaces at 20): a longer timeout than the suite's.
 
-/** N sites, each with N sections (in N/2 groups of 2), each section showing N spaces. */
+/** N sites, each with N sections (in N/2 groups of 2), each section showing N spaces: built once per size, read by each viewer. */
+const trees = new Map<number, ReturnType<typeof buildSiteTree>>();
+function treeOf(n: number) {
+  let tree = trees.get(n);
+  if (!tree) trees.set(n, (tree = buildSiteTree(t, { sites: n, groups: n / 2, sectionsPerGroup: 2, siteSpacesPerSection: n })));
+  return tree;
+}
+
 async function statementsFor(n: number, role: 'admin' | 'read') {
-  const tree = await buildSiteTree(t, { sites: n, groups: n / 2, sectionsPerGroup: 2, siteSpacesPerSection: n });
+  const tree = await treeOf(n);
   const viewer = role === 'admin' ? tree.admin : await tree.member('read');
   // This instance's own writes are heard back first (PostgreSQL), not counted below.
   await t.database.generations.barrier();

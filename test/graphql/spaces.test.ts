@@ -199,22 +199,79 @@ describe('Organization.spaces', () => {
     expect(backward.map((page) => page.pageInfo.hasNextPage)).toEqual([false, true, true]);
   });
 
-  it('is a 403 for guests, a 404 for strangers, a 400 for bad paging, a 401 without a token', async () => {
-    const { organizationId, admin, member, space } = await buildWorld(t);
-    await space();
+  it('shows a guest what its grants reach, as REST does; a 404 for strangers, a 400 for bad paging, a 401 without a token', async () => {
+    const { organizationId, admin, member, space, collection, rest } = await buildWorld(t);
+    const granted = await space({ title: 'Granted' });
+    const parent = await collection({ title: 'Granted collection' });
+    const below = await space({ title: 'Below', parent: parent.id });
+    const hidden = await space({ title: 'Hidden' });
     const guest = await member(null);
-    // Guests see no content: organization-wide listings are refused, as over REST.
-    expectGraphQLError(
-      await t.graphql(guest.token, ORGANIZATION_SPACES, { id: organizationId }),
-      403,
-      "You are not allowed to list this organization's spaces",
-    );
+    const listed = async () => expectData(await t.graphql(guest.token, ORGANIZATION_SPACES, { id: organizationId })).organization.spaces;
+    expect((await listed()).totalCount).toBe(0);
+    await rest('POST', `/v1/spaces/${granted.id}/permissions`, admin.token, { role: 'read', users: [guest.id] }, 204);
+    await rest('POST', `/v1/collections/${parent.id}/permissions`, admin.token, { role: 'edit', users: [guest.id] }, 204);
+    // The same spaces as REST lists, in the same order, with the same levels.
+    const overRest = await rest('GET', `/v1/orgs/${organizationId}/spaces`, guest.token);
+    const overGraphql = await listed();
+    expect(nodeIds(overGraphql)).toEqual(overRest.items.map((item: { id: string }) => item.id));
+    expect(nodeIds(overGraphql).sort()).toEqual([granted.id, below.id].sort());
+    expect(overGraphql.totalCount).toBe(overRest.count);
+    for (const [id, edit] of [
+      [granted.id, false],
+      [below.id, true],
+    ] as const) {
+      const one = expectData(await t.graphql(guest.token, 'query($id: ID!) { space(id: $id) { id permissions { view edit admin } } }', { id }));
+      expect(one.space.permissions).toEqual(pick((await rest('GET', `/v1/spaces/${id}`, guest.token)).permissions, ['view', 'edit', 'admin']));
+      expect(one.space.permissions).toMatchObject({ view: true, edit, admin: false });
+    }
+    expectGraphQLError(await t.graphql(guest.token, 'query($id: ID!) { space(id: $id) { id } }', { id: hidden.id }), 404);
     const stranger = await buildUser(t.database, 'stranger');
     expectGraphQLError(await t.graphql(stranger.token, ORGANIZATION_SPACES, { id: organizationId }), 404, `Organization "${organizationId}" was not found`);
     expectGraphQLError(await t.graphql(admin.token, ORGANIZATION_SPACES, { id: organizationId, first: 1001 }), 400, /^first: must be at most 1000/);
     await expectUnauthenticated(t, ORGANIZATION_SPACES, { id: organizationId });
   });
 });
+
+describe('grant mutations', () => {
+  it('give a team one space and a guest one collection, as REST does, and take them away', async () => {
+    const { organizationId, admin, member, space, collection, rest } = await buildWorld(t);
+    const docs = await space({ title: 'Docs' });
+    const parent = await collection({ title: 'Parent' });
+    const below = await space({ title: 'Below', parent: parent.id });
+    const reader = await member('read');
+    const guest = await member(null);
+    const team = await rest('PUT', `/v1/orgs/${organizationId}/teams`, admin.token, { title: 'Writers', members: [reader.id] }, 201);
+    const edit = async (user: { token: string }, id: string) =>
+      expectData(await t.graphql(user.token, 'query($id: ID!) { space(id: $id) { permissions { edit } } }', { id })).space.permissions.edit;
+
+    const invited = expectData(await mutate(t, admin.token, 'inviteToSpace', { spaceId: docs.id, role: 'edit', teams: [team.id] }, 'space { id }'));
+    expect(invited.inviteToSpace.space.id).toBe(docs.id);
+    expect(await edit(reader, docs.id)).toBe(true);
+    const teams = await rest('GET', `/v1/spaces/${docs.id}/permissions/teams`, admin.token);
+    expect(teams.items.map((item: { permission: string; team: { id: string } }) => [item.permission, item.team.id])).toEqual([['edit', team.id]]);
+
+    expectData(await mutate(t, admin.token, 'setCollectionUserPermission', { collectionId: parent.id, userId: guest.id, role: 'edit' }, 'collection { id }'));
+    expect(await edit(guest, below.id)).toBe(true);
+    // The guest is no admin of the collection: it gives no role there.
+    expectGraphQLError(
+      await mutate(t, guest.token, 'inviteToCollection', { collectionId: parent.id, role: 'read', users: [reader.id] }, 'collection { id }'),
+      403,
+    );
+    expectGraphQLError(
+      await mutate(t, admin.token, 'inviteToSpace', { spaceId: docs.id, role: 'read' }, 'space { id }'),
+      400,
+      'users: is required unless teams are named',
+    );
+
+    expectData(await mutate(t, admin.token, 'setSpaceTeamPermission', { spaceId: docs.id, teamId: team.id, role: null }, 'space { id }'));
+    expect(await edit(reader, docs.id)).toBe(false);
+    expectData(await mutate(t, admin.token, 'setCollectionUserPermission', { collectionId: parent.id, userId: guest.id, role: null }, 'collection { id }'));
+    expectGraphQLError(await t.graphql(guest.token, 'query($id: ID!) { space(id: $id) { id } }', { id: below.id }), 404);
+    expect(await t.database.db.contentGrant.count({ where: { organizationId } })).toBe(0);
+  });
+});
+
+const pick = (object: Record<string, unknown>, keys: string[]) => Object.fromEntries(keys.map((key) => [key, object[key]]));
 
 describe('Space.organization, parent and customFields', () => {
   it('resolve the organization, the parent collection and the custom field values by field name', async () => {
@@ -283,6 +340,8 @@ describe('mutation createSpace', () => {
     const { organizationId, admin } = await buildWorld(t);
     const cases: Array<[Record<string, unknown>, RegExp]> = [
       [{ title: 'x'.repeat(51) }, /^title: /],
+      [{ title: '' }, /^title: Too small: expected string to have >=1 characters/],
+      [{ title: '  ' }, /^title: must not be blank/],
       [{ emoji: 'not an emoji' }, /^emoji: must be an emoji/],
       [{ editMode: 'frozen' }, /at "input\.editMode"; Value "frozen" does not exist in "SpaceEditMode" enum/],
       [{ language: 'klingon' }, /at "input\.language"; Value "klingon" does not exist in "Language" enum/],
@@ -358,6 +417,8 @@ describe('mutation updateSpace', () => {
     const before = await spaceRow(t, target.id);
     const cases: Array<[Record<string, unknown>, RegExp]> = [
       [{ title: 'x'.repeat(51) }, /^title: /],
+      [{ title: '' }, /^title: Too small: expected string to have >=1 characters/],
+      [{ title: '\n' }, /^title: must not be blank/],
       [{ emoji: 'abc' }, /^emoji: /],
       [{ emoji: '📘', icon: 'https://example.test/i.png' }, /^icon: set either emoji or icon, not both/],
       [{ icon: 'not a url' }, /^icon: must be an absolute URL/],

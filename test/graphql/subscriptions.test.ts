@@ -5,6 +5,7 @@ import { createContext } from '../../src/context.ts';
 import { emitEvent } from '../../src/domain/events/emit.ts';
 import { inTransaction } from '../../src/domain/transaction.ts';
 import { hashApiToken } from '../../src/lib/tokens.ts';
+import { issueApiToken } from '../../src/domain/users/provisioning.ts';
 import { createTestApp, TEST_URLS, type TestApp } from '../support/app.ts';
 import { type Subscription, subscribe } from '../support/event-stream.ts';
 import { buildOrganization, buildTeam, buildUser, addMember, unique } from '../support/factories.ts';
@@ -219,7 +220,7 @@ describe('GraphQL subscriptions over Server-Sent Events', () => {
     });
     const ghost = `cmt_ghost${unique()}`;
     await expect(
-      inTransaction(ctx, async (tx) => {
+      inTransaction(ctx, 'recorded-by-work', async (tx) => {
         await tx.db.comment.create({
           data: { id: ghost, organizationId: team.organization.id, spaceId, postedById: team.admin.id, body: 'never', postedAt: new Date(), status: 'open' },
         });
@@ -244,25 +245,31 @@ describe('GraphQL subscriptions over Server-Sent Events', () => {
     stream.close();
   });
 
-  it('ends the stream with an error once the subscriber may no longer read, and tells outsiders nothing', async () => {
+  it('ends the stream with an error at once when the subscriber may no longer read, and tells outsiders nothing', async () => {
     const spaceId = await newSpace();
     const reader = await team.member('read');
     const stream = await subscribe(base, reader.token, SPACE_EVENTS, { spaceId });
     await postComment(spaceId, 'Seen by the reader');
     expect(kindsOf(await stream.until(1))).toEqual(['COMMENT_POSTED']);
 
-    // Removed from the organization: the next event ends the stream, without its data.
+    // Removed from the organization: the stream ends at once, without waiting for an event.
     expect((await t.call('DELETE', `/v1/orgs/${team.organization.id}/members/${reader.id}`, { token: team.admin.token })).statusCode).toBe(204);
-    await postComment(spaceId, 'Not for former members');
     await stream.closed();
     expect(stream.results).toHaveLength(2);
     expect(stream.results[1]).toMatchObject({ data: null, errors: [{ extensions: { code: 404 } }] });
 
-    // Its token revoked: the next event ends the stream, the token read again for it.
+    // A role lowered to guest (who reads no content): ended at once too.
+    const lowered = await team.member('read');
+    const loweredStream = await subscribe(base, lowered.token, SPACE_EVENTS, { spaceId });
+    const patched = await t.call('PATCH', `/v1/orgs/${team.organization.id}/members/${lowered.id}`, { token: team.admin.token, body: { role: null } });
+    expect(patched.statusCode, patched.body).toBe(200);
+    await loweredStream.closed();
+    expect(loweredStream.results).toEqual([expect.objectContaining({ data: null, errors: [expect.objectContaining({ extensions: { code: 404 } })] })]);
+
+    // Its token revoked (here by hand in the database, as any write path may): ended at once, with a 401.
     const revoked = await team.member('read');
     const revokedStream = await subscribe(base, revoked.token, SPACE_EVENTS, { spaceId });
     expect((await t.database.db.apiToken.deleteMany({ where: { tokenHash: hashApiToken(revoked.token) } })).count).toBe(1);
-    await postComment(spaceId, 'Not for revoked tokens');
     await revokedStream.closed();
     expect(revokedStream.results).toEqual([
       {
@@ -281,6 +288,25 @@ describe('GraphQL subscriptions over Server-Sent Events', () => {
     // No token: 401 before any stream.
     const anonymous = await subscribe(base, undefined, SPACE_EVENTS, { spaceId });
     expect(anonymous.status).toBe(401);
+  });
+
+  it('answers an outsider following a change request as for one that does not exist, without its space', async () => {
+    const spaceId = await newSpace();
+    const changeRequestId = await openChangeRequest(spaceId, 'Not for outsiders');
+    const unknownId = `cr_${changeRequestId.slice(3).split('').reverse().join('')}`;
+    const outsider = await addMember(t.database, (await buildOrganization(t.database)).id, await buildUser(t.database, 'outsider'), 'admin');
+    const query = 'subscription($id: ID!) { changeRequestEvents(changeRequestId: $id) { ... on Event { kind } } }';
+    const answers = [];
+    for (const id of [changeRequestId, unknownId]) {
+      const stream = await subscribe(base, outsider.token, query, { id });
+      await stream.closed();
+      answers.push({ status: stream.status, results: JSON.stringify(stream.results).replaceAll(id, '<id>') });
+    }
+    expect(answers[0]).toEqual(answers[1]);
+    expect(answers[0]!.results).not.toContain(spaceId);
+    expect(JSON.parse(answers[0]!.results)).toEqual([
+      expect.objectContaining({ errors: [expect.objectContaining({ message: 'Change request "<id>" was not found', extensions: { code: 404 } })] }),
+    ]);
   });
 
   it('gives organization events to members, each only if they may see its object', async () => {
@@ -534,10 +560,22 @@ describe('GraphQL subscriptions over Server-Sent Events', () => {
     const spaceId = await newSpace();
     const user = await team.member('read');
     const streams = await Promise.all([1, 2, 3].map(() => subscribe(base, user.token, SPACE_EVENTS, { spaceId })));
-    const fourth = await subscribe(base, user.token, SPACE_EVENTS, { spaceId });
-    await fourth.closed();
-    expect(fourth.results).toEqual([expect.objectContaining({ errors: [expect.objectContaining({ extensions: { code: 429 } })] })]);
-    expect(fourth.results[0]!.errors![0]!.message).toMatch(/already holds 3 open subscriptions/);
+    // Refused before a stream opens: an HTTP 429 with Retry-After, in the error shape, as docs/api.md says.
+    const fourth = await fetch(`${base}/graphql`, {
+      method: 'POST',
+      headers: { accept: 'text/event-stream', 'content-type': 'application/json', authorization: `Bearer ${user.token}` },
+      body: JSON.stringify({ query: SPACE_EVENTS, variables: { spaceId } }),
+    });
+    expect([fourth.status, fourth.headers.get('retry-after'), fourth.headers.get('content-type')]).toEqual([429, '10', 'application/json; charset=utf-8']);
+    expect(await fourth.json()).toEqual({
+      errors: [
+        expect.objectContaining({
+          message: 'This token already holds 3 open subscriptions, the most allowed (SUBSCRIPTIONS_PER_TOKEN): close one first',
+          path: ['spaceEvents'],
+          extensions: { code: 429 },
+        }),
+      ],
+    });
     // Another token has its own allowance.
     const other = await subscribe(base, team.admin.token, SPACE_EVENTS, { spaceId });
 
@@ -561,6 +599,79 @@ describe('GraphQL subscriptions over Server-Sent Events', () => {
     await postComment(spaceId, 'Heard again');
     expect(kindsOf(await again.until(1))).toEqual(['COMMENT_POSTED']);
     for (const stream of [again, streams[1]!, streams[2]!, other]) stream.close();
+  });
+
+  it('refuses a user more streams than SUBSCRIPTIONS_PER_USER over its tokens, and an address more than SUBSCRIPTIONS_PER_ADDRESS, before they open', async () => {
+    const own = await createTestApp({ events: { limits: { maxPerToken: 2, maxPerUser: 3, maxPerAddress: 4 } } });
+    const ownBase = await own.listen();
+    const spaceId = (await own.call('POST', `/v1/orgs/${team.organization.id}/spaces`, { token: team.admin.token, body: { title: 'Capped' } })).json().id;
+    const user = await team.member('read');
+    const secondToken = await issueApiToken(own.database.db, user.id, 'second');
+    const refusal = async (token: string) => {
+      const response = await fetch(`${ownBase}/graphql`, {
+        method: 'POST',
+        headers: { accept: 'text/event-stream', 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ query: SPACE_EVENTS, variables: { spaceId } }),
+      });
+      return { status: response.status, retryAfter: response.headers.get('retry-after'), message: (await response.json()).errors[0].message };
+    };
+    const held = [
+      await subscribe(ownBase, user.token, SPACE_EVENTS, { spaceId }),
+      await subscribe(ownBase, user.token, SPACE_EVENTS, { spaceId }),
+      await subscribe(ownBase, secondToken, SPACE_EVENTS, { spaceId }),
+    ];
+    expect(held.map((stream) => stream.status)).toEqual([200, 200, 200]);
+    // Its second token has one slot left of its own, but the user holds its three.
+    expect(await refusal(secondToken)).toEqual({
+      status: 429,
+      retryAfter: '10',
+      message: 'This user (with all its tokens) already holds 3 open subscriptions, the most allowed (SUBSCRIPTIONS_PER_USER): close one first',
+    });
+    // Another user from the same address: the address's fourth, then its limit.
+    held.push(await subscribe(ownBase, team.admin.token, SPACE_EVENTS, { spaceId }));
+    expect(held[3]!.status).toBe(200);
+    expect(await refusal(team.admin.token)).toEqual({
+      status: 429,
+      retryAfter: '10',
+      message: 'This address already holds 4 open subscriptions, the most allowed (SUBSCRIPTIONS_PER_ADDRESS): close one first',
+    });
+    // The refused ones hold nothing: one closed, and the next may open.
+    const openStreams = async () => Number(/^docs_gateway_subscription_streams (\d+)$/m.exec((await own.call('GET', '/metrics')).body)?.[1]);
+    expect(await openStreams()).toBe(4);
+    held[0]!.close();
+    await vi.waitUntil(async () => (await openStreams()) === 3, { timeout: 5_000, interval: 20 });
+    expect((await subscribe(ownBase, team.admin.token, SPACE_EVENTS, { spaceId })).status).toBe(200);
+  });
+
+  it('ends a stream that heard nothing for SUBSCRIPTION_IDLE_SECONDS, and keeps one that hears events', async () => {
+    const own = await createTestApp({ events: { limits: { idleMs: 1_500 } } });
+    const ownBase = await own.listen();
+    const spaceId = (await own.call('POST', `/v1/orgs/${team.organization.id}/spaces`, { token: team.admin.token, body: { title: 'Quiet' } })).json().id;
+    const otherSpaceId = (await own.call('POST', `/v1/orgs/${team.organization.id}/spaces`, { token: team.admin.token, body: { title: 'Busy' } })).json().id;
+    const quiet = await subscribe(ownBase, team.admin.token, SPACE_EVENTS, { spaceId });
+    const busy = await subscribe(ownBase, team.admin.token, SPACE_EVENTS, { spaceId: otherSpaceId });
+    const started = performance.now();
+    for (let i = 0; i < 4; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await own.call('POST', `/v1/spaces/${otherSpaceId}/comments`, { token: team.admin.token, body: { body: { markdown: `Still here ${i}` } } });
+    }
+    await quiet.closed();
+    // Pings (every 300 ms here) are not events: it ended after its 1.5 s, with why.
+    expect(performance.now() - started).toBeGreaterThan(1_000);
+    expect(quiet.results).toEqual([
+      expect.objectContaining({
+        data: null,
+        errors: [
+          expect.objectContaining({
+            message: expect.stringMatching(/heard no event for 2 seconds and was ended \(SUBSCRIPTION_IDLE_SECONDS\): subscribe again/),
+            extensions: { code: 408 },
+          }),
+        ],
+      }),
+    ]);
+    expect(kindsOf(await busy.until(4))).toEqual(Array(4).fill('COMMENT_POSTED'));
+    expect(busy.ended).toBe(false);
+    busy.close();
   });
 
   it('drops a stream whose client stops reading instead of buffering for it, and says why', async () => {

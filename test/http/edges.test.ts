@@ -72,11 +72,13 @@ describe('a request line and headers larger than Node accepts', () => {
     const document = (await t.call('GET', '/v1/openapi.json')).json();
     for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, any>>)) {
       for (const [method, operation] of Object.entries(item)) {
-        expect(operation.responses['431'], `${method} ${path}`).toMatchObject({
-          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-        });
+        expect(operation.responses['431'], `${method} ${path}`).toEqual({ $ref: '#/components/responses/RequestHeaderFieldsTooLarge' });
       }
     }
+    expect(document.components.responses.RequestHeaderFieldsTooLarge).toMatchObject({
+      description: expect.stringMatching(/larger than 16 KiB together/),
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    });
   });
 });
 

@@ -1,6 +1,7 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { logDestination, redactUrl } from '../../src/http/logging.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
+import { subscribe } from '../support/event-stream.ts';
 import { buildTeam } from '../support/factories.ts';
 
 /** What the logs hold: no secrets from query strings or headers; client errors as information. */
@@ -103,13 +104,13 @@ describe('GraphQL requests the client got wrong', () => {
 });
 
 describe('REST errors', () => {
-  it('log a 403 (a read member updating the organization, a guest listing its spaces) as the request completed, at information level, without a stack trace', async () => {
+  it('log a 403 (a read member updating the organization, a guest searching it) as the request completed, at information level, without a stack trace', async () => {
     const reader = await team.member('read');
     const guest = await team.member(null);
     const before = await t.database.db.organization.findUniqueOrThrow({ where: { id: team.organization.id } });
     for (const [token, method, url, body, message] of [
       [reader.token, 'PATCH', `/v1/orgs/${team.organization.id}`, { inviteLinks: !before.inviteLinks }, 'You are not allowed to update this organization'],
-      [guest.token, 'GET', `/v1/orgs/${team.organization.id}/spaces`, undefined, /^You are not allowed to /],
+      [guest.token, 'GET', `/v1/orgs/${team.organization.id}/search?query=x`, undefined, /^You are not allowed to /],
     ] as const) {
       lines.length = 0;
       const response = await t.call(method, url, { token, ...(body !== undefined ? { body } : {}) });
@@ -147,19 +148,52 @@ describe('pretty logs (a terminal)', () => {
     expect(output).not.toContain(team.admin.token);
   });
 
-  it('print other records as pino-pretty does', () => {
+  it('print one line for a subscription its client closed, as for any request (the normal end of a stream)', async () => {
+    let output = '';
+    const pretty = await createTestApp({ logLevel: 'info', logStream: logDestination('pretty', { write: (text) => (output += text) }, false) });
+    const base = await pretty.listen();
+    const spaceId = (await pretty.call('POST', `/v1/orgs/${team.organization.id}/spaces`, { token: team.admin.token, body: { title: 'Logged' } })).json().id;
+    const query = 'subscription($spaceId: ID!) { spaceEvents(spaceId: $spaceId) { ... on Event { kind } } }';
+    const stream = await subscribe(base, team.admin.token, query, { spaceId });
+    await pretty.call('POST', `/v1/spaces/${spaceId}/comments`, { token: team.admin.token, body: { body: { markdown: 'Logged' } } });
+    await stream.until(1);
+    output = '';
+    stream.close();
+    await vi.waitUntil(() => output.includes('/graphql'), { timeout: 5_000, interval: 20 });
+    // Whatever else the close may have logged is out by the next request's line.
+    await pretty.call('GET', '/v1/user', { token: team.admin.token });
+    const printed = output.split('\n').filter((line) => line.trim() !== '');
+    expect(printed, output).toEqual([
+      expect.stringMatching(/^\[[\d:.]+\] INFO: POST \/graphql 200 \d+\.\d ms$/),
+      expect.stringMatching(/^\[[\d:.]+\] INFO: GET \/v1\/user 200 \d+\.\d ms$/),
+    ]);
+  });
+
+  it('print every other record on one line too, its fields after the message; a job says which and how long first', () => {
     let output = '';
     const pretty = logDestination('pretty', { write: (text) => (output += text) }, false);
     pretty.write(`${JSON.stringify({ level: 40, time: '2026-01-01T00:00:00.000Z', reqId: 'r1', msg: 'unavailable' })}\n`);
     pretty.write(
       `${JSON.stringify({ level: 30, time: '2026-01-01T00:00:00.000Z', reqId: 'r2', res: { statusCode: 204 }, responseTime: 1.25, msg: 'request completed' })}\n`,
     );
+    pretty.write(
+      `${JSON.stringify({ level: 30, time: '2026-01-01T00:00:00.000Z', job: 'purge-deleted-spaces', jobId: 'j1', attempt: 1, ms: 25, purged: 2, msg: 'job done' })}\n`,
+    );
     const printed = output.split('\n').filter((line) => line.trim() !== '');
     expect(printed).toEqual([
-      expect.stringMatching(/^\[[\d:.]+\] WARN: unavailable$/),
-      expect.stringMatching(/^ +reqId: "r1"$/),
-      expect.stringMatching(/^\[[\d:.]+\] INFO: request 204 1\.3 ms$/),
-      expect.stringMatching(/^ +reqId: "r2"$/),
+      expect.stringMatching(/^\[[\d:.]+\] WARN: unavailable \{"reqId":"r1"\}$/),
+      expect.stringMatching(/^\[[\d:.]+\] INFO: request 204 1\.3 ms \{"reqId":"r2"\}$/),
+      expect.stringMatching(/^\[[\d:.]+\] INFO: job done: purge-deleted-spaces, 25 ms \{"jobId":"j1","attempt":1,"purged":2\}$/),
     ]);
+  });
+
+  it("print an error's stack on lines of its own", () => {
+    let output = '';
+    const pretty = logDestination('pretty', { write: (text) => (output += text) }, false);
+    const err = { type: 'Error', message: 'boom', stack: 'Error: boom\n    at here (file.ts:1:1)' };
+    pretty.write(`${JSON.stringify({ level: 50, time: '2026-01-01T00:00:00.000Z', err, msg: 'job failed' })}\n`);
+    expect(output).toMatch(/ERROR: job failed/);
+    expect(output).toContain('Error: boom\n');
+    expect(output).toMatch(/\n +at here \(file\.ts:1:1\)/);
   });
 });

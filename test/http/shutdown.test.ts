@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { SHUTTING_DOWN_MESSAGE } from '../../src/http/app.ts';
 import { closeWhenFileEnds } from '../support/cleanup.ts';
 import { emptyDatabase } from '../support/databases.ts';
-import { freePort } from '../support/network.ts';
+import { freePort, withoutRedis } from '../support/network.ts';
 
 /**
  * SIGTERM to a real server process under load: the requests in flight finish,
@@ -66,7 +66,7 @@ describe('a server stopped with SIGTERM under load', () => {
     closeWhenFileEnds(() => database.drop());
     const port = await freePort();
     const env = {
-      ...process.env,
+      ...withoutRedis(),
       DATABASE_URL: database.url,
       PORT: String(port),
       HOST: '127.0.0.1',

@@ -58,6 +58,22 @@ describe('job queue', () => {
     expect(log.lines.find((line) => line.fields.jobId === id)!.fields).toMatchObject({ job: kind.name, attempt: 1 });
   });
 
+  it('logs a run that found nothing to do (its kind says which) at debug, one that did something at info', async () => {
+    const { jobs, log } = queue();
+    const kind: JobKind<{ n: number }> = {
+      name: `test-${unique()}`,
+      retryLimit: 0,
+      timeoutSeconds: 30,
+      run: async (_ctx, data) => ({ handled: data.n }),
+      idle: (output) => output.handled === 0,
+    };
+    await jobs.work(kind);
+    const [idle, busy] = [await jobs.send(kind, { n: 0 }), await jobs.send(kind, { n: 2 })];
+    await waitFor(() => [idle, busy].every((id) => log.lines.some((line) => line.message === 'job done' && line.fields.jobId === id)));
+    const levelOf = (id: string | null) => log.lines.find((line) => line.fields.jobId === id)!.level;
+    expect([levelOf(idle), levelOf(busy)]).toEqual(['debug', 'info']);
+  });
+
   it('keeps a job sent before any instance works its kind', async () => {
     const { jobs } = queue();
     const kind = recordingKind();

@@ -1,8 +1,10 @@
+import { applyPatch } from 'diff';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { expectMatchesSchema } from '../support/contract.ts';
 import { buildTeam, buildUser } from '../support/factories.ts';
 import { expectData, expectGraphQLError } from '../support/graphql.ts';
+import { watchHealth } from '../support/health-watch.ts';
 import { officialClient } from '../support/official.ts';
 
 /**
@@ -195,5 +197,78 @@ describe('the changes of a change request', () => {
     const created = (await t.call('GET', `${url}?limit=1&page=${edited.next.page}`, { token })).json();
     expect(created.changes).toEqual([expect.objectContaining({ type: 'page_created', page: expect.objectContaining({ title: 'Also huge' }) })]);
     expect(created.changes[0].diff.split('\n').filter((line: string) => line.startsWith('+new ')).length).toBe(6_000);
+  });
+
+  it('makes each diff once, on the worker pool, and keeps it: later reads, of any change request comparing the same bodies, read it back', async () => {
+    const { team, token, space, changeRequest, ids } = await setup();
+    const reader = await team.member('read');
+    const url = `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/changes`;
+    const beta = (await t.call('GET', `${url}?limit=100`, { token: reader.token })).json().changes.find((change: any) => change.page?.id === ids.beta);
+    const { before, after } = beta.attributes.document;
+    const kept = await t.database.db.documentDiff.findUniqueOrThrow({ where: { beforeId_afterId: { beforeId: before, afterId: after } } });
+    expect(kept.hunks).toBe('@@ -1,3 +1,3 @@\n one\n-two\n+2\n three\n');
+    expect(beta.diff).toBe(`--- a/beta.md\n+++ b/beta.md\n${kept.hunks}`);
+    // What is kept is what every later read answers (changed here by hand to tell it from a diff made again).
+    await t.database.db.documentDiff.update({ where: { beforeId_afterId: { beforeId: before, afterId: after } }, data: { hunks: '@@ kept @@\n' } });
+    const again = (await t.call('GET', `${url}?limit=99`, { token: reader.token })).json().changes.find((change: any) => change.page?.id === ids.beta);
+    expect(again.diff).toBe('--- a/beta.md\n+++ b/beta.md\n@@ kept @@\n');
+    // Another change request making the same edit compares the same two bodies: the same kept diff, under its own paths.
+    const other = (await t.call('POST', `/v1/spaces/${space.id}/change-requests`, { token, body: {} })).json();
+    const edited = await t.call('POST', `/v1/spaces/${space.id}/change-requests/${other.id}/content?compat=false`, {
+      token,
+      body: { changes: [{ operation: 'update_page', page: ids.beta, document: { markdown: 'one\n2\nthree\n' } }] },
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    const otherChanges = (await t.call('GET', `/v1/spaces/${space.id}/change-requests/${other.id}/changes`, { token: reader.token })).json().changes;
+    expect(otherChanges).toEqual([expect.objectContaining({ type: 'page_edited', diff: '--- a/beta.md\n+++ b/beta.md\n@@ kept @@\n' })]);
+    expect(await t.database.db.documentDiff.count({ where: { beforeId: before } })).toBe(1);
+  });
+
+  it('answers /healthz promptly while it diffs large bodies for a reader, and the diffs are right', async () => {
+    const team = await buildTeam(t.database);
+    const token = team.admin.token;
+    const reader = await team.member('read');
+    const space = (await t.call('POST', `/v1/orgs/${team.organization.id}/spaces`, { token, body: { title: 'Large edits' } })).json();
+    // Two pages of 5,000 lines; then every other line of the first 4,000 rewritten: seconds of work for each diff.
+    const body = (page: number, edited: boolean) =>
+      Array.from({ length: 5_000 }, (_, i) => `Page ${page}, line ${i}: ${edited && i % 2 && i < 4_000 ? 'rewritten' : 'as first written'}`).join('\n');
+    const batch = async (changeRequestId: string, changes: unknown[]) => {
+      const response = await t.call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequestId}/content?compat=false`, { token, body: { changes } });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json();
+    };
+    const first = (await t.call('POST', `/v1/spaces/${space.id}/change-requests`, { token, body: {} })).json();
+    const pages = (
+      await batch(
+        first.id,
+        [0, 1].map((page) => ({ operation: 'insert_page', title: `Page ${page}`, document: { markdown: body(page, false) } })),
+      )
+    ).changes.map((change: any) => change.page.id);
+    expect((await t.call('POST', `/v1/spaces/${space.id}/change-requests/${first.id}/merge`, { token })).statusCode).toBe(200);
+    const second = (await t.call('POST', `/v1/spaces/${space.id}/change-requests`, { token, body: {} })).json();
+    await batch(
+      second.id,
+      pages.map((page: string, index: number) => ({ operation: 'update_page', page, document: { markdown: body(index, true) } })),
+    );
+
+    const url = `/v1/spaces/${space.id}/change-requests/${second.id}/changes`;
+    const { result: response, slowestMs, probes } = await watchHealth(t, () => t.call('GET', url, { token: reader.token }));
+    expect(response.statusCode, response.body).toBe(200);
+    expect(probes).toBeGreaterThan(1);
+    expect(slowestMs).toBeLessThan(1_000);
+    const changes = response.json().changes;
+    expect(changes.map((change: any) => change.type)).toEqual(['page_edited', 'page_edited']);
+    for (const [index, change] of changes.entries()) {
+      expect(change.diff.startsWith(`--- a/page-${index}.md\n+++ b/page-${index}.md\n@@ `)).toBe(true);
+      expect(change.diff.split('\n').filter((line: string) => line.startsWith('+Page ')).length).toBe(2_000);
+      expect(applyPatch(body(index, false), change.diff)).toBe(body(index, true));
+    }
+    // GraphQL reads the same diffs, kept.
+    const graph = expectData(
+      await t.graphql(reader.token, 'query($id: ID!) { node(id: $id) { ... on ChangeRequest { changes(first: 2) { edges { node { diff } } } } } }', {
+        id: second.id,
+      }),
+    );
+    expect(graph.node.changes.edges.map((edge: any) => edge.node.diff)).toEqual(changes.map((change: any) => change.diff));
   });
 });

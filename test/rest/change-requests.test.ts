@@ -1,7 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { PDF_LIMITS } from '../../src/domain/content/jobs.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { expectMatchesSchema } from '../support/contract.ts';
 import { buildTeam, buildUser } from '../support/factories.ts';
+import { watchHealth } from '../support/health-watch.ts';
 import { type OfficialClient, expectOfficialError, officialClient } from '../support/official.ts';
 
 let t: TestApp;
@@ -593,6 +595,42 @@ describe('PDF export', () => {
     expect(missing.json().error.message).toMatch(/^page: is required/);
     expect((await t.call('GET', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/pdf?page=pg_nope`, { token: admin.token })).statusCode).toBe(404);
     expect((await t.call('GET', `/exports/${'0'.repeat(64)}/x.pdf`, {})).statusCode).toBe(404);
+  });
+
+  it('lays out a large PDF on the worker pool: /healthz answers within 1 s meanwhile; content over the bound is refused before it is read', async () => {
+    const { PDFDocument } = await import('pdf-lib');
+    const { space, admin, open, edit } = await setup();
+    const changeRequest = await open('Large export');
+    // Ten pages of 5,000 paragraphs (some 450 KB each): seconds of layout.
+    const body = (page: number) =>
+      Array.from({ length: 5_000 }, (_, i) => `Page ${page}, paragraph ${i}: the quick brown fox jumps over the lazy dog.`).join('\n\n');
+    await edit(
+      changeRequest,
+      Array.from({ length: 10 }, (_, page) => ({ operation: 'insert_page', title: `Part ${page}`, document: { markdown: body(page) } })),
+    );
+    const url = `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/pdf`;
+    const { result: response, slowestMs, probes } = await watchHealth(t, () => t.call('GET', url, { token: admin.token }));
+    expect(response.statusCode, response.body).toBe(200);
+    expect(probes).toBeGreaterThan(1);
+    expect(slowestMs).toBeLessThan(1_000);
+    const download = await t.call('GET', new URL(response.json().url).pathname, {});
+    const pdf = await PDFDocument.load(download.rawPayload);
+    expect(pdf.getTitle()).toBe('Large export');
+    // Each part starts a sheet, and 5,000 paragraphs fill many more.
+    expect(pdf.getPageCount()).toBeGreaterThan(100);
+
+    const bound = PDF_LIMITS.maxMarkdownBytes;
+    PDF_LIMITS.maxMarkdownBytes = 1_000_000;
+    try {
+      // Another address than the one answered above (the response cache keeps that answer).
+      const refused = await t.call('GET', `${url}?only=false`, { token: admin.token });
+      expect(refused.statusCode, refused.body).toBe(400);
+      expect(refused.json().error.message).toMatch(
+        /^page: the content holds 3,\d{3},\d{3} bytes of markdown, more than the 1,000,000 a PDF may lay out: export a part of it \(page, only\)$/,
+      );
+    } finally {
+      PDF_LIMITS.maxMarkdownBytes = bound;
+    }
   });
 });
 

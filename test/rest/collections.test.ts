@@ -270,7 +270,7 @@ describe('GET /v1/orgs/{organizationId}/collections', () => {
     expectError(await t.call('GET', `${url}?page=${spaces.next.page}`, { token: admin.token }), 400, /^page: /);
   });
 
-  it('shows collections to every non-guest member, refuses guests (403), and hides the organization from strangers', async () => {
+  it('shows collections to every non-guest member, to a guest only those granted to it, and hides the organization from strangers', async () => {
     const { organizationId, member } = await tree();
     const reader = await member('read');
     const listed = await t.call('GET', `/v1/orgs/${organizationId}/collections`, { token: reader.token });
@@ -278,12 +278,9 @@ describe('GET /v1/orgs/{organizationId}/collections', () => {
     expect(listed.json().count).toBe(5);
     expect(listed.json().items[0].permissions).toEqual({ view: true, admin: false, viewInviteLinks: false, create: false });
     const guest = await member(null);
-    // Guests see no content: organization-wide listings are refused, as the member list is.
-    expectError(
-      await t.call('GET', `/v1/orgs/${organizationId}/collections`, { token: guest.token }),
-      403,
-      "You are not allowed to list this organization's collections",
-    );
+    // A guest sees only what its grants reach: nothing until then.
+    const asGuest = await t.call('GET', `/v1/orgs/${organizationId}/collections`, { token: guest.token });
+    expect([asGuest.statusCode, asGuest.json().items]).toEqual([200, []]);
     const stranger = await buildUser(t.database);
     expectError(await t.call('GET', `/v1/orgs/${organizationId}/collections`, { token: stranger.token }), 404);
     expectError(await t.call('GET', `/v1/orgs/${organizationId}/collections`), 401);

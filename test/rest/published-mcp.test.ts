@@ -105,6 +105,22 @@ describe('the MCP server of a published site', () => {
     await client.close();
   });
 
+  it('gives every hit a snippet, also a page found by its title whose body begins with a heading', async () => {
+    const space = await t.database.db.space.findFirstOrThrow({ where: { title: 'Getting started' } });
+    const changeRequest = (await t.call('POST', `/v1/spaces/${space.id}/change-requests`, { token: alice, body: {} })).json();
+    const edited = await t.call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content?compat=false`, {
+      token: alice,
+      body: { changes: [{ operation: 'insert_page', title: 'Quokkas', document: { markdown: '## Limits\n\nAt most ten marsupials a minute.\n' } }] },
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect((await t.call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`, { token: alice })).statusCode).toBe(200);
+    const client = await connect();
+    const found = textOf(await client.callTool({ name: 'search', arguments: { query: 'quokkas' } }));
+    expect(found).toContain('## Quokkas\n');
+    expect(found).toContain('At most ten marsupials a minute.');
+    await client.close();
+  });
+
   it('shows a visitor what its visitor token opens, and nothing of a site it may not see', async () => {
     const anonymous = await connect();
     expect((await anonymous.callTool({ name: 'get_page', arguments: { path: 'graphql-api/graphql-api/schema' } })).isError).toBe(true);
@@ -123,8 +139,13 @@ describe('the MCP server of a published site', () => {
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
+    // In the protocol's shape, as every refusal of this endpoint.
     expect(refused.status).toBe(404);
-    expect((await refused.json()).error.code).toBe(404);
+    expect(await refused.json()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32000, message: expect.stringMatching(/was not found/), data: { status: 404 } },
+    });
     // A browser's client may call it from another origin: CORS headers come with the SDK's answer.
     const fromBrowser = await fetch(`${endpoint}${base}/mcp`, {
       method: 'POST',
@@ -136,5 +157,37 @@ describe('the MCP server of a published site', () => {
     expect(fromBrowser.headers.get('x-request-id')).toBeTruthy();
     const get = await fetch(`${endpoint}${base}/mcp`);
     expect([get.status, get.headers.get('allow')]).toEqual([405, 'POST']);
+    expect((await get.json()).error).toMatchObject({ code: -32000, data: { status: 405 } });
+  });
+
+  it('refuses what it cannot accept as a JSON-RPC error: NUL characters in tool arguments, a body that is not JSON', async () => {
+    const send = (body: string) =>
+      fetch(`${endpoint}${base}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body });
+    const nul = await send(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'search', arguments: { query: 'a\u0000b' } } }));
+    expect(nul.status).toBe(400);
+    expect(await nul.json()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32602, message: 'params.arguments.query: must not contain NUL characters (U+0000)', data: { status: 400 } },
+    });
+    // In a batch, named by its place.
+    const inBatch = await send(
+      JSON.stringify([
+        { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+        { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search', arguments: { query: '\u0000' } } },
+      ]),
+    );
+    expect([inBatch.status, (await inBatch.json()).error]).toEqual([
+      400,
+      expect.objectContaining({ code: -32602, message: expect.stringMatching(/^1\.params\.arguments\.query: must not contain NUL/) }),
+    ]);
+    // Elsewhere than in params: an invalid request.
+    const inMethod = await send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/\u0000' }));
+    expect((await inMethod.json()).error).toMatchObject({ code: -32600, message: 'method: must not contain NUL characters (U+0000)' });
+    const notJson = await send('{"jsonrpc": "2.0",');
+    expect([notJson.status, (await notJson.json()).error]).toEqual([
+      400,
+      expect.objectContaining({ code: -32700, message: expect.stringMatching(/^body: is not valid JSON/) }),
+    ]);
   });
 });

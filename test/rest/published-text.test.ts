@@ -1,3 +1,4 @@
+import { lexer, type Token, type Tokens } from 'marked';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '../../src/context.ts';
 import { llmsFull, publishedText } from '../../src/domain/sites/llms.ts';
@@ -154,8 +155,10 @@ describe('adaptive pages, titles and methods', () => {
     }
     const beta = parseLlmsTxt((await get(`${base}/llms.txt`, { 'x-visitor-token': await betaToken() })).body);
     expect(beta.sections[0]!.links.map((link) => link.title)).toEqual(expect.arrayContaining(['Beta programme', 'Beta feedback']));
-    // Members read every page.
+    // Members read every page. A page's condition is in its front matter for its editors, never for its readers.
     expect((await get(`${base}/guides/getting-started/beta-programme.md`, { authorization: `Bearer ${alice}` })).statusCode).toBe(200);
+    expect(programme.markdown).toBe('---\nif: visitor.claims.betaTester\n---\n\nFor beta testers.\n');
+    expect((await get(`${base}/guides/getting-started/beta-programme.md`, { 'x-visitor-token': await betaToken() })).body).not.toContain('betaTester');
   });
 
   it('writes each title on one line, so a title cannot add headings or links of its own', async () => {
@@ -164,10 +167,46 @@ describe('adaptive pages, titles and methods', () => {
     ]);
     const index = parseLlmsTxt((await get(`${base}/llms.txt`)).body);
     expect(index.sections.map((section) => section.heading)).toEqual(['Guides', 'API Reference / REST API']);
-    expect(index.sections[0]!.links.at(-1)!.title).toBe('Line one ## Injected - Elsewhere: https://elsewhere.test');
+    expect(index.sections[0]!.links.at(-1)!.title).toBe('Line one ## Injected - Elsewhere: https\\://elsewhere.test');
     const full = (await get(`${base}/llms-full.txt`)).body;
-    expect(full).toContain('# Line one ## Injected - Elsewhere: https://elsewhere.test\n');
+    expect(full).toContain('# Line one ## Injected - Elsewhere: https\\://elsewhere.test\n');
     expect(full).not.toMatch(/^## Injected/m);
+  });
+
+  it('escapes Markdown in titles and descriptions: a description holding a link, an image or HTML is text, not a link', async () => {
+    const title = 'Pricing *2024* <b>[old](http://evil.test/title)</b>';
+    const description =
+      '[x](http://evil.test) ![pixel](http://evil.test/p.png) <script>alert(1)</script> `code` _emphasis_ \\[kept\\] www.evil.test me@evil.test';
+    await publishPages('Getting started', [{ operation: 'insert_page', title, slug: 'pricing', description, document: { markdown: 'Body.\n' } }]);
+    const links: string[] = [];
+    const html: string[] = [];
+    const texts: string[] = [];
+    const walk = (tokens: Token[]) => {
+      for (const token of tokens) {
+        if (token.type === 'link' || token.type === 'image') links.push((token as Tokens.Link).href);
+        if (token.type === 'html' || token.type === 'tag') html.push(token.raw);
+        if (token.type === 'text' || token.type === 'escape') texts.push((token as Tokens.Text).text);
+        for (const inner of [(token as Tokens.Generic).tokens, (token as Tokens.List).items]) if (Array.isArray(inner)) walk(inner as Token[]);
+      }
+    };
+    const index = (await get(`${base}/llms.txt`)).body;
+    walk(lexer(index));
+    const line = index.split('\n').find((candidate) => candidate.includes('Pricing'))!;
+    expect(line).toBe(
+      `- [Pricing \\*2024\\* \\<b\\>\\[old\\](http\\://evil.test/title)\\</b\\>](${TEST_URLS.api}${base}/guides/getting-started/pricing.md): ` +
+        '\\[x\\](http\\://evil.test) !\\[pixel\\](http\\://evil.test/p.png) \\<script\\>alert(1)\\</script\\> \\`code\\` \\_emphasis\\_ \\\\\\[kept\\\\\\] www\\.evil.test me\\@evil.test',
+    );
+    // Read as Markdown: the page's own link only, no HTML, and the text as it was written.
+    expect(links.filter((href) => href.includes('evil.test'))).toEqual([]);
+    expect(links.filter((href) => href.includes('pricing'))).toHaveLength(1);
+    expect(html).toEqual([]);
+    expect(texts.join('')).toContain(description);
+
+    const full = (await get(`${base}/llms-full.txt`)).body;
+    links.length = 0;
+    walk(lexer(full));
+    expect(links.filter((href) => href.includes('evil.test'))).toEqual([]);
+    expect(full).toContain('# Pricing \\*2024\\* \\<b\\>\\[old\\](http\\://evil.test/title)\\</b\\>\n');
   });
 
   it('answers a member with its ETag and 304 every time, not from the response cache without them', async () => {
@@ -211,6 +250,12 @@ describe('llms-full.txt and pages as Markdown', () => {
     expect(full.statusCode).toBe(200);
     for (const title of ['Overview', 'Quickstart', 'Create an account', 'Change requests', 'Authentication', 'Errors'])
       expect(full.body).toContain(`# ${title}\n`);
+    // Each title once, as the heading of its page: the demo's bodies do not repeat it.
+    for (const title of ['Overview', 'Quickstart', 'Create an account', 'Authentication', 'Errors'])
+      expect(full.body.split(`\n# ${title}\n`).length - 1, title).toBe(1);
+    expect((await get(`${base}/guides/getting-started/quickstart.md`)).body).toBe(
+      '---\ntitle: Quickstart\n---\n\nInstall the CLI, then create a project:\n\n```sh\nnpm install -g acme\nacme init my-docs\n```\n',
+    );
     expect(full.body).toContain('Sign up at the [console](https://console.acme.test)');
     expect(full.body).toContain(`Source: ${TEST_URLS.api}${base}/guides/getting-started/quickstart/create-an-account.md`);
     expect(full.body).not.toContain('Not for the index');

@@ -337,6 +337,8 @@ describe('PATCH /v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId
       [{ path: 'trailing/' }, /^path: /],
       [{ path: 'a//b' }, /^path: /],
       [{ path: 'caf\u00e9' }, /^path: /],
+      [{ path: '..' }, /^path: must not have a "\." or "\.\." segment/],
+      [{ path: 'docs/..' }, /^path: must not have a "\." or "\.\." segment/],
       [{ icon: 'i'.repeat(51) }, /^icon: /],
       [{ description: 'd'.repeat(257) }, /^description: /],
       [{ condition: '' }, /^condition: /],

@@ -288,6 +288,10 @@ describe('PATCH /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceI
       [{ path: '/a' }, /^path: /],
       [{ path: 'a/' }, /^path: /],
       [{ path: 'a?b' }, /^path: /],
+      // Dot segments would take the site's addresses (llms.txt links) outside it.
+      [{ path: '..' }, /^path: must not have a "\." or "\.\." segment/],
+      [{ path: 'v2/../../elsewhere' }, /^path: must not have a "\." or "\.\." segment/],
+      [{ path: './guide' }, /^path: must not have a "\." or "\.\." segment/],
       [{ condition: '' }, /^condition: /],
       [{ condition: 'visitor.claims.beta'.padEnd(1025, ' ') }, /^condition: /],
       [{ condition: '(visitor.claims.beta' }, /^condition: syntax error/],

@@ -61,6 +61,8 @@ describe('POST /v1/orgs/{organizationId}/spaces', () => {
     const before = await t.database.db.space.count({ where: { organizationId: organization.id } });
     for (const [body, message] of [
       [{ title: 'x'.repeat(51) }, /^title: /],
+      [{ title: '' }, /^title: Too small: expected string to have >=1 characters/],
+      [{ title: ' \t ' }, /^title: must not be blank/],
       [{ emoji: 'not an emoji' }, /^emoji: must be an emoji/],
       [{ editMode: 'frozen' }, /^editMode: /],
       [{ color: 'red' }, /unknown field "color"/],
@@ -232,6 +234,8 @@ describe('PATCH /v1/spaces/{spaceId}', () => {
     for (const [body, message] of [
       [{ title: 'x'.repeat(51) }, /^title: /],
       [{ title: null }, /^title: /],
+      [{ title: '' }, /^title: Too small: expected string to have >=1 characters/],
+      [{ title: '   ' }, /^title: must not be blank/],
       [{ emoji: 'not an emoji' }, /^emoji: must be an emoji/],
       [{ icon: 'not a url' }, /^icon: must be an absolute URL/],
       [{ emoji: '🚀', icon: 'https://example.test/icon.png' }, /^icon: set either emoji or icon, not both/],
@@ -449,7 +453,9 @@ describe('purge of deleted spaces', () => {
       expect(await spaceRow(t, active.id)).toMatchObject({ deletedAt: null });
       const purges = log.lines.filter((line) => line.message === 'job done' && line.fields.job === 'purge-deleted-spaces');
       expect(purges.filter((line) => (line.fields.purged as number) >= 1).length).toBeGreaterThanOrEqual(2);
-      expect(log.lines.filter((line) => line.level !== 'info')).toEqual([]);
+      expect(log.lines.filter((line) => line.level === 'warn' || line.level === 'error')).toEqual([]);
+      // A run that purged something is news (info); one that purged nothing is not (debug), at every interval.
+      for (const line of purges) expect(line.level).toBe(line.fields.purged === 0 ? 'debug' : 'info');
     } finally {
       await background.stop();
       await queue.stop();
@@ -905,7 +911,7 @@ describe('GET /v1/orgs/{organizationId}/spaces', () => {
     expect(answers).toEqual(Object.fromEntries(Object.keys(tampered).map((what) => [what, refused])));
   });
 
-  it('shows spaces to non-guest members, refuses guests (403), and hides the organization from strangers', async () => {
+  it('shows spaces to non-guest members, to guests only those granted, and hides the organization from strangers', async () => {
     const { organizationId, member, made } = await fiveSpaces();
     for (const role of ['create', 'review', 'edit', 'comment', 'read'] as const) {
       const user = await member(role);
@@ -913,12 +919,11 @@ describe('GET /v1/orgs/{organizationId}/spaces', () => {
       expect(listed.statusCode, role).toBe(200);
       expect(itemIds(listed.json()), role).toEqual(made);
     }
+    // A guest lists what it was granted: nothing here.
     const guest = await member(null);
-    expectError(
-      await t.call('GET', `/v1/orgs/${organizationId}/spaces`, { token: guest.token }),
-      403,
-      "You are not allowed to list this organization's spaces",
-    );
+    const asGuest = await t.call('GET', `/v1/orgs/${organizationId}/spaces`, { token: guest.token });
+    expect(asGuest.statusCode).toBe(200);
+    expect(asGuest.json()).toEqual({ items: [], count: 0 });
     const stranger = await buildUser(t.database);
     expectError(await t.call('GET', `/v1/orgs/${organizationId}/spaces`, { token: stranger.token }), 404);
     expectError(await t.call('GET', `/v1/orgs/${organizationId}/spaces`), 401);

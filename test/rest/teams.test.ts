@@ -18,11 +18,11 @@ const TEAM_MEMBERS = '/v1/orgs/{organizationId}/teams/{teamId}/members';
 const MEMBER_TEAMS = '/v1/orgs/{organizationId}/members/{userId}/teams';
 
 /** An organization with an admin, members at other roles on demand, and REST helpers for its teams. */
-async function setup() {
-  const team = await buildTeam(t.database);
+async function setup(app: TestApp = t) {
+  const team = await buildTeam(app.database);
   const organizationId = team.organization.id;
   const base = `/v1/orgs/${organizationId}/teams`;
-  const call = (method: string, url: string, token: string, body?: unknown) => t.call(method, url, { token, ...(body !== undefined ? { body } : {}) });
+  const call = (method: string, url: string, token: string, body?: unknown) => app.call(method, url, { token, ...(body !== undefined ? { body } : {}) });
   const create = async (body: Record<string, unknown>, token = team.admin.token) => {
     const response = await call('PUT', base, token, body);
     expect(response.statusCode, response.body).toBe(201);
@@ -31,11 +31,11 @@ async function setup() {
   };
   /** A member with an email of its own, so that it can be named by email. */
   const member = async (role: 'read' | 'edit' | 'admin' | null = 'read') => {
-    const user = await buildUserWithEmail(t.database, `${unique()}@teams.test`);
-    await t.database.db.member.create({ data: { organizationId, userId: user.id, role } });
+    const user = await buildUserWithEmail(app.database, `${unique()}@teams.test`);
+    await app.database.db.member.create({ data: { organizationId, userId: user.id, role } });
     return user;
   };
-  const rows = async (teamId: string) => sorted(await t.database.db.teamMember.findMany({ where: { teamId }, select: { userId: true, role: true } }));
+  const rows = async (teamId: string) => sorted(await app.database.db.teamMember.findMany({ where: { teamId }, select: { userId: true, role: true } }));
   return { ...team, organizationId, base, call, create, member, rows };
 }
 
@@ -242,7 +242,9 @@ describe('team members', () => {
   });
 
   it('keeps exact members under concurrent edits of one team', async () => {
-    const { organizationId, admin, create, member, call, rows } = await setup();
+    // 24 writes queue on the team's row: under a loaded machine the last waits longer than the default lock timeout.
+    const patient = await createTestApp({ databaseOptions: { lockTimeoutMs: 30_000 } });
+    const { organizationId, admin, create, member, call, rows } = await setup(patient);
     const people = await Promise.all(Array.from({ length: 12 }, () => member()));
     const team = await create({ title: 'Busy' });
     const url = `/v1/orgs/${organizationId}/teams/${team.id}/members`;

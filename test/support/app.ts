@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { DEFAULT_GIT_SETTINGS } from '../../src/domain/git/jobs.ts';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -23,6 +24,9 @@ export class TestClock implements Clock {
     this.offsetMs += ms;
   }
 }
+
+/** The GIT_CREDENTIALS_KEY of test servers. */
+export const TEST_GIT_CREDENTIALS_KEY = Buffer.alloc(32, 7);
 
 export const TEST_URLS: PublicUrls = { api: 'http://docs-gateway.test', app: 'http://app.docs-gateway.test' };
 
@@ -81,6 +85,8 @@ export async function createTestApp({ databaseUrl, onStatement, databaseOptions,
     // Tests serve the websites they import on 127.0.0.1.
     fetchPrivateAddresses: true,
     fileStorage: sharedStorage(databaseUrl ?? testDatabaseUrl()),
+    // A fixed key for bound repositories' credentials (GIT_CREDENTIALS_KEY).
+    gitSync: { ...DEFAULT_GIT_SETTINGS, credentialsKey: TEST_GIT_CREDENTIALS_KEY },
     ...options,
   });
   closeWhenFileEnds(async () => {

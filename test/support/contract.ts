@@ -3,6 +3,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { expect } from 'vitest';
 import { restRoutes } from '../../src/rest/plugin.ts';
+import { DOCUMENT_SCHEMAS_READ_AS_MEANT } from '../../src/domain/content/model/official-schema.ts';
 import { buildOpenApiDocument, relaxAttributesOneOf } from '../../src/rest/openapi.ts';
 
 /**
@@ -41,6 +42,7 @@ function withBase(node: unknown, base: string): unknown {
 // The one unsatisfiable official schema, read as meant (src/rest/openapi.ts officialChanges).
 const officialComponents = structuredClone(official.components) as Json;
 officialComponents.schemas.RevisionSemanticChangePageEdited = relaxAttributesOneOf(officialComponents.schemas.RevisionSemanticChangePageEdited);
+for (const [name, change] of Object.entries(DOCUMENT_SCHEMAS_READ_AS_MEANT)) officialComponents.schemas[name] = change(officialComponents.schemas[name]);
 ajv.addSchema({ $id: 'official', components: withBase(officialComponents, 'official') as Json });
 ajv.addSchema({ $id: 'ours', components: withBase(ours.components, 'ours') as Json });
 
@@ -92,4 +94,17 @@ export function expectMatchesSchema(method: string, path: string, status: number
   }
   const valid = validate(body);
   expect(valid ? [] : validate.errors, `${key} response must match its schema`).toEqual([]);
+}
+
+/** Asserts that a value matches a component schema of our /v1/openapi.json (e.g. `JSONDocument`). */
+export function expectMatchesComponent(name: string, value: unknown) {
+  const key = `component ${name}`;
+  let validate = cache.get(key);
+  if (!validate) {
+    if (!ours.components.schemas[name]) throw new Error(`No component ${name} in /v1/openapi.json`);
+    validate = ajv.compile({ $ref: `ours#/components/schemas/${name}` });
+    cache.set(key, validate);
+  }
+  const valid = validate(value);
+  expect(valid ? [] : validate.errors, `${name} must match its schema`).toEqual([]);
 }

@@ -3,7 +3,7 @@ import type { JobLog, JobRunner } from '../../src/jobs/queue.ts';
 import { TEST_URLS, type TestApp } from './app.ts';
 
 export interface JobLogLine {
-  level: 'info' | 'warn' | 'error';
+  level: 'debug' | 'info' | 'warn' | 'error';
   message: string;
   fields: Record<string, unknown>;
 }
@@ -14,7 +14,7 @@ export function jobLog(): JobLog & { lines: JobLogLine[] } {
   const at = (level: JobLogLine['level']) => (fields: unknown, message?: unknown) => {
     lines.push({ level, message: String(message ?? ''), fields: (fields ?? {}) as Record<string, unknown> });
   };
-  return { lines, info: at('info'), warn: at('warn'), error: at('error') } as JobLog & { lines: JobLogLine[] };
+  return { lines, debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') } as JobLog & { lines: JobLogLine[] };
 }
 
 /** Runs jobs on the test app's database and clock, keeping the log lines. */

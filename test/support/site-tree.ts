@@ -262,6 +262,8 @@ export async function organizationSiteRows(t: TestApp, organizationId: string) {
   return {
     sites: await Promise.all(sites.map((site) => siteRows(t, site.id))),
     spaces: await db.space.findMany({ where: { organizationId }, orderBy: { id: 'asc' } }),
+    // Who was given a role on what (the site grant mutations).
+    grants: await db.contentGrant.findMany({ where: { organizationId }, orderBy: { id: 'asc' } }),
   };
 }
 

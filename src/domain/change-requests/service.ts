@@ -1,22 +1,26 @@
 import type { RequestContext } from '../../context.ts';
 import type { ChangeRequestRecord, SpaceRecord } from '../../db/index.ts';
-import { conflict, notFound } from '../../errors.ts';
+import { conflict, isDomainError, notFound } from '../../errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { type Ordering, type Page, pageRequestOf } from '../../lib/pagination.ts';
 import { parseInput } from '../../lib/validation.ts';
 import { type Role, atLeast, authorize } from '../access.ts';
 import { reindexSpace } from '../search/indexing.ts';
 import { recountChangeRequests } from './counts.ts';
+import { assertMergeRules, currentReviews, effectiveMergeRules } from './merge-rules.ts';
 import { changeRequestOpenComments } from '../comments/counts.ts';
 import { storeDocuments } from '../content/documents.ts';
 import { mergeTrees } from '../content/merge.ts';
 import { filesMissingFrom, writeRevision } from '../content/revisions.ts';
 import { loadPageTree } from '../content/tree.ts';
+import { recordMovedPages } from '../sites/redirects.ts';
 import { defineRecordLoader, loader } from '../loaders.ts';
 import { type ChildListing, listChildren, mapPage } from '../shared/pages.ts';
 import { visibleSpace } from '../spaces/service.ts';
+import { afterChangeRequestMerged } from '../git/binding-job.ts';
 import { emitEvent } from '../events/emit.ts';
 import { inTransaction, serializeOn } from '../transaction.ts';
+import { type AuditFacts, changeRequestTarget } from '../audit/record.ts';
 import { userRecords } from '../users/service.ts';
 import { CreateChangeRequestInput, ListChangeRequestsQuery, UpdateChangeRequestInput } from './inputs.ts';
 import { type ChangeRequestJSON, presentAuthor, presentChangeRequest } from './presenter.ts';
@@ -131,32 +135,36 @@ export async function createChangeRequest(ctx: RequestContext, spaceId: string, 
   const input = parseInput(CreateChangeRequestInput, body);
   authorize(atLeast(level, 'edit'), 'open change requests in this space');
   if (space.deletedAt) throw conflict(`space "${spaceId}" is deleted: restore it first`);
-  const created = await inTransaction(ctx, async (tx) => {
-    // Creations in one space wait for each other: numbers are consecutive, counts exact.
-    await lockSpace(tx, spaceId);
-    const counted = await tx.db.space.update({
-      where: { id: spaceId },
-      data: { changeRequestNumber: { increment: 1 } },
-      select: { changeRequestNumber: true, revisionId: true },
-    });
-    const created = await tx.db.changeRequest.create({
-      data: {
-        id: newId('changeRequest'),
-        spaceId,
-        number: counted.changeRequestNumber,
-        status: 'open',
-        subject: input.subject ?? '',
-        createdById: ctx.viewer!.user.id,
-        // It starts as the space's content; its first edit starts its own chain of revisions.
-        revisionId: counted.revisionId,
-        revisionInitialId: counted.revisionId,
-        revisionMergedAncestorId: counted.revisionId,
-      },
-    });
-    await recountChangeRequests(tx, spaceId);
-    emitEvent(tx, { kind: 'change_request.opened', organizationId: space.organizationId, spaceId, changeRequestId: created.id, subjectId: created.id });
-    return created;
-  });
+  const created = await inTransaction(
+    ctx,
+    (created: ChangeRequestRecord) => ({ action: 'change_request.create', organizationId: space.organizationId, target: changeRequestTarget(created) }),
+    async (tx) => {
+      // Creations in one space wait for each other: numbers are consecutive, counts exact.
+      await lockSpace(tx, spaceId);
+      const counted = await tx.db.space.update({
+        where: { id: spaceId },
+        data: { changeRequestNumber: { increment: 1 } },
+        select: { changeRequestNumber: true, revisionId: true },
+      });
+      const created = await tx.db.changeRequest.create({
+        data: {
+          id: newId('changeRequest'),
+          spaceId,
+          number: counted.changeRequestNumber,
+          status: 'open',
+          subject: input.subject ?? '',
+          createdById: ctx.viewer!.user.id,
+          // It starts as the space's content; its first edit starts its own chain of revisions.
+          revisionId: counted.revisionId,
+          revisionInitialId: counted.revisionId,
+          revisionMergedAncestorId: counted.revisionId,
+        },
+      });
+      await recountChangeRequests(tx, spaceId);
+      emitEvent(tx, { kind: 'change_request.opened', organizationId: space.organizationId, spaceId, changeRequestId: created.id, subjectId: created.id });
+      return created;
+    },
+  );
   return getChangeRequest(ctx, spaceId, created.id);
 }
 
@@ -165,7 +173,13 @@ export async function updateChangeRequest(ctx: RequestContext, spaceId: string, 
   const input = parseInput(UpdateChangeRequestInput, body);
   authorize(atLeast(level, 'edit') || changeRequest.createdById === ctx.viewer?.user.id, 'update this change request');
   if (space.deletedAt) throw conflict(`space "${spaceId}" is deleted: restore it first`);
-  await inTransaction(ctx, async (tx) => {
+  const audit: AuditFacts = {
+    action: 'change_request.update',
+    organizationId: space.organizationId,
+    target: changeRequestTarget(changeRequest),
+    payload: { ...(input.subject !== undefined ? { subject: input.subject } : {}), ...(input.status ? { status: input.status } : {}) },
+  };
+  await inTransaction(ctx, audit, async (tx) => {
     await lockSpace(tx, spaceId);
     const current = await tx.db.changeRequest.findUniqueOrThrow({ where: { id: changeRequest.id } });
     if (current.status === 'merged' && input.status) throw conflict(`change request #${current.number} is merged: its status can no longer change`);
@@ -198,73 +212,110 @@ export interface MergeResult {
  * has not moved since the change request was last merged with it, its content
  * becomes the space's as is; otherwise the two are merged three-way from that
  * ancestor (src/domain/content/merge.ts), and a conflict changes nothing.
+ * The space's merge rules must pass first (./merge-rules.ts).
  */
 export async function mergeChangeRequest(ctx: RequestContext, spaceId: string, idOrNumber: string): Promise<MergeResult> {
-  const { changeRequest, level } = await editableChangeRequest(ctx, spaceId, idOrNumber, 'merge this change request');
+  const {
+    changeRequest,
+    level,
+    space: { organizationId },
+  } = await editableChangeRequest(ctx, spaceId, idOrNumber, 'merge this change request');
   authorize(atLeast(level, 'review'), 'merge change requests in this space');
-  const revision = await inTransaction(ctx, async (tx) => {
-    const space = await lockSpace(tx, spaceId);
-    const current = await tx.db.changeRequest.findUniqueOrThrow({ where: { id: changeRequest.id } });
-    if (current.status === 'merged' || current.status === 'archived') throw conflict(`change request #${current.number} is ${current.status}`);
-    const [base, ours, theirs] = await Promise.all([current.revisionMergedAncestorId, space.revisionId, current.revisionId].map((id) => loadPageTree(tx, id)));
-    const merged =
-      space.revisionId === current.revisionMergedAncestorId
-        ? { pages: theirs!.pages.values(), markdowns: [] }
-        : await mergeTrees(tx, spaceId, base!, ours!, theirs!);
-    await storeDocuments(tx, spaceId, merged.markdowns);
-    const revisionId = await writeRevision(tx, {
-      spaceId,
-      changeRequestId: current.id,
-      type: 'merge',
-      parents: [space.revisionId, current.revisionId],
-      base: ours!,
-      pages: merged.pages,
-      addedFiles: await filesMissingFrom(tx, current.revisionId, space.revisionId),
-    });
-    await tx.db.space.update({ where: { id: spaceId }, data: { revisionId } });
-    await reindexSpace(tx, spaceId, revisionId);
-    await tx.db.changeRequest.update({
-      where: { id: current.id },
-      data: { status: 'merged', revisionMergedId: revisionId, mergedAt: tx.clock.now(), mergedById: tx.viewer!.user.id },
-    });
-    await recountChangeRequests(tx, spaceId);
-    const scope = { organizationId: space.organizationId, spaceId, changeRequestId: current.id };
-    emitEvent(tx, { kind: 'change_request.merged', ...scope, subjectId: current.id, data: { revisionId } });
-    emitEvent(tx, { kind: 'space.content_updated', ...scope, subjectId: spaceId, data: { revisionId } });
-    return revisionId;
-  });
+  const revision = await inTransaction(
+    ctx,
+    (revisionId: string) => ({ action: 'change_request.merge', organizationId, target: changeRequestTarget(changeRequest), payload: { revisionId } }),
+    async (tx) => {
+      const space = await lockSpace(tx, spaceId);
+      const current = await tx.db.changeRequest.findUniqueOrThrow({ where: { id: changeRequest.id } });
+      if (current.status === 'merged' || current.status === 'archived') throw conflict(`change request #${current.number} is ${current.status}`);
+      // The space's merge rules, checked under the content lock: a refused merge changes nothing.
+      const organization = await tx.db.organization.findUniqueOrThrow({ where: { id: space.organizationId }, select: { mergeRules: true } });
+      assertMergeRules(effectiveMergeRules(space, organization.mergeRules), {
+        changeRequest: current,
+        spaceRevisionId: space.revisionId,
+        reviews: await currentReviews(tx, current.id),
+        actorId: tx.viewer!.user.id,
+      });
+      const [base, ours, theirs] = await Promise.all(
+        [current.revisionMergedAncestorId, space.revisionId, current.revisionId].map((id) => loadPageTree(tx, id)),
+      );
+      const merged =
+        space.revisionId === current.revisionMergedAncestorId
+          ? { pages: theirs!.pages.values(), markdowns: [] }
+          : await mergeTrees(tx, spaceId, base!, ours!, theirs!);
+      await storeDocuments(tx, spaceId, merged.markdowns);
+      const revisionId = await writeRevision(tx, {
+        spaceId,
+        changeRequestId: current.id,
+        type: 'merge',
+        parents: [space.revisionId, current.revisionId],
+        base: ours!,
+        pages: merged.pages,
+        addedFiles: await filesMissingFrom(tx, current.revisionId, space.revisionId),
+      });
+      await tx.db.space.update({ where: { id: spaceId }, data: { revisionId } });
+      await reindexSpace(tx, spaceId, revisionId);
+      // Pages moved or renamed on the live content: their old addresses on each site redirect to them.
+      await recordMovedPages(tx, spaceId, ours!, await loadPageTree(tx, revisionId));
+      await tx.db.changeRequest.update({
+        where: { id: current.id },
+        data: { status: 'merged', revisionMergedId: revisionId, mergedAt: tx.clock.now(), mergedById: tx.viewer!.user.id },
+      });
+      await recountChangeRequests(tx, spaceId);
+      const scope = { organizationId: space.organizationId, spaceId, changeRequestId: current.id };
+      emitEvent(tx, { kind: 'change_request.merged', ...scope, subjectId: current.id, data: { revisionId } });
+      emitEvent(tx, { kind: 'space.content_updated', ...scope, subjectId: spaceId, data: { revisionId } });
+      return revisionId;
+    },
+  );
+  // A space bound to a repository pushes the merge as one commit (queued: the merge is done either way).
+  await afterChangeRequestMerged(ctx, spaceId, changeRequest);
   return { revision, result: 'merge' };
 }
 
 /** Pulls the space's current content into a change request (three-way, from their last common revision). */
 export async function updateChangeRequestFromSpace(ctx: RequestContext, spaceId: string, idOrNumber: string): Promise<MergeResult> {
-  const { changeRequest } = await editableChangeRequest(ctx, spaceId, idOrNumber, 'update this change request');
-  const revision = await inTransaction(ctx, async (tx) => {
-    const space = await lockSpace(tx, spaceId);
-    const current = await tx.db.changeRequest.findUniqueOrThrow({ where: { id: changeRequest.id } });
-    if (space.revisionId === current.revisionMergedAncestorId) return current.revisionId;
-    if (current.revisionId === current.revisionMergedAncestorId) {
-      // Nothing edited yet: it simply starts again from the space's content.
-      await tx.db.changeRequest.update({ where: { id: current.id }, data: { revisionId: space.revisionId, revisionMergedAncestorId: space.revisionId } });
-      emitChangeRequestContent(tx, space, current.id, space.revisionId);
-      return space.revisionId;
-    }
-    const [base, ours, theirs] = await Promise.all([current.revisionMergedAncestorId, current.revisionId, space.revisionId].map((id) => loadPageTree(tx, id)));
-    const merged = await mergeTrees(tx, spaceId, base!, ours!, theirs!);
-    await storeDocuments(tx, spaceId, merged.markdowns);
-    const revisionId = await writeRevision(tx, {
-      spaceId,
-      changeRequestId: current.id,
-      type: 'update',
-      parents: [current.revisionId, space.revisionId],
-      base: ours!,
-      pages: merged.pages,
-      addedFiles: await filesMissingFrom(tx, space.revisionId, current.revisionId),
-    });
-    await tx.db.changeRequest.update({ where: { id: current.id }, data: { revisionId, revisionMergedAncestorId: space.revisionId } });
-    emitChangeRequestContent(tx, space, current.id, revisionId);
-    return revisionId;
-  });
+  const {
+    changeRequest,
+    space: { organizationId },
+  } = await editableChangeRequest(ctx, spaceId, idOrNumber, 'update this change request');
+  const revision = await inTransaction(
+    ctx,
+    (revisionId: string) => ({
+      action: 'change_request.update_from_space',
+      organizationId,
+      target: changeRequestTarget(changeRequest),
+      payload: { revisionId },
+    }),
+    async (tx) => {
+      const space = await lockSpace(tx, spaceId);
+      const current = await tx.db.changeRequest.findUniqueOrThrow({ where: { id: changeRequest.id } });
+      if (space.revisionId === current.revisionMergedAncestorId) return current.revisionId;
+      if (current.revisionId === current.revisionMergedAncestorId) {
+        // Nothing edited yet: it simply starts again from the space's content.
+        await tx.db.changeRequest.update({ where: { id: current.id }, data: { revisionId: space.revisionId, revisionMergedAncestorId: space.revisionId } });
+        emitChangeRequestContent(tx, space, current.id, space.revisionId);
+        return space.revisionId;
+      }
+      const [base, ours, theirs] = await Promise.all(
+        [current.revisionMergedAncestorId, current.revisionId, space.revisionId].map((id) => loadPageTree(tx, id)),
+      );
+      const merged = await mergeTrees(tx, spaceId, base!, ours!, theirs!);
+      await storeDocuments(tx, spaceId, merged.markdowns);
+      const revisionId = await writeRevision(tx, {
+        spaceId,
+        changeRequestId: current.id,
+        type: 'update',
+        parents: [current.revisionId, space.revisionId],
+        base: ours!,
+        pages: merged.pages,
+        addedFiles: await filesMissingFrom(tx, space.revisionId, current.revisionId),
+      });
+      await tx.db.changeRequest.update({ where: { id: current.id }, data: { revisionId, revisionMergedAncestorId: space.revisionId } });
+      emitChangeRequestContent(tx, space, current.id, revisionId);
+      return revisionId;
+    },
+  );
   return { revision, result: 'update' };
 }
 
@@ -296,5 +347,12 @@ export async function changeRequestUser(ctx: RequestContext, userId: string | nu
 export async function changeRequestById(ctx: RequestContext, changeRequestId: string): Promise<ChangeRequestAccess> {
   const record = await loader(ctx, changeRequestRecords).load(changeRequestId);
   if (!record) throw notFound('Change request', changeRequestId);
-  return visibleChangeRequest(ctx, record.spaceId, changeRequestId);
+  try {
+    return await visibleChangeRequest(ctx, record.spaceId, changeRequestId);
+  } catch (error) {
+    // Asked by id alone, a change request of a space the viewer cannot see is one that does not exist:
+    // the same 404, which names neither its space nor that it is there.
+    if (isDomainError(error) && error.status === 404) throw notFound('Change request', changeRequestId);
+    throw error;
+  }
 }

@@ -1,4 +1,5 @@
 import type { RequestContext } from '../../context.ts';
+import type { AuditFacts } from '../audit/record.ts';
 import type { CollectionRecord } from '../../db/index.ts';
 import { invalid, notFound } from '../../errors.ts';
 import { newId } from '../../lib/ids.ts';
@@ -7,10 +8,11 @@ import { parseInput } from '../../lib/validation.ts';
 import { type Role, atLeast, authorize } from '../access.ts';
 import { loader } from '../loaders.ts';
 import { organizationAccess, visibleOrganization } from '../organizations/service.ts';
-import { ancestry, collectionRecords, endPosition, levelOn, positionAmongSiblings } from '../shared/content-tree.ts';
+import { ancestry, collectionNode, collectionRecords, endPosition, levelOn, positionAmongSiblings, spaceNode } from '../shared/content-tree.ts';
 import { type ChildListing, countsBy, listChildren, mapPage } from '../shared/pages.ts';
 import { moveContentInput, transferInput } from '../shared/schemas.ts';
 import { emitEvent, emitSpaceTransfer } from '../events/emit.ts';
+import { grantedReach } from '../permissions/grants.ts';
 import { inTransaction } from '../transaction.ts';
 import { CreateCollectionInput, ListCollectionSpacesQuery, ListCollectionsQuery, UpdateCollectionInput } from './inputs.ts';
 import { type CollectionJSON, presentCollection } from './presenter.ts';
@@ -19,7 +21,7 @@ export { collectionRecords };
 
 /** The viewer's level on a collection (null: none). */
 export function collectionLevel(ctx: RequestContext, collection: CollectionRecord): Promise<Role | null> {
-  return levelOn(ctx, collection.organizationId, collection.defaultLevel, collection.parentId);
+  return levelOn(ctx, collectionNode(collection));
 }
 
 async function present(ctx: RequestContext, collection: CollectionRecord): Promise<CollectionJSON> {
@@ -29,7 +31,7 @@ async function present(ctx: RequestContext, collection: CollectionRecord): Promi
 /** A collection the viewer can see, with its level; anything else is a 404. */
 export async function visibleCollection(ctx: RequestContext, collectionId: string): Promise<{ collection: CollectionRecord; level: Role }> {
   const collection = await loader(ctx, collectionRecords).load(collectionId);
-  const level = collection ? await levelOn(ctx, collection.organizationId, collection.defaultLevel, collection.parentId) : null;
+  const level = collection ? await levelOn(ctx, collectionNode(collection)) : null;
   if (!collection || !level) throw notFound('Collection', collectionId);
   return { collection, level };
 }
@@ -106,10 +108,36 @@ const collectionsOfCollection: ChildListing<CollectionRecord, null> = {
 export async function listOrganizationCollectionRecords(ctx: RequestContext, organizationId: string, query: unknown): Promise<Page<CollectionRecord>> {
   const { access } = await visibleOrganization(ctx, organizationId);
   const params = parseInput(ListCollectionsQuery, query, 'query');
-  // Guests see no content: organization-wide listings are for members with a role.
-  authorize(access.role !== null, "list this organization's collections");
-  return listChildren(ctx, collectionsOfOrganization, organizationId, { nested: params.nested ?? true }, pageRequestOf(params));
+  const nested = params.nested ?? true;
+  // A guest lists what its grants reach: the collections granted to it and those below them.
+  if (access.role === null) {
+    const { collectionIds } = await grantedReach(ctx, access.member!);
+    return listChildren(ctx, grantedCollectionsOfOrganization, organizationId, { nested, collectionIds }, pageRequestOf(params));
+  }
+  return listChildren(ctx, collectionsOfOrganization, organizationId, { nested }, pageRequestOf(params));
 }
+
+/** Of the collections grants reach, all of them (nested) or the topmost ones: those whose parent they do not reach. */
+const grantedCollections = ({ nested, collectionIds }: { nested: boolean; collectionIds: string[] }) =>
+  nested ? { id: { in: collectionIds } } : { id: { in: collectionIds }, OR: [{ parentId: null }, { parentId: { notIn: collectionIds } }] };
+
+const grantedCollectionsOfOrganization: ChildListing<CollectionRecord, { nested: boolean; collectionIds: string[] }> = {
+  name: 'organization-collections',
+  records: collectionRecords,
+  ordering: ({ nested }) => (nested ? collectionsByCreation : collectionsInSiblingOrder),
+  parentOf: (row) => row.organizationId,
+  findMany: (ctx, organizationIds, reach, args) =>
+    ctx.db.collection.findMany({ ...args, where: { AND: [{ organizationId: { in: organizationIds } }, grantedCollections(reach), args.where] } }),
+  count: async (ctx, organizationIds, reach) =>
+    countsBy(
+      await ctx.db.collection.groupBy({
+        by: ['organizationId'],
+        where: { AND: [{ organizationId: { in: organizationIds } }, grantedCollections(reach)] },
+        _count: { _all: true },
+      }),
+      'organizationId',
+    ),
+};
 
 export async function listOrganizationCollections(ctx: RequestContext, organizationId: string, query: unknown): Promise<Page<CollectionJSON>> {
   return mapPage(await listOrganizationCollectionRecords(ctx, organizationId, query), (row) => present(ctx, row));
@@ -136,7 +164,7 @@ export async function containerLevel(ctx: RequestContext, organizationId: string
   if (!parent || parent.organizationId !== organizationId) {
     throw invalid(`${field}: collection "${parentId}" does not exist in this organization`);
   }
-  return levelOn(ctx, organizationId, parent.defaultLevel, parent.parentId);
+  return levelOn(ctx, collectionNode(parent));
 }
 
 export async function createCollection(ctx: RequestContext, organizationId: string, body: unknown) {
@@ -145,7 +173,7 @@ export async function createCollection(ctx: RequestContext, organizationId: stri
   const level = await containerLevel(ctx, organizationId, input.parent);
   authorize(atLeast(level, 'create'), input.parent ? 'create content in this collection' : 'create content in this organization');
   const id = newId('collection');
-  await inTransaction(ctx, async (tx) => {
+  await inTransaction(ctx, { action: 'collection.create', organizationId, target: { type: 'collection', id, label: input.title } }, async (tx) => {
     await tx.db.collection.create({
       data: {
         id,
@@ -160,10 +188,15 @@ export async function createCollection(ctx: RequestContext, organizationId: stri
 }
 
 export async function updateCollection(ctx: RequestContext, collectionId: string, body: unknown) {
-  const { level } = await visibleCollection(ctx, collectionId);
+  const { level, collection } = await visibleCollection(ctx, collectionId);
   const input = parseInput(UpdateCollectionInput, body);
   authorize(atLeast(level, 'admin'), 'update this collection');
-  await inTransaction(ctx, (tx) =>
+  const audit: AuditFacts = {
+    action: 'collection.update',
+    organizationId: collection.organizationId,
+    target: { type: 'collection', id: collectionId, label: collection.title },
+  };
+  await inTransaction(ctx, audit, (tx) =>
     tx.db.collection.update({
       where: { id: collectionId },
       data: { title: input.title, description: input.description, defaultLevel: input.defaultLevel },
@@ -194,7 +227,7 @@ async function authorizeSubtree(ctx: RequestContext, collectionId: string, actio
     ctx.db.collection.findMany({ where: { id: { in: ids } } }),
     ctx.db.space.findMany({ where: { parentId: { in: ids }, deletedAt: null } }),
   ]);
-  const levels = await Promise.all([...collections, ...spaces].map((item) => levelOn(ctx, item.organizationId, item.defaultLevel, item.parentId)));
+  const levels = await Promise.all([...collections.map(collectionNode), ...spaces.map(spaceNode)].map((node) => levelOn(ctx, node)));
   authorize(
     levels.every((level) => atLeast(level, 'admin')),
     `${action}: you are not an admin of everything it contains`,
@@ -207,10 +240,15 @@ async function authorizeSubtree(ctx: RequestContext, collectionId: string, actio
  * the way spaces are (restorable for the retention period, at the top level).
  */
 export async function deleteCollection(ctx: RequestContext, collectionId: string): Promise<void> {
-  const { level } = await visibleCollection(ctx, collectionId);
+  const { level, collection } = await visibleCollection(ctx, collectionId);
   authorize(atLeast(level, 'admin'), 'delete this collection');
   await authorizeSubtree(ctx, collectionId, 'delete this collection');
-  await inTransaction(ctx, async (tx) => {
+  const audit: AuditFacts = {
+    action: 'collection.delete',
+    organizationId: collection.organizationId,
+    target: { type: 'collection', id: collectionId, label: collection.title },
+  };
+  await inTransaction(ctx, audit, async (tx) => {
     const ids = await subtree(tx, collectionId);
     // Only those not deleted yet, as the statement finds them: a space deleted meanwhile keeps its
     // deletion date (its retention) and is announced once, by the request that deleted it.
@@ -239,7 +277,13 @@ export async function moveCollection(ctx: RequestContext, collectionId: string, 
     const targetLevel = await containerLevel(ctx, collection.organizationId, parentId);
     authorize(atLeast(targetLevel, 'create'), 'move content into the target collection');
   }
-  await inTransaction(ctx, async (tx) => {
+  const audit: AuditFacts = {
+    action: 'collection.move',
+    organizationId: collection.organizationId,
+    target: { type: 'collection', id: collectionId, label: collection.title },
+    payload: { parent: parentId },
+  };
+  await inTransaction(ctx, audit, async (tx) => {
     const position = await positionAmongSiblings(tx, collection.organizationId, parentId, input.position, collectionId);
     await tx.db.collection.update({ where: { id: collectionId }, data: { parentId, position } });
   });
@@ -262,11 +306,27 @@ export async function transferCollection(ctx: RequestContext, collectionId: stri
     throw invalid('organization: the collection already belongs to this organization');
   }
   await authorizeSubtree(ctx, collectionId, 'transfer this collection');
-  await inTransaction(ctx, async (tx) => {
+  const audit: AuditFacts[] = [
+    {
+      action: 'collection.transfer',
+      organizationId: collection.organizationId,
+      target: { type: 'collection', id: collectionId, label: collection.title },
+      payload: { to: input.organization },
+    },
+    {
+      action: 'collection.transfer',
+      organizationId: input.organization,
+      target: { type: 'collection', id: collectionId, label: collection.title },
+      payload: { from: collection.organizationId },
+    },
+  ];
+  await inTransaction(ctx, audit, async (tx) => {
     const position = await endPosition(tx, input.organization, null);
     const ids = await subtree(tx, collectionId);
     await tx.db.spaceCustomFieldValue.deleteMany({ where: { space: { parentId: { in: ids } } } });
     const moved = await tx.db.space.findMany({ where: { parentId: { in: ids } }, select: { id: true } });
+    // Grants name members and teams of the organization the content leaves: they stay behind.
+    await tx.db.contentGrant.deleteMany({ where: { OR: [{ collectionId: { in: ids } }, { spaceId: { in: moved.map((space) => space.id) } }] } });
     await tx.db.space.updateMany({ where: { parentId: { in: ids } }, data: { organizationId: input.organization } });
     await tx.db.collection.updateMany({ where: { id: { in: ids } }, data: { organizationId: input.organization } });
     for (const space of moved) emitSpaceTransfer(tx, space.id, collection.organizationId, input.organization);

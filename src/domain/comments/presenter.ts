@@ -2,7 +2,7 @@ import type { PublicUrls } from '../../config.ts';
 import type { CommentReactionRecord, CommentRecord, CommentReplyRecord, UserRecord } from '../../db/index.ts';
 import { type Role, atLeast } from '../access.ts';
 import { presentAuthor } from '../change-requests/presenter.ts';
-import { structuredDocumentOf } from '../content/document-format.ts';
+import { documentOfText } from '../content/bodies.ts';
 import type { PageState } from '../content/tree.ts';
 import type { Api, Wire } from '../shared/api-types.ts';
 
@@ -44,8 +44,8 @@ export function replyLocation(comment: Pick<CommentRecord, 'id' | 'spaceId' | 'c
 }
 
 /** A body in the requested format: markdown (the default) or the structured document. */
-export function commentBodyOf(markdown: string, format: CommentFormat | undefined): CommentJSON['body'] {
-  return (format === 'document' ? { document: structuredDocumentOf(markdown) } : { markdown }) as CommentJSON['body'];
+export async function commentBodyOf(markdown: string, format: CommentFormat | undefined): Promise<CommentJSON['body']> {
+  return (format === 'document' ? { document: await documentOfText(markdown) } : { markdown }) as CommentJSON['body'];
 }
 
 export interface EmojiReactionView {
@@ -128,7 +128,7 @@ export function commentTarget(comment: CommentRecord, facts: CommentTargetFacts)
   };
 }
 
-export function presentComment(comment: CommentRecord, facts: CommentFacts, format: CommentFormat | undefined, urls: PublicUrls): CommentJSON {
+export async function presentComment(comment: CommentRecord, facts: CommentFacts, format: CommentFormat | undefined, urls: PublicUrls): Promise<CommentJSON> {
   const common = {
     object: 'comment' as const,
     id: comment.id,
@@ -142,7 +142,7 @@ export function presentComment(comment: CommentRecord, facts: CommentFacts, form
       count: replier.count,
       updatedAt: replier.updatedAt.toISOString(),
     })),
-    body: commentBodyOf(comment.body, format),
+    body: await commentBodyOf(comment.body, format),
     target: commentTarget(comment, facts.target),
     urls: { location: commentLocation(comment, urls) },
     permissions: facts.permissions,
@@ -164,13 +164,13 @@ export interface CommentReplyFacts {
   permissions: CommentPermissions;
 }
 
-export function presentCommentReply(
+export async function presentCommentReply(
   comment: CommentRecord,
   reply: CommentReplyRecord,
   facts: CommentReplyFacts,
   format: CommentFormat | undefined,
   urls: PublicUrls,
-): CommentReplyJSON {
+): Promise<CommentReplyJSON> {
   return {
     object: 'comment-reply',
     id: reply.id,
@@ -178,7 +178,7 @@ export function presentCommentReply(
     postedAt: reply.postedAt.toISOString(),
     ...(reply.editedAt ? { editedAt: reply.editedAt.toISOString() } : {}),
     reactions: presentReactions(facts.reactions, urls),
-    body: commentBodyOf(reply.body, format),
+    body: await commentBodyOf(reply.body, format),
     urls: { location: replyLocation(comment, reply.id, urls) },
     permissions: facts.permissions,
   };

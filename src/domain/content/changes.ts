@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { imageSize } from 'image-size';
 import slugify from 'slugify';
 import type { RequestContext } from '../../context.ts';
@@ -6,9 +7,10 @@ import { invalid } from '../../errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { keyBetween } from '../../lib/ordering.ts';
 import { documentIdOf } from './documents.ts';
-import { type ContentChange, MAX_BODY_CHARACTERS, MAX_FILE_BYTES } from './inputs.ts';
-import { markdownFromDocument } from './document-input.ts';
-import { splitFrontMatter } from './front-matter.ts';
+import { type ContentChange, MAX_BODY_CHARACTERS, MAX_FILE_BYTES, type PageCover, type PageLayout, type PageVariables } from './inputs.ts';
+import { parseAhead } from './bodies.ts';
+import { markdownFromDocumentInput } from './document-input.ts';
+import { type FrontMatterOptions, splitFrontMatter } from './front-matter.ts';
 import type { PageDraft } from './revisions.ts';
 import { type PageState, type PageTree, treeOf } from './tree.ts';
 
@@ -38,25 +40,59 @@ export interface AppliedChanges {
   files: UploadedFile[];
 }
 
+/** A change of a batch ready to apply: its body as markdown, without front matter, whose fields are set on the change. */
+export type PreparedChange = ContentChange & { readonly prepared: true };
+
 /**
- * Applies a batch of content changes, in order, to a tree in memory. The first
- * change that cannot apply rejects the whole batch with a 400 naming it;
- * nothing is written here.
+ * Makes a batch's changes ready to apply, before any transaction: a structured
+ * document turned into markdown, and front matter read out of markdown, its
+ * fields set over the change's own. The work grows with what the client sent:
+ * it is bounded per page (the front matter limits, the body's length) and the
+ * event loop gets a turn between pages. `repository` reads front matter as
+ * content from a repository does (unknown keys left out, reported in `warnings`).
+ */
+export async function prepareChanges(changes: ContentChange[], options: FrontMatterOptions = {}): Promise<{ changes: PreparedChange[]; warnings: string[] }> {
+  const prepared: PreparedChange[] = [];
+  const warnings: string[] = [];
+  for (const [index, change] of changes.entries()) {
+    const hasBody = (change.operation === 'insert_page' || change.operation === 'update_page') && change.document !== undefined;
+    if (hasBody && index > 0) await nextTurn();
+    const { change: ready, warnings: found } = withMarkdownBody(change, `changes.${index}`, options);
+    prepared.push({ ...ready, prepared: true });
+    warnings.push(...found);
+  }
+  // Large bodies are read into their structure now, outside the transaction that stores them.
+  await parseAhead(
+    prepared.flatMap((change) => ('document' in change && change.document && 'markdown' in change.document ? [String(change.document.markdown)] : [])),
+  );
+  return { changes: prepared, warnings };
+}
+
+/** The files of the revision a batch is applied to, for covers given by a file's path or id. */
+export type RevisionFileNames = () => Promise<Array<{ fileId: string; name: string }>>;
+
+/**
+ * Applies a batch of content changes (made ready by prepareChanges), in order,
+ * to a tree in memory. The first change that cannot apply rejects the whole
+ * batch with a 400 naming it; nothing is written here.
  */
 export async function applyChanges(
   ctx: RequestContext,
   spaceId: string,
   base: PageTree,
-  changes: ContentChange[],
+  changes: PreparedChange[],
   /** The tree of a revision of this space (the merged ancestor when undefined); `field` names the input in errors. */
   treeOfRevision: (revisionId: string | undefined, field: string) => Promise<PageTree>,
   fetchedFiles: Map<string, { bytes: Buffer; contentType: string }> = new Map(),
+  baseFiles: RevisionFileNames = async () => [],
 ): Promise<AppliedChanges> {
   const pages = new Map<string, PageDraft>(base.pages);
   const markdowns: string[] = [];
   const outcomes = new Map<string, ChangeOutcome>();
   // Bodies set by this batch: stored at the end, once every ref of the batch is known.
   const bodies = new Map<string, string>();
+  // Covers set by this batch: resolved at the end, against the files and places of the pages then.
+  const covers = new Map<string, { cover: PageCover; field: string }>();
   const refs = new Map<string, string>();
   const files: UploadedFile[] = [];
   const claimRef = (ref: string | undefined, target: string, field: string) => {
@@ -76,9 +112,8 @@ export async function applyChanges(
     outcomes.set(outcome.pageId, outcome);
   };
 
-  for (const [index, written] of changes.entries()) {
+  for (const [index, change] of changes.entries()) {
     const at = `changes.${index}`;
-    const change = withMarkdownBody(written, at);
     const existing = (pageId: string, field = 'page') => {
       const page = pages.get(pageId);
       if (!page) throw invalid(`${at}.${field}: page "${pageId}" does not exist in the change request`);
@@ -116,12 +151,14 @@ export async function applyChanges(
           noIndex: change.noIndex ?? false,
           noRobotsIndex: change.noRobotsIndex ?? false,
           condition: change.condition || null,
-          layout: null,
+          layout: storedLayout(change.layout),
           cover: null,
+          variables: storedVariables(change.variables),
           target: null,
           createdAt: now,
           updatedAt: now,
         });
+        if (change.cover) covers.set(pageId, { cover: change.cover, field: `${at}.cover` });
         touch({ object: 'created_page', pageId, ...(change.ref ? { ref: change.ref } : {}) });
         break;
       }
@@ -136,6 +173,13 @@ export async function applyChanges(
         if (change.noIndex !== undefined) next.noIndex = change.noIndex;
         if (change.noRobotsIndex !== undefined) next.noRobotsIndex = change.noRobotsIndex;
         if (change.condition !== undefined) next.condition = change.condition || null;
+        if (change.layout !== undefined) next.layout = storedLayout(change.layout);
+        if (change.variables !== undefined) next.variables = storedVariables(change.variables);
+        if (change.cover !== undefined) {
+          covers.delete(page.pageId);
+          next.cover = null;
+          if (change.cover) covers.set(page.pageId, { cover: change.cover, field: `${at}.cover` });
+        }
         if (change.document !== undefined) {
           bodies.set(page.pageId, bodyOf(change.document));
         }
@@ -182,6 +226,7 @@ export async function applyChanges(
         assertFreeSlug(pages, parentId, before.slug, before.pageId, `${at}.page`);
         pages.set(before.pageId, { ...before, parentId, position });
         bodies.delete(before.pageId);
+        covers.delete(before.pageId);
         touch({ object: 'updated_page', pageId: before.pageId });
         break;
       }
@@ -209,6 +254,13 @@ export async function applyChanges(
     }
   }
   const tree = treeOf('', pages.values() as Iterable<PageState>);
+  if (covers.size) {
+    const lookup = fileLookup(await baseFiles(), files, refs);
+    for (const [pageId, { cover, field }] of covers) {
+      const page = pages.get(pageId);
+      if (page) pages.set(pageId, { ...page, versionId: undefined, cover: resolveCover(cover, folderOf(tree, pageId), lookup, field) });
+    }
+  }
   for (const [pageId, markdown] of bodies) {
     const page = pages.get(pageId);
     if (!page) continue;
@@ -286,18 +338,15 @@ export function dimensionsOf(bytes: Buffer, contentType: string): { width: numbe
 }
 
 /**
- * Links to pages of the change request, written as authors write them in Git —
+ * Links to pages of the change request, written as authors write them in Git -
  * `/pages/<slug path>`, `/pages/<path>.md`, `/pages/<path>/README.md`, or
- * relative to the page (`./sibling.md`, `../README.md`, `./section`) — become
+ * relative to the page (`./sibling.md`, `../README.md`, `./section`) - become
  * `/pages/<page id>`. Links to page ids, files, anchors and URLs stay; a page
  * link that matches no page is left as its text.
  */
 function resolveLinks(markdown: string, pageId: string, tree: PageTree): string {
   const byPath = new Map([...tree.paths].map(([id, path]) => [path, id]));
-  const hasChildren = (id: string) => Boolean(tree.children.get(id)?.length);
-  const page = tree.pages.get(pageId)!;
-  // The folder the page's file is in: its own for a page with pages (README.md), else its parent's.
-  const folder = hasChildren(pageId) ? tree.paths.get(pageId)! : page.parentId ? tree.paths.get(page.parentId)! : '';
+  const folder = folderOf(tree, pageId);
   const lookup = (path: string): string | undefined => {
     const clean = path
       .replace(/\/+$/, '')
@@ -323,6 +372,75 @@ function resolveLinks(markdown: string, pageId: string, tree: PageTree): string 
   });
 }
 
+/** The folder a page's file is in, in a Git repository's layout: its own for a page with pages (README.md), else its parent's. */
+function folderOf(tree: PageTree, pageId: string): string {
+  const page = tree.pages.get(pageId)!;
+  if (tree.children.get(pageId)?.length) return tree.paths.get(pageId)!;
+  return page.parentId ? tree.paths.get(page.parentId)! : '';
+}
+
+/** A layout as stored: the options given (`{}`: all at their defaults, null). */
+function storedLayout(layout: PageLayout | undefined): Record<string, unknown> | null {
+  return layout && Object.keys(layout).length ? layout : null;
+}
+
+/** Variables as stored (`{}`: none, null). */
+function storedVariables(variables: PageVariables | undefined): Record<string, unknown> | null {
+  return variables && Object.keys(variables).length ? variables : null;
+}
+
+interface FileLookup {
+  has(fileId: string): boolean;
+  /** The file of this name, a file of the batch first (the newest). */
+  named(name: string): string | undefined;
+  /** The file a ref of the batch names. */
+  ref(ref: string): string | undefined;
+}
+
+function fileLookup(base: Array<{ fileId: string; name: string }>, uploaded: UploadedFile[], refs: Map<string, string>): FileLookup {
+  const ids = new Set([...base.map((file) => file.fileId), ...uploaded.map((file) => file.fileId)]);
+  const byName = new Map<string, string>();
+  for (const file of [...uploaded, ...[...base].sort((a, b) => (a.fileId < b.fileId ? -1 : 1))]) if (!byName.has(file.name)) byName.set(file.name, file.fileId);
+  return {
+    has: (fileId) => ids.has(fileId),
+    named: (name) => byName.get(name),
+    ref: (ref) => /^\/files\/(.+)$/.exec(refs.get(ref) ?? '')?.[1],
+  };
+}
+
+/**
+ * A cover as stored: `yPos` set, a file given by id checked, and an image given
+ * by path made a file when the content has it - `/files/<file id>`, a file of
+ * the batch (`./<ref>`), or a path to `.gitbook/assets/<name>` (relative to the
+ * page's file, or from the top with a leading "/"), where a Git repository in
+ * GitBook's layout keeps its files. Any other address stays an address.
+ */
+function resolveCover(cover: PageCover, folder: string, files: FileLookup, field: string): Record<string, unknown> {
+  const resolve = (ref: NonNullable<PageCover['ref']>, at: string) => {
+    if (ref.kind === 'file') {
+      if (!files.has(ref.file)) throw invalid(`${at}.file: no file "${ref.file}" in the change request`);
+      return ref;
+    }
+    const address = ref.url;
+    if (/^https?:\/\//i.test(address)) return ref;
+    const path = decodeURIComponentSafe(address.replace(/[?#].*$/, ''));
+    const byId = /^\/files\/([^/]+)(?:\/[^/]*)?$/.exec(path)?.[1];
+    const byRef = /^\.\/([^/]+)$/.exec(path)?.[1];
+    const asset = /^\.gitbook\/assets\/(.+)$/.exec(joinPath(path.startsWith('/') ? '' : folder, path))?.[1];
+    const fileId =
+      (byId !== undefined && files.has(byId) ? byId : undefined) ??
+      (byRef !== undefined ? files.ref(byRef) : undefined) ??
+      (asset !== undefined ? files.named(asset) : undefined);
+    return fileId ? { kind: 'file', file: fileId } : ref;
+  };
+  return {
+    ...(cover.ref ? { ref: resolve(cover.ref, `${field}.ref`) } : {}),
+    ...(cover.refDark ? { refDark: resolve(cover.refDark, `${field}.refDark`) } : {}),
+    yPos: cover.yPos ?? 0,
+    ...(cover.height !== undefined ? { height: cover.height } : {}),
+  };
+}
+
 function joinPath(folder: string, relative: string): string {
   const parts = folder ? folder.split('/') : [];
   for (const part of relative.split('/')) {
@@ -344,19 +462,19 @@ function decodeURIComponentSafe(value: string): string {
  * A change with its body as markdown: a structured document turned into markdown,
  * and front matter read out of markdown, its fields set over the change's own.
  */
-function withMarkdownBody(change: ContentChange, at: string): ContentChange {
-  if (change.operation !== 'insert_page' && change.operation !== 'update_page') return change;
-  if (!change.document) return change;
+function withMarkdownBody(change: ContentChange, at: string, options: FrontMatterOptions): { change: ContentChange; warnings: string[] } {
+  if (change.operation !== 'insert_page' && change.operation !== 'update_page') return { change, warnings: [] };
+  if (!change.document) return { change, warnings: [] };
   if ('document' in change.document) {
-    const markdown = markdownFromDocument(change.document.document, `${at}.document.document`);
+    const markdown = markdownFromDocumentInput(change.document.document, `${at}.document.document`);
     if (markdown.length > MAX_BODY_CHARACTERS) {
       throw invalid(`${at}.document.document: its markdown would be ${markdown.length} characters, more than the ${MAX_BODY_CHARACTERS} a page body holds`);
     }
-    return { ...change, document: { markdown } };
+    return { change: { ...change, document: { markdown } }, warnings: [] };
   }
-  if (!('markdown' in change.document)) return change;
-  const { fields, body } = splitFrontMatter(change.document.markdown, `${at}.document.markdown`);
-  return { ...change, ...fields, document: { markdown: body } };
+  if (!('markdown' in change.document)) return { change, warnings: [] };
+  const { fields, body, warnings } = splitFrontMatter(change.document.markdown, `${at}.document.markdown`, options);
+  return { change: { ...change, ...fields, document: { markdown: body } }, warnings };
 }
 
 /** The markdown of a body once withMarkdownBody has read it ("" for an empty page). */

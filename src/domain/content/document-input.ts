@@ -1,149 +1,147 @@
 import { invalid } from '../../errors.ts';
+import type { JSONDocument } from './model/nodes.ts';
+import { normalizeDocument } from './model/normalize.ts';
+import { officialDocumentError } from './model/official-schema.ts';
+import { markdownFromDocument } from './model/to-markdown.ts';
 
 /**
  * A structured document written as input (`document: {document: {...}}`, the
- * official JSONDocument) turned into the markdown a page stores: the blocks,
- * texts, marks and links that `format=document` answers with
- * (./document-format.ts), so a document read can be written back. Anything
- * else is a 400 naming the node (`changes.0.document.document.nodes.2.type`).
+ * official JSONDocument) turned into the markdown a page stores, in GitBook's
+ * dialect (./model/to-markdown.ts): any document the official schema accepts,
+ * of every node type the dialect writes, reads back as the same document.
+ * Anything else is a 400 naming the node (`changes.0.document.document.nodes.2.type`).
  */
 
-type Node = Record<string, unknown>;
+/** Deepest nesting of nodes taken (blocks in quotes in lists...): far beyond any real page, well within the stack. */
+const MAX_DEPTH = 32;
+/** Most nodes (blocks, inlines, texts, leaves) in one document: a page of a million characters holds fewer. */
+const MAX_NODES = 200_000;
 
+/** Blocks and inlines of the official schema that GitBook's Markdown has no notation for: refused, not stored as something else. */
+const UNWRITABLE = new Set(['drawing', 'reusable-content', 'prompt', 'openapi-schemas', 'openapi-webhook', 'annotation', 'mention', 'expression']);
+
+/** The blocks, inlines and marks a document given as input may hold: the official ones the dialect writes. */
 const BLOCK_TYPES = [
+  'paragraph',
   'heading-1',
   'heading-2',
   'heading-3',
-  'paragraph',
-  'list-unordered',
   'list-ordered',
+  'list-unordered',
   'list-tasks',
-  'code',
+  'list-item',
   'blockquote',
   'divider',
-] as const;
-const MARKS: Record<string, [string, string]> = { bold: ['**', '**'], italic: ['_', '_'], strikethrough: ['~~', '~~'], code: ['`', '`'] };
+  'code',
+  'code-line',
+  'hint',
+  'tabs',
+  'tabs-item',
+  'expandable',
+  'math',
+  'images',
+  'image',
+  'file',
+  'embed',
+  'content-ref',
+  'table',
+  'stepper',
+  'stepper-step',
+  'columns',
+  'column',
+  'openapi-operation',
+  'swagger',
+  'integration',
+  'if',
+  'updates',
+  'update',
+];
+/** Nodes that hold no nodes (the official schema requires their `isVoid: true`). */
+const VOID_TYPES = new Set([
+  'divider',
+  'image',
+  'file',
+  'embed',
+  'content-ref',
+  'math',
+  'table',
+  'expandable',
+  'openapi-operation',
+  'swagger',
+  'integration',
+  'inline-image',
+  'inline-math',
+  'emoji',
+  'icon',
+  'button',
+]);
+const INLINE_TYPES = ['link', 'inline-image', 'inline-math', 'emoji', 'icon', 'button'];
+const MARK_TYPES = ['bold', 'italic', 'strikethrough', 'code', 'keyboard', 'superscript', 'subscript', 'color'];
 
-const isObject = (value: unknown): value is Node => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Deepest nesting of nodes taken (blocks in quotes in lists…): far beyond any real page, well within the stack. */
-const MAX_DEPTH = 32;
-
-function childrenOf(node: Node, path: string): Node[] {
-  if (!Array.isArray(node.nodes)) throw invalid(`${path}.nodes: must be an array of nodes`);
-  if (path.split('.nodes.').length > MAX_DEPTH) throw invalid(`${path}.nodes: nodes nest at most ${MAX_DEPTH} levels deep`);
-  return node.nodes.map((child, index) => {
-    if (!isObject(child)) throw invalid(`${path}.nodes.${index}: must be a node (an object)`);
-    return child;
-  });
-}
-
-/** Text that markdown would read as syntax, escaped. */
-function escaped(text: string): string {
-  return text.replace(/([\\`*_[\]~<>#])/g, '\\$1');
-}
-
-function inlineMarkdown(nodes: Node[], path: string): string {
-  return nodes
-    .map((node, index) => {
-      const at = `${path}.nodes.${index}`;
-      if (node.object === 'text') {
-        if (!Array.isArray(node.leaves)) throw invalid(`${at}.leaves: must be an array of leaves`);
-        return node.leaves
-          .map((leaf, leafIndex) => {
-            const leafAt = `${at}.leaves.${leafIndex}`;
-            if (!isObject(leaf) || typeof leaf.text !== 'string') throw invalid(`${leafAt}.text: must be a string`);
-            const marks = Array.isArray(leaf.marks) ? leaf.marks : [];
-            const types = marks.map((mark, markIndex) => {
-              const type = isObject(mark) ? mark.type : undefined;
-              if (typeof type !== 'string' || !Object.hasOwn(MARKS, type))
-                throw invalid(`${leafAt}.marks.${markIndex}.type: must be one of ${Object.keys(MARKS).join(', ')}`);
-              return type;
-            });
-            if (!leaf.text) return '';
-            // Code is verbatim: its mark goes innermost.
-            let text = types.includes('code') ? `\`${leaf.text}\`` : escaped(leaf.text);
-            for (const type of types.filter((each) => each !== 'code')) text = `${MARKS[type]![0]}${text}${MARKS[type]![1]}`;
-            return text;
-          })
-          .join('');
-      }
-      if (node.object === 'inline' && node.type === 'link') {
-        const ref = isObject(node.data) ? node.data.ref : undefined;
-        const href =
-          isObject(ref) && ref.kind === 'page' && typeof ref.page === 'string'
-            ? `/pages/${ref.page}`
-            : isObject(ref) && ref.kind === 'url' && typeof ref.url === 'string'
-              ? ref.url
-              : undefined;
-        if (!href) throw invalid(`${at}.data.ref: must be {"kind": "url", "url"} or {"kind": "page", "page"}`);
-        return `[${inlineMarkdown(childrenOf(node, at), at)}](${href.replace(/[()\s]/g, encodeURIComponent)})`;
-      }
-      throw invalid(`${at}: must be a text ({"object": "text", "leaves"}) or a link ({"object": "inline", "type": "link"})`);
-    })
-    .join('');
-}
-
-function blockMarkdown(node: Node, path: string): string {
-  const type = node.type;
-  if (node.object !== 'block' || typeof type !== 'string' || !(BLOCK_TYPES as readonly string[]).includes(type)) {
-    throw invalid(`${path}.type: must be a block of type ${BLOCK_TYPES.join(', ')}`);
-  }
-  switch (type) {
-    case 'heading-1':
-    case 'heading-2':
-    case 'heading-3':
-      return `${'#'.repeat(Number(type.at(-1)))} ${inlineMarkdown(childrenOf(node, path), path)}`;
-    case 'paragraph':
-      return inlineMarkdown(childrenOf(node, path), path);
-    case 'divider':
-      return '---';
-    case 'blockquote':
-      return blocksMarkdown(childrenOf(node, path), path)
-        .split('\n')
-        .map((line) => (line ? `> ${line}` : '>'))
-        .join('\n');
-    case 'code': {
-      const data = isObject(node.data) ? node.data : {};
-      const lines = childrenOf(node, path).map((line, index) => {
-        const at = `${path}.nodes.${index}`;
-        if (line.type !== 'code-line') throw invalid(`${at}.type: must be code-line`);
-        return childrenOf(line, at)
-          .flatMap((text) => (Array.isArray(text.leaves) ? text.leaves : []))
-          .map((leaf) => (isObject(leaf) && typeof leaf.text === 'string' ? leaf.text : ''))
-          .join('');
-      });
-      const fence = lines.some((line) => line.startsWith('```')) ? '~~~' : '```';
-      return `${fence}${typeof data.syntax === 'string' ? data.syntax : ''}\n${lines.join('\n')}\n${fence}`;
+/**
+ * Walks the input without recursion: its size and depth are bounded before anything else reads it,
+ * the node and mark types are checked (to name the allowed ones), and what the official editor
+ * leaves implicit is filled in: `data` of the document, blocks and inlines, a leaf's `object` and
+ * `marks`, a mark's `object`. Returns the document so completed (a copy).
+ */
+function completed(input: unknown, field: string): JSONDocument {
+  if (!isObject(input) || input.object !== 'document') throw invalid(`${field}.object: must be "document" (a structured document)`);
+  const document = structuredClone(input);
+  const pending: Array<{ node: unknown; path: string; depth: number; holds: 'blocks' | 'inlines' | 'leaves' | 'marks' }> = [
+    { node: document, path: field, depth: 0, holds: 'blocks' },
+  ];
+  let count = 0;
+  while (pending.length) {
+    const { node, path, depth, holds } = pending.pop()!;
+    if (++count > MAX_NODES) throw invalid(`${field}: a document holds at most ${MAX_NODES} nodes`);
+    if (!isObject(node)) throw invalid(`${path}: must be an object`);
+    if (depth > MAX_DEPTH) throw invalid(`${path}: nodes nest at most ${MAX_DEPTH} levels deep`);
+    if (holds === 'marks') {
+      node.object ??= 'mark';
+      if (typeof node.type !== 'string' || !MARK_TYPES.includes(node.type)) throw invalid(`${path}.type: must be one of ${MARK_TYPES.join(', ')}`);
+      continue;
     }
-    default: {
-      const data = isObject(node.data) ? node.data : {};
-      let number = typeof data.start === 'number' ? data.start : 1;
-      return childrenOf(node, path)
-        .map((item, index) => {
-          const at = `${path}.nodes.${index}`;
-          if (item.type !== 'list-item') throw invalid(`${at}.type: must be list-item`);
-          const itemData = isObject(item.data) ? item.data : {};
-          const marker = type === 'list-ordered' ? `${number++}.` : type === 'list-tasks' ? `- [${itemData.checked ? 'x' : ' '}]` : '-';
-          const indent = ' '.repeat(marker.length + 1);
-          const body = blocksMarkdown(childrenOf(item, at), at, '\n');
-          return `${marker} ${body
-            .split('\n')
-            .join(`\n${indent}`)
-            .replace(/\n +\n/g, '\n\n')}`;
-        })
-        .join('\n');
+    if (holds === 'leaves') {
+      node.object ??= 'leaf';
+      node.marks ??= [];
+      if (typeof node.text !== 'string') throw invalid(`${path}.text: must be a string`);
+    } else if (node.object === 'block' || node.object === 'inline') {
+      const type = node.type;
+      if (typeof type === 'string' && UNWRITABLE.has(type))
+        throw invalid(`${path}.type: ${type} cannot be written as markdown (GitBook's markdown has no notation for it)`);
+      const known = node.object === 'block' ? BLOCK_TYPES : INLINE_TYPES;
+      if (typeof type !== 'string' || !known.includes(type))
+        throw invalid(`${path}.type: must be ${node.object === 'block' ? 'a block' : 'an inline'} of type ${known.join(', ')}`);
+      node.data ??= {};
+      node.isVoid ??= VOID_TYPES.has(type);
+    } else if (node.object === 'document') {
+      node.data ??= {};
+    }
+    const children: Array<[string, 'blocks' | 'inlines' | 'leaves' | 'marks']> = [
+      ['nodes', 'blocks'],
+      ['leaves', 'leaves'],
+      ['marks', 'marks'],
+      ['fragments', 'blocks'],
+    ];
+    for (const [key, kind] of children) {
+      const list = node[key];
+      if (list === undefined) continue;
+      if (!Array.isArray(list)) throw invalid(`${path}.${key}: must be an array`);
+      for (const [index, child] of list.entries()) pending.push({ node: child, path: `${path}.${key}.${index}`, depth: depth + 1, holds: kind });
     }
   }
-}
-
-function blocksMarkdown(nodes: Node[], path: string, separator = '\n\n'): string {
-  return nodes.map((node, index) => blockMarkdown(node, `${path}.nodes.${index}`)).join(separator);
+  return document as unknown as JSONDocument;
 }
 
 /** The markdown of a structured document given as input; `field` names it in errors. */
-export function markdownFromDocument(document: unknown, field: string): string {
-  if (!isObject(document) || document.object !== 'document') throw invalid(`${field}.object: must be "document" (a structured document)`);
-  const markdown = blocksMarkdown(childrenOf(document, field), field);
-  return markdown ? `${markdown}\n` : '';
+export function markdownFromDocumentInput(input: unknown, field: string): string {
+  const document = completed(input, field);
+  const error = officialDocumentError(document);
+  if (error) {
+    const [pointer = '', rule = 'is not valid'] = error.split(/: (.*)/s);
+    throw invalid(`${field}${pointer === '/' ? '' : pointer.replace(/\//g, '.')}: ${rule} (the official JSONDocument schema)`);
+  }
+  return markdownFromDocument(normalizeDocument(document));
 }

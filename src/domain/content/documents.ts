@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { RequestContext } from '../../context.ts';
 import { Prisma } from '../../db/index.ts';
 import { defineLoader, loader } from '../loaders.ts';
+import { storeStructures } from './bodies.ts';
 import { storeDocumentLinks } from './links.ts';
 
 /**
@@ -13,7 +14,7 @@ export function documentIdOf(spaceId: string, markdown: string): string {
   return `doc_${createHash('sha256').update(spaceId).update('\0').update(markdown).digest('base64url')}`;
 }
 
-/** Stores the bodies that are not stored yet (another transaction may store the same one: no conflict). */
+/** Stores the bodies that are not stored yet (another transaction may store the same one: no conflict), with their structure and links. */
 export async function storeDocuments(tx: RequestContext, spaceId: string, markdowns: Iterable<string>): Promise<void> {
   const rows = new Map<string, string>();
   for (const markdown of markdowns) rows.set(documentIdOf(spaceId, markdown), markdown);
@@ -24,7 +25,7 @@ export async function storeDocuments(tx: RequestContext, spaceId: string, markdo
       INSERT INTO "documents" ("id", "spaceId", "markdown") VALUES ${Prisma.join(values.slice(start, start + 300))}
       ON CONFLICT ("id") DO NOTHING`);
   }
-  await storeDocumentLinks(tx, rows);
+  await storeDocumentLinks(tx, await storeStructures(tx, rows));
 }
 
 const documents = defineLoader<string, string | null>(async (ctx, ids) => {
@@ -37,4 +38,16 @@ const documents = defineLoader<string, string | null>(async (ctx, ids) => {
 export async function markdownOf(ctx: RequestContext, documentId: string | null): Promise<string> {
   if (!documentId) return '';
   return (await loader(ctx, documents).load(documentId)) ?? '';
+}
+
+/** How many bytes (UTF-8) the bodies hold in all, as the database knows without reading them: what a PDF would lay out. */
+export async function markdownBytes(ctx: RequestContext, documentIds: Iterable<string>): Promise<number> {
+  const ids = [...new Set(documentIds)];
+  let total = 0;
+  for (let start = 0; start < ids.length; start += 500) {
+    const [row] = await ctx.db.$queryRaw<Array<{ total: number | bigint | string | null }>>(Prisma.sql`
+      SELECT SUM(OCTET_LENGTH("markdown")) AS "total" FROM "documents" WHERE "id" IN (${Prisma.join(ids.slice(start, start + 500))})`);
+    total += Number(row?.total ?? 0);
+  }
+  return total;
 }

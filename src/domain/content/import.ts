@@ -1,26 +1,33 @@
-import { parse } from 'node-html-parser';
-import TurndownService from 'turndown';
+import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import { invalid } from '../../errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { keyBetween } from '../../lib/ordering.ts';
+import { pageAddress } from '../../lib/page-address.ts';
 import { type FetchLimits, FetchRefused, fetchBounded } from '../../lib/safe-fetch.ts';
-import { createHash } from 'node:crypto';
+import { TaskOverBudget, runTask } from '../../workers/pool.ts';
 import { type UploadedFile, dimensionsOf, slugOf } from './changes.ts';
-import { MAX_FILE_BYTES } from './inputs.ts';
 import { documentIdOf } from './documents.ts';
-import type { PageDraft } from './revisions.ts';
 import type { ImportInput } from './import-input.ts';
+import { MAX_BODY_CHARACTERS, MAX_FILE_BYTES } from './inputs.ts';
+import type { PageDraft } from './revisions.ts';
 import type { PageTree } from './tree.ts';
 
 /**
  * Website import: crawls a site from a URL (same origin, under the start
  * path, breadth first, bounded in pages, depth, size and time), turns each
- * HTML page's main content into markdown (turndown) and arranges the pages as
- * the site's paths nest. Links between imported pages become page links; the
+ * HTML page's main content into markdown and arranges the pages as the
+ * site's paths nest. Links between imported pages become page links; the
  * images and linked files of the site (same origin) are fetched through the
  * same fetcher and stored as the revision's files, once per content, and the
  * markdown points at them. A resource that fails is reported, not fatal.
+ *
+ * Each page is parsed and converted on the worker pool (the `html-page` task,
+ * src/workers/tasks/html-page.ts, holds the conversion's rules), one at a
+ * time, within a time budget; a page too deep, too large or too slow to
+ * convert answers 400. What the import holds in memory (the pages' markdown
+ * and the files' bytes) is bounded: past `maxHeldBytes` it stops crawling and
+ * fetching, as it does past its number of pages or its time.
  */
 
 export const IMPORT_LIMITS = {
@@ -31,15 +38,23 @@ export const IMPORT_LIMITS = {
   pageTimeoutMs: 10_000,
   maxResources: 100,
   maxBytesPerResource: MAX_FILE_BYTES,
+  /** HTML elements nested in a page (browsers' parsers stop nesting near this depth too). */
+  maxNesting: 512,
+  /** HTML elements in a page: 50,000 convert in seconds (issue 32's page of 2 MB, a table of 1,900 by 100 cells, has 192,000). */
+  maxElements: 50_000,
+  /** Markdown of a page, as any page body. */
+  maxMarkdownCharacters: MAX_BODY_CHARACTERS,
+  /** The time the worker pool gives one page's conversion. */
+  pageConversionMs: 10_000,
+  /** Pages' markdown and files' bytes held until the import is written. */
+  maxHeldBytes: 32 * 1024 * 1024,
 };
-
-/** Links to these are files to import, not pages to crawl. */
-const FILE_LINK = /\.(pdf|zip|tar|gz|tgz|bz2|xz|7z|rar|csv|tsv|docx?|xlsx?|pptx?|odt|ods|epub|png|jpe?g|gif|svg|webp|avif|ico|mp3|mp4|webm)$/i;
 
 interface ImportedPage {
   url: URL;
   title: string;
-  html: string;
+  markdown: string;
+  resources: string[];
 }
 
 /** A resource of the site the import could not bring, and why. */
@@ -48,24 +63,52 @@ export interface FailedResource {
   reason: string;
 }
 
-const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
-
-/** The page address without query or fragment, and without a trailing index file or slash. */
-function canonical(url: URL): string {
-  return `${url.origin}${url.pathname.replace(/\/(index\.html?)?$/i, '') || '/'}`;
-}
-
 function isHtml(contentType: string) {
   return /^(text\/html|application\/xhtml\+xml)/i.test(contentType);
 }
 
-async function crawl(start: URL, allowPrivate: boolean): Promise<{ pages: ImportedPage[]; discovered: number }> {
+/** Converts one fetched page on the worker pool; its limits and budget are the import's. */
+async function convertPage(html: string, url: URL, requested: URL, crawl: { origin: string; scope: string }) {
+  try {
+    return await runTask(
+      'html-page',
+      {
+        html,
+        url: url.href,
+        fallbackTitle: requested.pathname,
+        crawl,
+        limits: { maxDepth: IMPORT_LIMITS.maxNesting, maxElements: IMPORT_LIMITS.maxElements, maxMarkdownCharacters: IMPORT_LIMITS.maxMarkdownCharacters },
+      },
+      { budgetMs: IMPORT_LIMITS.pageConversionMs },
+    );
+  } catch (error) {
+    if (!(error instanceof TaskOverBudget)) throw error;
+    throw invalid(
+      error.budget === 'time'
+        ? `url: ${url.href} takes longer than ${IMPORT_LIMITS.pageConversionMs / 1000} s to convert to markdown, the most a page may take`
+        : `url: ${url.href} needs more memory to convert to markdown than a page may use`,
+    );
+  }
+}
+
+/** What the import holds until it is written: pages' markdown and files' bytes, up to IMPORT_LIMITS.maxHeldBytes. */
+class HeldBytes {
+  total = 0;
+  get full() {
+    return this.total >= IMPORT_LIMITS.maxHeldBytes;
+  }
+  fits(bytes: number) {
+    return this.total + bytes <= IMPORT_LIMITS.maxHeldBytes;
+  }
+}
+
+async function crawl(start: URL, allowPrivate: boolean, held: HeldBytes): Promise<{ pages: ImportedPage[]; discovered: number }> {
   const deadline = Date.now() + IMPORT_LIMITS.timeoutMs;
   const scope = start.pathname.replace(/[^/]*$/, '');
-  const seen = new Set<string>([canonical(start)]);
+  const seen = new Set<string>([pageAddress(start)]);
   const queue: Array<{ url: URL; depth: number }> = [{ url: start, depth: 0 }];
   const pages: ImportedPage[] = [];
-  while (queue.length && pages.length < IMPORT_LIMITS.maxPages && Date.now() < deadline) {
+  while (queue.length && pages.length < IMPORT_LIMITS.maxPages && Date.now() < deadline && !held.full) {
     const { url, depth } = queue.shift()!;
     const limits: FetchLimits = {
       timeoutMs: Math.min(IMPORT_LIMITS.pageTimeoutMs, deadline - Date.now()),
@@ -87,64 +130,19 @@ async function crawl(start: URL, allowPrivate: boolean): Promise<{ pages: Import
       }
       continue;
     }
-    const html = fetched.body.toString('utf8');
-    const root = parse(html);
-    const title = (root.querySelector('title')?.text || root.querySelector('h1')?.text || url.pathname).trim().slice(0, 255) || 'Untitled';
-    pages.push({ url: fetched.url, title, html });
+    const page = await convertPage(fetched.body.toString('utf8'), fetched.url, url, { origin: start.origin, scope });
+    held.total += Buffer.byteLength(page.markdown);
+    pages.push({ url: fetched.url, title: page.title, markdown: page.markdown, resources: page.resources });
     if (depth >= IMPORT_LIMITS.maxDepth) continue;
-    for (const anchor of root.querySelectorAll('a[href]')) {
-      let next: URL;
-      try {
-        next = new URL(anchor.getAttribute('href')!, fetched.url);
-      } catch {
-        continue;
-      }
-      if (next.origin !== start.origin || !next.pathname.startsWith(scope) || FILE_LINK.test(next.pathname)) continue;
-      const key = canonical(next);
+    for (const link of page.links) {
+      const next = new URL(link);
+      const key = pageAddress(next);
       if (seen.has(key)) continue;
       seen.add(key);
-      next.hash = '';
       queue.push({ url: next, depth: depth + 1 });
     }
   }
   return { pages, discovered: seen.size };
-}
-
-/** The main content of an HTML page: `main`, `article` or the body, without navigation and scripts; an image with only a `srcset` gets its first candidate as `src`. */
-function mainContent(html: string) {
-  const root = parse(html);
-  const main = root.querySelector('main') ?? root.querySelector('article') ?? root.querySelector('[role=main]') ?? root.querySelector('body') ?? root;
-  for (const noise of main.querySelectorAll('script, style, nav, header, footer, aside, noscript, form, iframe')) noise.remove();
-  for (const image of main.querySelectorAll('img[srcset]')) {
-    const first = image.getAttribute('srcset')!.split(',')[0]?.trim().split(/\s+/)[0];
-    if (!image.getAttribute('src') && first) image.setAttribute('src', first);
-  }
-  return main;
-}
-
-/** The images and linked files of a page's main content, as absolute URLs without fragments. */
-function resourcesOf(main: ReturnType<typeof mainContent>, pageUrl: URL): URL[] {
-  const found: URL[] = [];
-  const add = (href: string | undefined) => {
-    if (!href || href.startsWith('data:')) return;
-    try {
-      const url = new URL(href, pageUrl);
-      url.hash = '';
-      if (url.protocol === 'http:' || url.protocol === 'https:') found.push(url);
-    } catch {
-      // Not an address: turndown keeps it as written.
-    }
-  };
-  for (const image of main.querySelectorAll('img')) add(image.getAttribute('src'));
-  for (const anchor of main.querySelectorAll('a[href]')) {
-    const href = anchor.getAttribute('href')!;
-    try {
-      if (FILE_LINK.test(new URL(href, pageUrl).pathname)) add(href);
-    } catch {
-      // idem
-    }
-  }
-  return found;
 }
 
 /** A file name from the last segment of its address: decoded, without slashes or control characters (file names refuse them). */
@@ -160,11 +158,16 @@ function nameOf(url: URL, contentType: string): string {
   return (last || `file.${contentType.split('/')[1]?.split(/[;+]/)[0] || 'bin'}`).slice(0, 256);
 }
 
+const heldTooMuch = () => {
+  const bound = IMPORT_LIMITS.maxHeldBytes;
+  return `not fetched: an import holds at most ${bound % (1024 * 1024) === 0 ? `${bound / 1024 / 1024} MiB` : `${bound} bytes`} of pages and files`;
+};
+
 /**
  * Fetches the site's resources (same origin as the start, at most maxResources)
  * and makes them files: one per distinct content, whatever URLs share it.
  */
-async function fetchResources(urls: URL[], origin: string, allowPrivate: boolean, deadline: number) {
+async function fetchResources(urls: URL[], origin: string, allowPrivate: boolean, deadline: number, held: HeldBytes) {
   const files: UploadedFile[] = [];
   const fileOf = new Map<string, string>();
   const byDigest = new Map<string, string>();
@@ -176,6 +179,10 @@ async function fetchResources(urls: URL[], origin: string, allowPrivate: boolean
     }
     if (fileOf.size + failed.length >= IMPORT_LIMITS.maxResources || Date.now() >= deadline) {
       failed.push({ url: url.href, reason: `not fetched: an import brings at most ${IMPORT_LIMITS.maxResources} resources within its time` });
+      continue;
+    }
+    if (held.full) {
+      failed.push({ url: url.href, reason: heldTooMuch() });
       continue;
     }
     let fetched: Awaited<ReturnType<typeof fetchBounded>>;
@@ -196,7 +203,12 @@ async function fetchResources(urls: URL[], origin: string, allowPrivate: boolean
     const contentType = fetched.contentType.split(';')[0]?.trim() || 'application/octet-stream';
     const sha256 = createHash('sha256').update(fetched.body).digest('hex');
     let fileId = byDigest.get(sha256);
+    if (!fileId && !held.fits(fetched.body.length)) {
+      failed.push({ url: url.href, reason: heldTooMuch() });
+      continue;
+    }
     if (!fileId) {
+      held.total += fetched.body.length;
       fileId = newId('file');
       byDigest.set(sha256, fileId);
       files.push({
@@ -234,12 +246,20 @@ export async function importWebsite(
 ): Promise<ImportedContent> {
   const start = new URL(input.url);
   const deadline = Date.now() + IMPORT_LIMITS.timeoutMs * 2;
-  const { pages: crawled, discovered } = await crawl(start, options.allowPrivate);
-  const contents = crawled.map((page) => mainContent(page.html));
+  const held = new HeldBytes();
+  const { pages: crawled, discovered } = await crawl(start, options.allowPrivate, held);
   const resources = new Map<string, URL>();
-  for (const [index, page] of crawled.entries()) for (const url of resourcesOf(contents[index]!, page.url)) resources.set(url.href, url);
-  const { files, fileOf, failed } = await fetchResources([...resources.values()], start.origin, options.allowPrivate, deadline);
-  const ids = new Map(crawled.map((page) => [canonical(page.url), newId('page')]));
+  for (const page of crawled) for (const href of page.resources) if (!resources.has(href)) resources.set(href, new URL(href));
+  const { files, fileOf, failed } = await fetchResources([...resources.values()], start.origin, options.allowPrivate, deadline, held);
+  const ids = new Map(crawled.map((page) => [pageAddress(page.url), newId('page')]));
+  // Links to other imported pages become page links, and images and files the imported ones.
+  const relinked = await runTask(
+    'html-links',
+    { pages: crawled.map((page) => ({ url: page.url.href, markdown: page.markdown })), pageIds: ids, fileIds: fileOf },
+    { budgetMs: IMPORT_LIMITS.pageConversionMs },
+  ).catch((error: unknown) => {
+    throw error instanceof TaskOverBudget ? invalid(`url: the links of the imported pages could not be resolved within the budget: ${error.message}`) : error;
+  });
   // A page nests under the imported page whose path is the closest prefix of its own.
   const parentOf = (url: URL): string | null => {
     const segments = url.pathname
@@ -247,8 +267,8 @@ export async function importWebsite(
       .split('/')
       .filter(Boolean);
     for (let length = segments.length - 1; length >= 0; length--) {
-      const candidate = ids.get(canonical(new URL(`/${segments.slice(0, length).join('/')}`, url.origin)));
-      if (candidate && candidate !== ids.get(canonical(url))) return candidate;
+      const candidate = ids.get(pageAddress(new URL(`/${segments.slice(0, length).join('/')}`, url.origin)));
+      if (candidate && candidate !== ids.get(pageAddress(url))) return candidate;
     }
     return null;
   };
@@ -257,7 +277,7 @@ export async function importWebsite(
   const positions = new Map<string | null, string | null>([[null, lastTop]]);
   const markdowns: string[] = [];
   for (const [index, page] of crawled.entries()) {
-    const pageId = ids.get(canonical(page.url))!;
+    const pageId = ids.get(pageAddress(page.url))!;
     const parentId = parentOf(page.url);
     const position = keyBetween(positions.get(parentId) ?? null, null);
     positions.set(parentId, position);
@@ -271,19 +291,7 @@ export async function importWebsite(
     );
     let slug = base;
     for (let n = 2; taken.has(slug); n++) slug = `${base}-${n}`;
-    // Links to other imported pages become page links, and images and files the imported ones.
-    const markdown = `${turndown.turndown(contents[index]!.innerHTML).trim()}\n`.replace(/\]\(([^)\s]+)\)/g, (link, href: string) => {
-      try {
-        const url = new URL(href, page.url);
-        url.hash = '';
-        const file = fileOf.get(url.href);
-        if (file) return `](/files/${file})`;
-        const target = ids.get(canonical(url));
-        return target ? `](/pages/${target})` : link;
-      } catch {
-        return link;
-      }
-    });
+    const markdown = relinked[index]!;
     markdowns.push(markdown);
     drafts.set(pageId, {
       pageId,
@@ -302,6 +310,7 @@ export async function importWebsite(
       condition: null,
       layout: null,
       cover: null,
+      variables: null,
       target: null,
       createdAt: options.now,
       updatedAt: options.now,

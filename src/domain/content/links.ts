@@ -1,10 +1,11 @@
-import { type Token, lexer } from 'marked';
 import { z } from 'zod';
 import type { RequestContext } from '../../context.ts';
 import { notFound } from '../../errors.ts';
 import { offsetPage } from '../../lib/pagination.ts';
 import { queryInt } from '../../lib/validation.ts';
 import { defineLoader, loader } from '../loaders.ts';
+import type { JSONDocument } from './model/nodes.ts';
+import { documentRefs } from './model/text.ts';
 import { type PageState, type PageTree, loadPageTree, pageTrees } from './tree.ts';
 
 /**
@@ -29,30 +30,20 @@ interface ExtractedLink {
   target: string;
 }
 
-/** The page, file and URL links of a markdown body, in order (anchors and relative paths are not links to content). */
-export function extractLinks(markdown: string): ExtractedLink[] {
+/** The page, file and URL links of a body, in order (anchors in the page and relative paths are not links to content). */
+export function extractLinks(document: JSONDocument): ExtractedLink[] {
   const links: ExtractedLink[] = [];
-  const walk = (tokens: Token[] | undefined) => {
-    for (const token of tokens ?? []) {
-      if (token.type === 'link' || token.type === 'image') {
-        const href = (token as { href: string }).href;
-        const page = /^\/pages\/([\w-]+)(?:#.*)?$/.exec(href);
-        const file = /^\/files\/([\w-]+)(?:[?#].*)?$/.exec(href);
-        if (page) links.push({ kind: 'page', target: page[1]! });
-        else if (file) links.push({ kind: 'file', target: file[1]! });
-        else if (/^(https?|mailto):/i.test(href)) links.push({ kind: 'url', target: href });
-      }
-      if ('tokens' in token) walk(token.tokens);
-      if (token.type === 'list') for (const item of (token as { items: Array<{ tokens: Token[] }> }).items) walk(item.tokens);
-    }
-  };
-  walk(lexer(markdown));
+  for (const ref of documentRefs(document)) {
+    if (ref.kind === 'page' || (ref.kind === 'anchor' && typeof ref.page === 'string')) links.push({ kind: 'page', target: String(ref.page) });
+    else if (ref.kind === 'file') links.push({ kind: 'file', target: String(ref.file) });
+    else if (ref.kind === 'url' && /^(https?|mailto):/i.test(String(ref.url))) links.push({ kind: 'url', target: String(ref.url) });
+  }
   return links;
 }
 
-/** Stores the links of bodies being stored (idempotent, as storing bodies is). */
-export async function storeDocumentLinks(tx: RequestContext, documents: Map<string, string>): Promise<void> {
-  const rows = [...documents].flatMap(([documentId, markdown]) => extractLinks(markdown).map((link, position) => ({ documentId, position, ...link })));
+/** Stores the links of bodies being stored, from their structures (idempotent, as storing bodies is). */
+export async function storeDocumentLinks(tx: RequestContext, documents: Map<string, JSONDocument>): Promise<void> {
+  const rows = [...documents].flatMap(([documentId, document]) => extractLinks(document).map((link, position) => ({ documentId, position, ...link })));
   if (!rows.length) return;
   const existing = new Set(
     (await tx.db.documentLink.findMany({ where: { documentId: { in: [...documents.keys()] } }, select: { documentId: true } })).map((row) => row.documentId),
@@ -78,6 +69,21 @@ const revisionFileIds = defineLoader<string, Set<string>>(async (ctx, revisionId
   const rows = await ctx.db.revisionFile.findMany({ where: { revisionId: { in: [...revisionIds] } }, select: { revisionId: true, fileId: true } });
   const byRevision = new Map<string, Set<string>>(revisionIds.map((id) => [id, new Set()]));
   for (const row of rows) byRevision.get(row.revisionId)!.add(row.fileId);
+  return revisionIds.map((id) => byRevision.get(id)!);
+});
+
+/** The files of revisions by name (the first by id where two share one), to resolve a relative path to a file. */
+export const revisionFilesByName = defineLoader<string, Map<string, string>>(async (ctx, revisionIds) => {
+  const rows = await ctx.db.revisionFile.findMany({
+    where: { revisionId: { in: [...revisionIds] } },
+    orderBy: { fileId: 'asc' },
+    select: { revisionId: true, fileId: true, version: { select: { name: true } } },
+  });
+  const byRevision = new Map<string, Map<string, string>>(revisionIds.map((id) => [id, new Map()]));
+  for (const row of rows) {
+    const names = byRevision.get(row.revisionId)!;
+    if (!names.has(row.version.name)) names.set(row.version.name, row.fileId);
+  }
   return revisionIds.map((id) => byRevision.get(id)!);
 });
 

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { PublicUrls } from '../../config.ts';
 import type { RevisionRecord } from '../../db/index.ts';
-import { structuredDocumentOf } from './document-format.ts';
 import { withFrontMatter } from './front-matter.ts';
+import type { PageDocument } from './page-document.ts';
 import type { PageState, PageTree } from './tree.ts';
 
 export interface ContentPresentation {
@@ -14,6 +14,8 @@ export interface ContentPresentation {
   bodies?: Map<string, string>;
   /** The form of those bodies: `markdown` (the default), or the structured `document`. */
   format?: 'markdown' | 'document';
+  /** With `format: 'document'`: the document of each document page, by page id (src/domain/content/page-document.ts). */
+  documents?: Map<string, PageDocument>;
 }
 
 /** Layout of a page that has not set one (official RevisionPageLayoutOptions). */
@@ -33,6 +35,11 @@ export const DEFAULT_PAGE_LAYOUT = {
   anchors: true,
 } as const;
 
+/** A page's layout, every option given (official RevisionPageLayoutOptions): those it set, the defaults for the others. */
+export function pageLayout(page: Pick<PageState, 'layout'>): typeof DEFAULT_PAGE_LAYOUT & Record<string, unknown> {
+  return { ...DEFAULT_PAGE_LAYOUT, ...(page.layout ?? {}) };
+}
+
 export function pageAppUrl(options: ContentPresentation, pageId: string): string {
   return `${options.urls.app}/s/${options.spaceId}/page/${pageId}`;
 }
@@ -44,9 +51,13 @@ function gitPath(tree: PageTree, page: PageState): string {
 }
 
 /** A document page's body as the official Document oneOf has it: `markdown`, or the structured `document`. */
-function bodyOf(bodies: Map<string, string>, page: PageState, format: ContentPresentation['format']) {
-  const markdown = (page.documentId && bodies.get(page.documentId)) || '';
-  return format === 'document' ? { document: structuredDocumentOf(markdown) } : { markdown: withFrontMatter(page, markdown) };
+function bodyOf(options: ContentPresentation, bodies: Map<string, string>, page: PageState) {
+  if (options.format === 'document') {
+    const document = options.documents?.get(page.pageId);
+    if (!document) throw new Error(`no document read for page ${page.pageId}`);
+    return { document };
+  }
+  return { markdown: withFrontMatter(page, (page.documentId && bodies.get(page.documentId)) || '') };
 }
 
 /** A page and its pages, as the official RevisionPage shapes (document, group, link). */
@@ -78,8 +89,9 @@ export function presentPage(tree: PageTree, page: PageState, options: ContentPre
         ...(page.description ? { description: page.description } : {}),
         ...(page.documentId ? { documentId: page.documentId } : {}),
         ...flags,
-        layout: { ...DEFAULT_PAGE_LAYOUT, ...(page.layout ?? {}) },
+        layout: pageLayout(page),
         ...(page.cover ? { cover: page.cover } : {}),
+        ...(page.variables ? { variables: page.variables } : {}),
         tags: [],
         ...(options.metadata
           ? {
@@ -91,7 +103,7 @@ export function presentPage(tree: PageTree, page: PageState, options: ContentPre
               },
             }
           : {}),
-        ...(options.bodies ? bodyOf(options.bodies, page, options.format) : {}),
+        ...(options.bodies ? bodyOf(options, options.bodies, page) : {}),
         ...body,
         pages: pages(),
       };

@@ -108,6 +108,7 @@ function versionRow(spaceId: string, id: string, page: PageDraft, now: Date): Pr
     condition: page.condition,
     layout: json(page.layout),
     cover: json(page.cover),
+    variables: json(page.variables),
     target: json(page.target),
     createdAt: page.createdAt,
     updatedAt: now,

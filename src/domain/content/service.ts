@@ -14,42 +14,88 @@ import {
   visibleChangeRequest,
 } from '../change-requests/service.ts';
 import type { ChangeRequestJSON } from '../change-requests/presenter.ts';
-import { defineRecordLoader, loader } from '../loaders.ts';
+import { loader } from '../loaders.ts';
 import { visibleSpace } from '../spaces/service.ts';
 import { mapPage } from '../shared/pages.ts';
 import { inTransaction } from '../transaction.ts';
 import { noteContributor } from '../change-requests/contributors.ts';
+import { type AuditFacts, changeRequestTarget } from '../audit/record.ts';
 import { callJob } from '../jobs.ts';
 import { importWebsiteJob, renderPdfJob } from './jobs.ts';
-import { applyChanges, slugOf } from './changes.ts';
+import { applyChanges, prepareChanges, slugOf } from './changes.ts';
 import { ImportInput } from './import-input.ts';
-import { structuredDocumentOf } from './document-format.ts';
 import { withFrontMatter } from './front-matter.ts';
+import { pageDocument } from './page-document.ts';
+import { readRevisionPage, revisionRecords } from './page-read.ts';
 import { markdownOf, storeDocuments } from './documents.ts';
 import { BacklinksQuery, LinksQuery, listBacklinks, listLinks } from './links.ts';
 import { listRevisionFiles, presentFile, presentUploadedFiles, revisionFile, revisionFiles, storeUploadedFiles } from './files.ts';
-import { type ContentChange, ContentQuery, ListFilesQuery, MAX_FILE_BYTES, PageQuery, UpdateContentInput, UpdateContentQuery } from './inputs.ts';
+import {
+  type ContentChange,
+  ContentQuery,
+  DocumentReadQuery,
+  type DocumentReading,
+  ListFilesQuery,
+  MAX_FILE_BYTES,
+  PageQuery,
+  UpdateContentInput,
+  UpdateContentQuery,
+} from './inputs.ts';
 import { FetchRefused, fetchBounded } from '../../lib/safe-fetch.ts';
 import { type ContentPresentation, presentPage, presentPages, presentRevision } from './presenter.ts';
 import { writeRevision } from './revisions.ts';
-import { type PageState, type PageTree, descendantsOf, loadPageTree, pageAtPath } from './tree.ts';
+import { type PageState, type PageTree, descendantsOf, loadPageTree, pageAtPath, treeWithPages } from './tree.ts';
+import { pagesShownToViewer } from '../sites/published.ts';
 
-export const revisionRecords = defineRecordLoader((ctx, ids) => ctx.db.revision.findMany({ where: { id: { in: ids } } }));
+export { revisionRecords };
 
 /**
- * Whose content a read is about: a space's (its active revision) or a change
- * request's (its latest revision). Both are read the same way.
+ * Whose content a read is about: a space's (its active revision), a change
+ * request's (its latest revision), or one revision of the space named by its
+ * id. All are read the same way.
  */
 export interface ContentSource {
   spaceId: string;
   /** A change request id or number; absent for the space's own content. */
   changeRequest?: string | undefined;
+  /** A revision id of the space (its history or a change request's); absent for its current content. */
+  revision?: string | undefined;
 }
 
 async function sourceRevision(ctx: RequestContext, source: ContentSource): Promise<{ revisionId: string; changeRequest?: ChangeRequestRecord }> {
+  if (source.revision !== undefined) return { revisionId: (await readableRevision(ctx, source.spaceId, source.revision)).revision.id };
   if (source.changeRequest === undefined) return { revisionId: (await visibleSpace(ctx, source.spaceId)).space.revisionId };
   const { changeRequest } = await visibleChangeRequest(ctx, source.spaceId, source.changeRequest);
   return { revisionId: changeRequest.revisionId, changeRequest };
+}
+
+/**
+ * The tree as the request's reader sees it: for a site token
+ * (src/domain/sites/site-tokens.ts), without the pages its visitor's
+ * conditions hide (adaptive content), as the published site shows them.
+ */
+function shownToSiteToken(ctx: RequestContext, tree: PageTree): PageTree {
+  if (!ctx.siteToken) return tree;
+  const shown = pagesShownToViewer(ctx, ctx.siteToken.siteId);
+  return shown ? treeWithPages(tree, (page) => shown(tree, page)) : tree;
+}
+
+/** The page tree of a source, as its reader sees it. */
+async function sourceTree(ctx: RequestContext, source: ContentSource): Promise<PageTree> {
+  return shownToSiteToken(ctx, await loadPageTree(ctx, (await sourceRevision(ctx, source)).revisionId));
+}
+
+/**
+ * A revision of a space by its id, for whoever sees the space: any revision of
+ * its history or of its change requests (they are all the space's, and a
+ * change request is seen by whoever sees its space). A revision never changes,
+ * so it reads the same however the content moved on since. One of another
+ * space, or of none, is a 404.
+ */
+export async function readableRevision(ctx: RequestContext, spaceId: string, revisionId: string) {
+  const [{ space }, revision] = await Promise.all([visibleSpace(ctx, spaceId), loader(ctx, revisionRecords).load(revisionId)]);
+  if (!revision || revision.spaceId !== spaceId) throw notFound('Revision', revisionId);
+  return { space, revision };
 }
 
 function presentation(ctx: RequestContext, spaceId: string, query: { metadata?: boolean | undefined }): ContentPresentation {
@@ -67,14 +113,18 @@ async function withBodies(ctx: RequestContext, tree: PageTree, options: ContentP
 export async function getContent(ctx: RequestContext, source: ContentSource, query: unknown = {}) {
   const params = parseInput(ContentQuery, query, 'query');
   const { revisionId } = await sourceRevision(ctx, source);
-  const [revision, tree] = await Promise.all([loader(ctx, revisionRecords).load(revisionId), loadPageTree(ctx, revisionId)]);
+  const [revision, tree] = await Promise.all([
+    loader(ctx, revisionRecords).load(revisionId),
+    loadPageTree(ctx, revisionId).then((read) => shownToSiteToken(ctx, read)),
+  ]);
   if (!revision) throw notFound('Revision', revisionId);
   const options = await withBodies(ctx, tree, presentation(ctx, source.spaceId, params));
   const presentedFiles = (await revisionFiles(ctx, revisionId)).map((file) => presentFile(file, options));
   return presentRevision(revision, tree, presentedFiles, options, await mergedFromOf(ctx, revision));
 }
 
-async function mergedFromOf(ctx: RequestContext, revision: RevisionRecord): Promise<ChangeRequestJSON | undefined> {
+/** The change request a merge revision merged, as the official ChangeRequest; undefined for other revisions. */
+export async function mergedFromOf(ctx: RequestContext, revision: RevisionRecord): Promise<ChangeRequestJSON | undefined> {
   if (revision.type !== 'merge' || !revision.changeRequestId) return undefined;
   const changeRequest = await ctx.db.changeRequest.findUnique({ where: { id: revision.changeRequestId } });
   return changeRequest ? presentChangeRequestRecord(ctx, changeRequest) : undefined;
@@ -82,14 +132,14 @@ async function mergedFromOf(ctx: RequestContext, revision: RevisionRecord): Prom
 
 export async function listPages(ctx: RequestContext, source: ContentSource, query: unknown = {}) {
   const params = parseInput(ContentQuery, query, 'query');
-  const tree = await loadPageTree(ctx, (await sourceRevision(ctx, source)).revisionId);
+  const tree = await sourceTree(ctx, source);
   return { pages: presentPages(tree, await withBodies(ctx, tree, presentation(ctx, source.spaceId, params))) };
 }
 
 /** One page with its body, as markdown (the default) or as the structured document (`format=document`). */
 export async function getPage(ctx: RequestContext, source: ContentSource, pageId: string, query: unknown = {}) {
   const params = parseInput(PageQuery, query, 'query');
-  const tree = await loadPageTree(ctx, (await sourceRevision(ctx, source)).revisionId);
+  const tree = await contentTree(ctx, source, params.format === 'document' ? pageId : null);
   const page = findPage(tree, { id: pageId });
   if (!page) throw notFound('Page', pageId);
   return presentPageWithBodies(ctx, tree, page, source.spaceId, params);
@@ -97,10 +147,21 @@ export async function getPage(ctx: RequestContext, source: ContentSource, pageId
 
 export async function getPageByPath(ctx: RequestContext, source: ContentSource, path: string, query: unknown = {}) {
   const params = parseInput(PageQuery, query, 'query');
-  const tree = await loadPageTree(ctx, (await sourceRevision(ctx, source)).revisionId);
+  const tree = await contentTree(ctx, source, null);
   const page = findPage(tree, { path });
   if (!page) throw notFound('Page at path', path);
   return presentPageWithBodies(ctx, tree, page, source.spaceId, params);
+}
+
+/**
+ * The page tree of a space's content or one of its revisions, read with the space
+ * and the revision in one statement (./page-read.ts), with the body of `pageId`
+ * when one is given; a change request's through the loaders.
+ */
+async function contentTree(ctx: RequestContext, source: ContentSource, pageId: string | null): Promise<PageTree> {
+  // A site token has no viewer: it reads through sourceRevision, which keeps it to its published revision.
+  const read = source.changeRequest === undefined ? await readRevisionPage(ctx, source.spaceId, source.revision, pageId) : null;
+  return shownToSiteToken(ctx, read ? read.tree : await loadPageTree(ctx, (await sourceRevision(ctx, source)).revisionId));
 }
 
 /**
@@ -124,12 +185,42 @@ async function presentPageWithBodies(
   tree: PageTree,
   page: PageState,
   spaceId: string,
-  params: { metadata?: boolean | undefined; format?: 'markdown' | 'document' | undefined },
+  params: { metadata?: boolean | undefined; format?: 'markdown' | 'document' | undefined } & DocumentReading,
 ) {
-  const documentIds = [page, ...descendantsOf(tree, page.pageId)].flatMap((each) => (each.type === 'document' && each.documentId ? [each.documentId] : []));
+  const pages = [page, ...descendantsOf(tree, page.pageId)];
+  const format = params.format ?? 'markdown';
+  if (format === 'document') {
+    // Each body read once, together (the loader batches them in one statement).
+    const documents = await Promise.all(pages.map(async (each) => [each.pageId, await pageDocument(ctx, tree, each, params)] as const));
+    return presentPage(tree, page, { ...presentation(ctx, spaceId, params), bodies: new Map(), format, documents: new Map(documents) });
+  }
+  const documentIds = pages.flatMap((each) => (each.type === 'document' && each.documentId ? [each.documentId] : []));
   const markdowns = await Promise.all(documentIds.map((id) => markdownOf(ctx, id)));
   const bodies = new Map(documentIds.map((id, index) => [id, markdowns[index]!]));
-  return presentPage(tree, page, { ...presentation(ctx, spaceId, params), bodies, format: params.format ?? 'markdown' });
+  return presentPage(tree, page, { ...presentation(ctx, spaceId, params), bodies, format });
+}
+
+/** The structured document of one page (the official getPageDocumentInRevisionById): empty for a group or a link. */
+export async function getPageDocument(ctx: RequestContext, source: ContentSource, pageId: string, query: unknown = {}) {
+  const reading = parseInput(DocumentReadQuery, query, 'query');
+  // One statement for the space, the revision, the page and its body.
+  const tree = await contentTree(ctx, source, pageId);
+  const page = findPage(tree, { id: pageId });
+  if (!page) throw notFound('Page', pageId);
+  return pageDocument(ctx, tree, page, reading);
+}
+
+/**
+ * The meta links of a page (official RevisionPageMetaLinks): its canonical
+ * address and its alternates (the same page in other languages). This server
+ * keeps neither (pages have no canonical setting, spaces no translation links
+ * between their pages), so a page has none: `{"alternates": []}`.
+ */
+export async function listPageMetaLinks(ctx: RequestContext, source: ContentSource, pageId: string, query: unknown = {}) {
+  parseInput(ContentQuery, query, 'query');
+  const tree = await sourceTree(ctx, source);
+  if (!findPage(tree, { id: pageId })) throw notFound('Page', pageId);
+  return { alternates: [] };
 }
 
 /**
@@ -139,10 +230,18 @@ async function presentPageWithBodies(
 export async function updateChangeRequestContent(ctx: RequestContext, spaceId: string, idOrNumber: string, body: unknown, query: unknown = {}) {
   const { changes } = parseInput(UpdateContentInput, body);
   const { compat } = parseInput(UpdateContentQuery, query, 'query');
-  const { changeRequest } = await editableChangeRequest(ctx, spaceId, idOrNumber, 'edit the content of this change request');
-  // Files named by URL are fetched before the transaction: no network wait holds the content lock.
+  const { changeRequest, space: seen } = await editableChangeRequest(ctx, spaceId, idOrNumber, 'edit the content of this change request');
+  // Bodies are read (documents, front matter) and files named by URL fetched before the transaction:
+  // no parsing or network wait holds the content lock.
+  const { changes: prepared } = await prepareChanges(changes);
   const fetchedFiles = await fetchFiles(ctx, changes);
-  const outcomes = await inTransaction(ctx, async (tx) => {
+  const audit: AuditFacts = {
+    action: 'change_request.update_content',
+    organizationId: seen.organizationId,
+    target: changeRequestTarget(changeRequest),
+    payload: { changes: changes.length },
+  };
+  const outcomes = await inTransaction(ctx, audit, async (tx) => {
     const space = await lockSpace(tx, spaceId);
     const current = await tx.db.changeRequest.findUniqueOrThrow({ where: { id: changeRequest.id } });
     // Merged, archived or deleted while its files were fetched: nothing is written.
@@ -152,7 +251,7 @@ export async function updateChangeRequestContent(ctx: RequestContext, spaceId: s
       tx,
       spaceId,
       base,
-      changes,
+      prepared,
       async (revisionId, field) => {
         if (revisionId === undefined) return loadPageTree(tx, current.revisionMergedAncestorId);
         // Only this space's history: a revision id of another space must not copy its pages in.
@@ -161,6 +260,7 @@ export async function updateChangeRequestContent(ctx: RequestContext, spaceId: s
         return loadPageTree(tx, revisionId);
       },
       fetchedFiles,
+      async () => (await revisionFiles(tx, current.revisionId)).map((file) => ({ fileId: file.fileId, name: file.version.name })),
     );
     await storeDocuments(tx, spaceId, applied.markdowns);
     const addedFiles = await storeUploadedFiles(tx, spaceId, applied.files);
@@ -258,10 +358,22 @@ export async function visibleRevision(ctx: RequestContext, revisionId: string) {
   return { spaceId: revision.spaceId, revisionId };
 }
 
-/** The body of a page in either format: markdown with the page's front matter, or the structured document. */
-export async function pageBody(ctx: RequestContext, page: PageState, format: 'markdown' | 'document') {
+/**
+ * The body of a page of `tree` in either format: markdown with the page's front matter, or the structured
+ * document read as `reading` asks. `byVisitor`: read by a visitor of a published site, to whom a page's
+ * condition is not shown.
+ */
+export async function pageBody(
+  ctx: RequestContext,
+  tree: PageTree,
+  page: PageState,
+  format: 'markdown' | 'document',
+  reading: DocumentReading = {},
+  byVisitor = false,
+) {
+  if (format === 'document') return pageDocument(ctx, tree, page, reading);
   const markdown = await markdownOf(ctx, page.type === 'document' ? page.documentId : null);
-  return format === 'document' ? structuredDocumentOf(markdown) : page.type === 'document' ? withFrontMatter(page, markdown) : '';
+  return page.type === 'document' ? withFrontMatter(page, markdown, { condition: !byVisitor }) : '';
 }
 
 export const PdfQuery = z.object({

@@ -25,6 +25,7 @@ export interface PageState {
   condition: string | null;
   layout: Record<string, unknown> | null;
   cover: Record<string, unknown> | null;
+  variables: Record<string, unknown> | null;
   target: Record<string, unknown> | null;
   createdAt: Date;
   updatedAt: Date;
@@ -45,6 +46,7 @@ export const VERSION_FIELDS = [
   'condition',
   'layout',
   'cover',
+  'variables',
   'target',
 ] as const satisfies ReadonlyArray<keyof PageState>;
 
@@ -62,12 +64,14 @@ export interface PageTree {
   paths: Map<string, string>;
 }
 
-interface PageRow extends Omit<PageState, 'hidden' | 'noIndex' | 'noRobotsIndex' | 'layout' | 'cover' | 'target' | 'createdAt' | 'updatedAt'> {
+export interface PageRow
+  extends Omit<PageState, 'hidden' | 'noIndex' | 'noRobotsIndex' | 'layout' | 'cover' | 'variables' | 'target' | 'createdAt' | 'updatedAt'> {
   hidden: boolean | number;
   noIndex: boolean | number;
   noRobotsIndex: boolean | number;
   layout: unknown;
   cover: unknown;
+  variables: unknown;
   target: unknown;
   createdAt: Date | string | number;
   updatedAt: Date | string | number;
@@ -118,7 +122,7 @@ async function readPageTrees(ctx: RequestContext, revisionIds: readonly string[]
   const rows = await ctx.db.$queryRaw<Array<PageRow & { revisionId: string }>>(Prisma.sql`
     SELECT e."revisionId", e."pageId", e."versionId", e."parentId", e."position",
       v."type", v."title", v."slug", v."emoji", v."icon", v."description", v."documentId", v."hidden", v."noIndex",
-      v."noRobotsIndex", v."condition", v."layout", v."cover", v."target", v."createdAt", v."updatedAt"
+      v."noRobotsIndex", v."condition", v."layout", v."cover", v."variables", v."target", v."createdAt", v."updatedAt"
     FROM "revision_pages" e JOIN "page_versions" v ON v."id" = e."versionId"
     WHERE e."revisionId" IN (${Prisma.join([...revisionIds])})`);
   const byRevision = new Map<string, PageState[]>(revisionIds.map((id) => [id, []]));
@@ -131,7 +135,7 @@ export function loadPageTree(ctx: RequestContext, revisionId: string): Promise<P
 }
 
 /** Drivers differ on booleans, dates and JSON in raw rows (SQLite: 0/1, text); one shape for both. */
-function pageStateOf(row: PageRow): PageState {
+export function pageStateOf(row: PageRow): PageState {
   const json = (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : (value ?? null));
   return {
     pageId: row.pageId,
@@ -151,6 +155,7 @@ function pageStateOf(row: PageRow): PageState {
     condition: row.condition,
     layout: json(row.layout),
     cover: json(row.cover),
+    variables: json(row.variables),
     target: json(row.target),
     createdAt: new Date(row.createdAt),
     updatedAt: new Date(row.updatedAt),
@@ -207,6 +212,19 @@ export function descendantsOf(tree: PageTree, pageId: string | null): PageState[
   };
   walk(pageId);
   return found;
+}
+
+/** The tree with only the pages `keep` lets through (the same tree when it keeps them all). */
+export function treeWithPages(tree: PageTree, keep: (page: PageState) => boolean): PageTree {
+  const pages = new Map([...tree.pages].filter(([, page]) => keep(page)));
+  if (pages.size === tree.pages.size) return tree;
+  const children = new Map(
+    [...tree.children]
+      .filter(([parentId]) => parentId === null || pages.has(parentId))
+      .map(([parentId, list]) => [parentId, list.filter((page) => pages.has(page.pageId))] as const),
+  );
+  const paths = new Map([...tree.paths].filter(([pageId]) => pages.has(pageId)));
+  return { ...tree, pages, children, paths };
 }
 
 /** The page at a path (slugs joined by "/", leading or trailing slashes ignored). */

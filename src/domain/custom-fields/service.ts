@@ -1,4 +1,5 @@
 import type { RequestContext } from '../../context.ts';
+import type { AuditFacts } from '../audit/record.ts';
 import type { CustomFieldRecord } from '../../db/index.ts';
 import { conflict, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../lib/ids.ts';
@@ -97,19 +98,22 @@ export async function createCustomField(ctx: RequestContext, organizationId: str
     select: { id: true },
   });
   if (existing) throw conflict(`name: a custom field named "${input.name}" already exists`);
-  const created = await inTransaction(ctx, (tx) =>
-    tx.db.customField.create({
-      data: {
-        id: newId('customField'),
-        organizationId,
-        name: input.name,
-        type: input.type,
-        title: input.title ?? null,
-        description: input.description ?? null,
-        placeholder: input.placeholder ?? null,
-        ...(input.options ? { options: input.options } : {}),
-      },
-    }),
+  const created = await inTransaction(
+    ctx,
+    (created: CustomFieldRecord) => ({ action: 'custom_field.create', organizationId, target: { type: 'custom-field', id: created.id, label: created.name } }),
+    (tx) =>
+      tx.db.customField.create({
+        data: {
+          id: newId('customField'),
+          organizationId,
+          name: input.name,
+          type: input.type,
+          title: input.title ?? null,
+          description: input.description ?? null,
+          placeholder: input.placeholder ?? null,
+          ...(input.options ? { options: input.options } : {}),
+        },
+      }),
   );
   return presentField(ctx, created, access);
 }
@@ -120,7 +124,8 @@ export async function updateCustomField(ctx: RequestContext, organizationId: str
   const input = parseInput(UpdateCustomFieldInput, body);
   authorize(access.role === 'admin', 'update custom fields in this organization');
   if (input.options) checkOptions(field.type as CustomFieldType, input.options);
-  const updated = await inTransaction(ctx, (tx) =>
+  const audit: AuditFacts = { action: 'custom_field.update', organizationId, target: { type: 'custom-field', id: field.id, label: field.name } };
+  const updated = await inTransaction(ctx, audit, (tx) =>
     tx.db.customField.update({
       where: { id: field.id },
       data: { title: input.title, description: input.description, placeholder: input.placeholder, options: input.options },
@@ -133,7 +138,15 @@ export async function deleteCustomField(ctx: RequestContext, organizationId: str
   const access = await organizationForFields(ctx, organizationId);
   const field = await findField(ctx, organizationId, name);
   authorize(access.role === 'admin', 'delete custom fields in this organization');
-  await inTransaction(ctx, (tx) => tx.db.customField.delete({ where: { id: field.id } }));
+  await inTransaction(
+    ctx,
+    {
+      action: 'custom_field.delete',
+      organizationId,
+      target: { type: 'custom-field', id: field.id, label: field.name },
+    },
+    (tx) => tx.db.customField.delete({ where: { id: field.id } }),
+  );
 }
 
 /** Checks a value against its field's type; returns the message of the broken rule, if any. */

@@ -1,4 +1,5 @@
 import type { RequestContext } from '../../context.ts';
+import type { AuditFacts } from '../audit/record.ts';
 import type { InviteRecord, OrganizationRecord } from '../../db/index.ts';
 import { conflict, forbidden, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../lib/ids.ts';
@@ -125,7 +126,16 @@ export async function createInvite(ctx: RequestContext, organizationId: string, 
   const input = parseInput(CreateInviteInput, body);
   if (!org.inviteLinks) throw linkInvitesDisabled();
   const id = newId('invite');
-  await inTransaction(ctx, (tx) => tx.db.invite.create({ data: { id, organizationId, email: null, role: input.role, createdById: requireViewer(ctx).id } }));
+  await inTransaction(
+    ctx,
+    {
+      action: 'invite.create',
+      organizationId,
+      target: { type: 'invite', id },
+      payload: { role: input.role },
+    },
+    (tx) => tx.db.invite.create({ data: { id, organizationId, email: null, role: input.role, createdById: requireViewer(ctx).id } }),
+  );
   return present(ctx, await reread(ctx, id));
 }
 
@@ -133,14 +143,31 @@ export async function updateInvite(ctx: RequestContext, organizationId: string, 
   await organizationForInvites(ctx, organizationId, "change this organization's invites");
   const input = parseInput(UpdateInviteInput, body);
   await findInvite(ctx, organizationId, inviteId);
-  await inTransaction(ctx, (tx) => tx.db.invite.updateMany({ where: { id: inviteId }, data: { role: input.role } }));
+  await inTransaction(
+    ctx,
+    {
+      action: 'invite.update',
+      organizationId,
+      target: { type: 'invite', id: inviteId },
+      payload: { role: input.role },
+    },
+    (tx) => tx.db.invite.updateMany({ where: { id: inviteId }, data: { role: input.role } }),
+  );
   return present(ctx, await reread(ctx, inviteId));
 }
 
 export async function deleteInvite(ctx: RequestContext, organizationId: string, inviteId: string): Promise<void> {
   await organizationForInvites(ctx, organizationId, "delete this organization's invites");
   await findInvite(ctx, organizationId, inviteId);
-  await inTransaction(ctx, (tx) => tx.db.invite.deleteMany({ where: { id: inviteId } }));
+  await inTransaction(
+    ctx,
+    {
+      action: 'invite.delete',
+      organizationId,
+      target: { type: 'invite', id: inviteId },
+    },
+    (tx) => tx.db.invite.deleteMany({ where: { id: inviteId } }),
+  );
 }
 
 export interface InviteUsersResult {
@@ -171,10 +198,14 @@ export async function inviteUsers(ctx: RequestContext, organizationId: string, b
   }
   const emails = [...wanted.keys()];
   const viewer = requireViewer(ctx);
-  const ids = await inTransaction(ctx, async (tx) => {
+  const audit: AuditFacts = { action: 'invite.send', organizationId, target: { type: 'organization', id: organizationId }, payload: { emails } };
+  const ids = await inTransaction(ctx, audit, async (tx) => {
     // Invitations of one organization queue here, so that an address gets one unused invite.
     await serializeOn(tx.db, tx.provider, `invites:${organizationId}`);
-    const members = await tx.db.member.findMany({ where: { organizationId, user: { email: { in: emails } } }, select: { user: { select: { email: true } } } });
+    const members = await tx.db.member.findMany({
+      where: { organizationId, user: { email: { in: emails } } },
+      select: { user: { select: { email: true } } },
+    });
     const memberEmails = new Set(members.map((member) => member.user.email.toLowerCase()));
     const existing = await tx.db.invite.findMany({
       where: { organizationId, email: { in: emails }, usedAt: null },
@@ -220,7 +251,7 @@ export async function inviteUsers(ctx: RequestContext, organizationId: string, b
  */
 export async function joinWithInvite(ctx: RequestContext, organizationId: string, inviteId: string): Promise<Record<string, never>> {
   const viewer = requireViewer(ctx);
-  await inTransaction(ctx, async (tx) => {
+  await inTransaction(ctx, { action: 'invite.join', organizationId, target: { type: 'invite', id: inviteId } }, async (tx) => {
     await serializeOn(tx.db, tx.provider, `invites:${organizationId}`);
     const invite = await tx.db.invite.findUnique({ where: { id: inviteId }, include: { organization: true } });
     if (!invite || invite.organizationId !== organizationId) throw notFound('Invite', inviteId);

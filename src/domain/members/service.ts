@@ -1,4 +1,5 @@
 import { SignJWT } from 'jose';
+import type { AuditFacts } from '../audit/record.ts';
 import type { RequestContext } from '../../context.ts';
 import type { MemberRecord, SpaceRecord } from '../../db/index.ts';
 import { conflict, forbidden, notFound } from '../../errors.ts';
@@ -7,7 +8,8 @@ import { searchable } from '../../lib/search.ts';
 import { parseInput } from '../../lib/validation.ts';
 import { type Role, asRole, authorize } from '../access.ts';
 import { lockOrganization, visibleOrganization } from '../organizations/service.ts';
-import { memberLevelOn } from '../shared/content-tree.ts';
+import { memberLevelOn, spaceNode } from '../shared/content-tree.ts';
+import { grantedReach } from '../permissions/grants.ts';
 import { defineLoader, loader } from '../loaders.ts';
 import { type ChildListing, countsBy, emptyPage, listChildren, mapPage } from '../shared/pages.ts';
 import { countOrganizationSpaces, presentSpaceRecord, spaceRecords } from '../spaces/service.ts';
@@ -40,7 +42,8 @@ function memberOrdering({ sort, order }: MemberFilter): Ordering<MemberWithUser>
   }
 }
 
-function memberWhere(filter: MemberFilter) {
+/** The filters of a listing of members, as a `where` of the membership rows (the permission aggregates share them). */
+export function memberWhere(filter: Partial<MemberFilter>) {
   return {
     // Sorting by last activity lists only members who have been active.
     ...(filter.sort === 'lastSeenAt' ? { lastSeenAt: { not: null } } : {}),
@@ -167,7 +170,13 @@ export async function updateMember(ctx: RequestContext, organizationId: string, 
   const input = parseInput(UpdateMemberInput, body);
   authorize(access.role === 'admin', "change members' roles");
   await findMember(ctx, organizationId, userId);
-  await inTransaction(ctx, async (tx) => {
+  const audit: AuditFacts = {
+    action: 'member.update',
+    organizationId,
+    target: { type: 'user', id: userId },
+    payload: { ...(input.role !== undefined ? { role: input.role } : {}) },
+  };
+  await inTransaction(ctx, audit, async (tx) => {
     await lockOrganization(tx, organizationId);
     const member = await findMember(tx, organizationId, userId);
     if (member.role === 'admin' && input.role !== 'admin') {
@@ -187,7 +196,7 @@ export async function removeMember(ctx: RequestContext, organizationId: string, 
   const { access } = await visibleOrganization(ctx, organizationId);
   authorize(access.role === 'admin' || userId === viewer.id, 'remove members from this organization');
   await findMember(ctx, organizationId, userId);
-  await inTransaction(ctx, async (tx) => {
+  await inTransaction(ctx, { action: 'member.remove', organizationId, target: { type: 'user', id: userId } }, async (tx) => {
     await lockOrganization(tx, organizationId);
     const member = await findMember(tx, organizationId, userId);
     if (member.role === 'admin') await assertAdminRemains(tx, organizationId, userId, 'remove the last admin');
@@ -203,7 +212,7 @@ export async function removeMember(ctx: RequestContext, organizationId: string, 
 export async function ping(ctx: RequestContext, organizationId: string): Promise<{ docsVisitorClaims?: string }> {
   const viewer = requireViewer(ctx);
   const { org, access } = await visibleOrganization(ctx, organizationId);
-  await inTransaction(ctx, (tx) =>
+  await inTransaction(ctx, { action: 'member.ping', organizationId, target: { type: 'user', id: viewer.id } }, (tx) =>
     tx.db.member.update({
       where: { organizationId_userId: { organizationId, userId: viewer.id } },
       data: { lastSeenAt: ctx.clock.now() },
@@ -231,12 +240,28 @@ export async function setSsoMember(ctx: RequestContext, organizationId: string, 
   const { access } = await visibleOrganization(ctx, organizationId);
   authorize(access.role === 'admin', 'manage SSO members');
   await findMember(ctx, organizationId, userId);
-  await inTransaction(ctx, (tx) => tx.db.member.update({ where: { organizationId_userId: { organizationId, userId } }, data: { sso: true } }));
+  await inTransaction(
+    ctx,
+    {
+      action: 'member.sso_update',
+      organizationId,
+      target: { type: 'user', id: userId },
+      payload: { sso: true },
+    },
+    (tx) => tx.db.member.update({ where: { organizationId_userId: { organizationId, userId } }, data: { sso: true } }),
+  );
   return getMember(ctx, organizationId, userId);
 }
 
-/** The spaces a non-guest member can access: all of the organization's, newest first by default. */
-const spacesByCreation: ChildListing<SpaceRecord, { order: 'asc' | 'desc' }> = {
+/** Spaces a grant reaches (src/domain/permissions/grants.ts grantedReach); absent: every space. */
+type Reach = { spaceIds: string[]; collectionIds: string[] } | null;
+const reaching = (reach: Reach) => (reach ? [{ OR: [{ id: { in: reach.spaceIds } }, { parentId: { in: reach.collectionIds } }] }] : []);
+
+/**
+ * The spaces a member can access: a non-guest all of the organization's, a
+ * guest those its grants reach; newest first by default.
+ */
+const spacesByCreation: ChildListing<SpaceRecord, { order: 'asc' | 'desc'; reach: Reach }> = {
   name: 'member-spaces',
   records: spaceRecords,
   ordering: ({ order }) => ({
@@ -247,12 +272,13 @@ const spacesByCreation: ChildListing<SpaceRecord, { order: 'asc' | 'desc' }> = {
     ],
   }),
   parentOf: (row) => row.organizationId,
-  findMany: (ctx, ids, _filter, args) => ctx.db.space.findMany({ ...args, where: { AND: [{ organizationId: { in: ids }, deletedAt: null }, args.where] } }),
-  count: async (ctx, ids) =>
+  findMany: (ctx, ids, { reach }, args) =>
+    ctx.db.space.findMany({ ...args, where: { AND: [{ organizationId: { in: ids }, deletedAt: null }, ...reaching(reach), args.where] } }),
+  count: async (ctx, ids, { reach }) =>
     countsBy(
       await ctx.db.space.groupBy({
         by: ['organizationId'],
-        where: { organizationId: { in: ids }, deletedAt: null },
+        where: { AND: [{ organizationId: { in: ids }, deletedAt: null }, ...reaching(reach)] },
         _count: { _all: true },
       }),
       'organizationId',
@@ -271,10 +297,11 @@ export async function listMemberSpaces(ctx: RequestContext, organizationId: stri
   const params = parseInput(ListMemberSpacesQuery, query, 'query');
   authorize(access.role === 'admin' || userId === viewer.id, "list another member's spaces");
   const member = await findMember(ctx, organizationId, userId);
-  if (asRole(member.role) === null || member.disabled) return emptyPage();
-  const page = await listChildren(ctx, spacesByCreation, organizationId, { order: params.order }, pageRequestOf(params));
+  if (member.disabled) return emptyPage();
+  const reach = asRole(member.role) === null ? await grantedReach(ctx, member) : null;
+  const page = await listChildren(ctx, spacesByCreation, organizationId, { order: params.order, reach }, pageRequestOf(params));
   return mapPage(page, async (space) => ({
-    permission: (await memberLevelOn(ctx, member, space.defaultLevel, space.parentId))!,
+    permission: (await memberLevelOn(ctx, member, spaceNode(space)))!,
     space: await presentSpaceRecord(ctx, space),
   }));
 }

@@ -82,6 +82,7 @@ export const resumeOpenAPISpecsJob: JobKind = {
     for (const spec of stale) await processOpenAPISpec(ctx, spec.id);
     return { resumed: stale.length };
   },
+  idle: (output) => output.resumed === 0,
 };
 
 class ProcessFailure extends Error {

@@ -177,7 +177,7 @@ export async function createSpec(ctx: RequestContext, organizationId: string, bo
   if (await findSpecBySlug(ctx, organizationId, input.slug)) throw conflict(`slug: an OpenAPI spec "${input.slug}" already exists in this organization`);
   const id = newId('openApiSpec');
   // A slug taken meanwhile violates the unique index: a 409 too.
-  const spec = await inTransaction(ctx, (tx) =>
+  const spec = await inTransaction(ctx, { action: 'openapi_spec.create', organizationId, target: { type: 'openapi-spec', id, label: input.slug } }, (tx) =>
     tx.db.openApiSpec.create({ data: { id, organizationId, slug: input.slug, processingState: 'pending', ...sourceColumns(input.source) } }),
   );
   await queueProcessing(ctx, id);
@@ -191,12 +191,15 @@ export async function putSpec(ctx: RequestContext, organizationId: string, slug:
   const access = await organizationForSpecWrites(ctx, organizationId);
   parseInput(SpecSlugParam, { specSlug: slug }, 'path');
   const id = newId('openApiSpec');
-  const spec = await inTransaction(ctx, (tx) =>
-    tx.db.openApiSpec.upsert({
-      where: { organizationId_slug: { organizationId, slug } },
-      create: { id, organizationId, slug, processingState: 'pending', ...sourceColumns(input.source) },
-      update: { processingState: 'pending', ...sourceColumns(input.source) },
-    }),
+  const spec = await inTransaction(
+    ctx,
+    (written: { id: string }) => ({ action: 'openapi_spec.update', organizationId, target: { type: 'openapi-spec', id: written.id, label: slug } }),
+    (tx) =>
+      tx.db.openApiSpec.upsert({
+        where: { organizationId_slug: { organizationId, slug } },
+        create: { id, organizationId, slug, processingState: 'pending', ...sourceColumns(input.source) },
+        update: { processingState: 'pending', ...sourceColumns(input.source) },
+      }),
   );
   await queueProcessing(ctx, spec.id);
   // As written (pending): the job may already be running.
@@ -207,7 +210,15 @@ export async function deleteSpec(ctx: RequestContext, organizationId: string, sl
   await organizationForSpecWrites(ctx, organizationId);
   const spec = await requireSpec(ctx, organizationId, slug);
   // Its versions go with it (foreign key cascade); a job still queued for it finds nothing.
-  await inTransaction(ctx, (tx) => tx.db.openApiSpec.deleteMany({ where: { id: spec.id } }));
+  await inTransaction(
+    ctx,
+    {
+      action: 'openapi_spec.delete',
+      organizationId,
+      target: { type: 'openapi-spec', id: spec.id, label: slug },
+    },
+    (tx) => tx.db.openApiSpec.deleteMany({ where: { id: spec.id } }),
+  );
 }
 
 /** Versions of a spec, newest first. */

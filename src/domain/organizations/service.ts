@@ -1,4 +1,5 @@
 import type { RequestContext } from '../../context.ts';
+import type { AuditFacts } from '../audit/record.ts';
 import type { MemberRecord, OrganizationRecord } from '../../db/index.ts';
 import { invalid, notFound } from '../../errors.ts';
 import { type Page, pageRequestOf } from '../../lib/pagination.ts';
@@ -165,7 +166,13 @@ export async function updateOrganization(ctx: RequestContext, organizationId: st
     const site = await ctx.db.site.findFirst({ where: { id: input.defaultContent.site, organizationId }, select: { id: true } });
     if (!site) throw invalid(`defaultContent.site: site "${input.defaultContent.site}" does not exist in this organization`);
   }
-  await inTransaction(ctx, async (tx) => {
+  const audit: AuditFacts = {
+    action: 'organization.update',
+    organizationId,
+    target: { type: 'organization', id: organizationId },
+    payload: { fields: Object.keys(input).filter((key) => input[key as keyof typeof input] !== undefined) },
+  };
+  await inTransaction(ctx, audit, async (tx) => {
     await tx.db.organization.update({
       where: { id: organizationId },
       data: {

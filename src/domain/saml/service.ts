@@ -113,7 +113,7 @@ export async function createSamlProvider(ctx: RequestContext, organizationId: st
   const input = parseInput(CreateSamlProviderInput, body);
   await checkDefaultTeam(ctx, organizationId, input.defaultTeam);
   const id = newId('samlProvider');
-  await inTransaction(ctx, (tx) =>
+  await inTransaction(ctx, { action: 'saml_provider.create', organizationId, target: { type: 'saml-provider', id } }, (tx) =>
     tx.db.samlProvider.create({
       data: {
         id,
@@ -140,7 +140,7 @@ export async function updateSamlProvider(ctx: RequestContext, organizationId: st
   const input = parseInput(UpdateSamlProviderInput, body);
   await findProvider(ctx, organizationId, providerId);
   await checkDefaultTeam(ctx, organizationId, input.defaultTeam);
-  await inTransaction(ctx, (tx) =>
+  await inTransaction(ctx, { action: 'saml_provider.update', organizationId, target: { type: 'saml-provider', id: providerId } }, (tx) =>
     tx.db.samlProvider.update({
       where: { id: providerId },
       data: {
@@ -159,7 +159,15 @@ export async function updateSamlProvider(ctx: RequestContext, organizationId: st
 export async function deleteSamlProvider(ctx: RequestContext, organizationId: string, providerId: string): Promise<void> {
   await organizationForSaml(ctx, organizationId, 'configure SAML providers of this organization');
   await findProvider(ctx, organizationId, providerId);
-  await inTransaction(ctx, (tx) => tx.db.samlProvider.deleteMany({ where: { id: providerId } }));
+  await inTransaction(
+    ctx,
+    {
+      action: 'saml_provider.delete',
+      organizationId,
+      target: { type: 'saml-provider', id: providerId },
+    },
+    (tx) => tx.db.samlProvider.deleteMany({ where: { id: providerId } }),
+  );
 }
 
 /**

@@ -13,7 +13,7 @@ import { visibleSpace } from '../spaces/service.ts';
  * Full-text search over the pages of each space's live content, with the
  * database's own engine behind one interface: SQLite's FTS5 (bm25) or
  * PostgreSQL's tsvector with a GIN index (ts_rank). A page is indexed as its
- * sections — the text before the first heading, then each heading's text — so
+ * sections - the text before the first heading, then each heading's text - so
  * that results point at the section that matched, with an excerpt.
  */
 
@@ -24,11 +24,11 @@ export const SearchQuery = z.object({
 });
 
 /** Words of a query (letters and digits), each matched as a prefix; everything else is ignored. */
-function wordsOf(query: string): string[] {
+export function wordsOf(query: string): string[] {
   return (query.normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, 16);
 }
 
-interface Hit {
+export interface Hit {
   spaceId: string;
   pageId: string;
   sectionId: string;
@@ -39,13 +39,47 @@ interface Hit {
   score: number;
 }
 
-/** The best-ranked sections of these spaces matching every word of the query, best first. */
+/** The best-ranked sections of these spaces matching every word of the query, best first, each with an excerpt. */
 async function searchSections(ctx: RequestContext, spaceIds: string[], words: string[], limit: number): Promise<Hit[]> {
+  return withExcerpts(ctx, await matchingSections(ctx, spaceIds, words, limit));
+}
+
+const EXCERPT_WORDS = 30;
+const firstWords = (text: string) => {
+  const words = text.split(/\s+/).filter(Boolean);
+  return words.length > EXCERPT_WORDS ? `${words.slice(0, EXCERPT_WORDS).join(' ')}\u2026` : words.join(' ');
+};
+
+/**
+ * Every hit with an excerpt. A section matched by its title alone has no excerpt of its body's
+ * words: its body's beginning is taken, and for a section with no body (the part before a page's
+ * first heading, when the page begins with one) the beginning of the page's first section that
+ * has one (one statement for all such hits), else the page's title.
+ */
+async function withExcerpts(ctx: RequestContext, hits: Array<Hit & { body: string }>): Promise<Hit[]> {
+  const bare = hits.filter((hit) => !hit.excerpt.trim() && !hit.body.trim());
+  const firstBodies = new Map<string, string>();
+  if (bare.length) {
+    const rows = await ctx.db.$queryRaw<Array<{ spaceId: string; pageId: string; body: string }>>(Prisma.sql`
+      SELECT "spaceId", "pageId", "body" FROM "search_sections"
+      WHERE "pageId" IN (${Prisma.join([...new Set(bare.map((hit) => hit.pageId))])}) AND "body" <> ''
+      ORDER BY "position"`);
+    for (const row of rows) if (!firstBodies.has(`${row.spaceId}/${row.pageId}`)) firstBodies.set(`${row.spaceId}/${row.pageId}`, row.body);
+  }
+  return hits.map((hit) => withExcerpt(hit, firstBodies.get(`${hit.spaceId}/${hit.pageId}`)));
+}
+
+/** A hit with its excerpt as withExcerpts makes it, given the first body of its page (when its own is empty). */
+export function withExcerpt({ body, ...hit }: Hit & { body: string }, firstBody: string | null | undefined): Hit {
+  return { ...hit, excerpt: hit.excerpt.trim() ? hit.excerpt : firstWords(body) || firstWords(firstBody ?? '') || hit.pageTitle };
+}
+
+async function matchingSections(ctx: RequestContext, spaceIds: string[], words: string[], limit: number): Promise<Array<Hit & { body: string }>> {
   if (!spaceIds.length || !words.length) return [];
   if (ctx.provider === 'sqlite') {
     const match = words.map((word) => `"${word}"*`).join(' ');
-    const rows = await ctx.db.$queryRaw<Array<Omit<Hit, 'score'> & { rank: number }>>(Prisma.sql`
-      SELECT "spaceId", "pageId", "sectionId", "pageTitle", "title", "path",
+    const rows = await ctx.db.$queryRaw<Array<Omit<Hit, 'score'> & { body: string; rank: number }>>(Prisma.sql`
+      SELECT "spaceId", "pageId", "sectionId", "pageTitle", "title", "path", "body",
         snippet("search_sections", 2, '', '', char(8230), 24) AS "excerpt", bm25("search_sections", 8.0, 4.0, 1.0) AS "rank"
       FROM "search_sections"
       WHERE "search_sections" MATCH ${match} AND "spaceId" IN (${Prisma.join(spaceIds)})
@@ -53,8 +87,8 @@ async function searchSections(ctx: RequestContext, spaceIds: string[], words: st
     return rows.map(({ rank, ...row }) => ({ ...row, score: Math.max(0, -Number(rank)) }));
   }
   const tsquery = words.map((word) => `${word}:*`).join(' & ');
-  const rows = await ctx.db.$queryRaw<Array<Omit<Hit, 'score'> & { rank: number }>>(Prisma.sql`
-    SELECT s."spaceId", s."pageId", s."sectionId", s."pageTitle", s."title", s."path",
+  const rows = await ctx.db.$queryRaw<Array<Omit<Hit, 'score'> & { body: string; rank: number }>>(Prisma.sql`
+    SELECT s."spaceId", s."pageId", s."sectionId", s."pageTitle", s."title", s."path", s."body",
       ts_headline('simple', s."body", q, 'StartSel="",StopSel="",MaxWords=30,MinWords=12,ShortWord=2') AS "excerpt",
       ts_rank(s."document", q) AS "rank"
     FROM "search_sections" s, to_tsquery('simple', ${tsquery}) q
@@ -109,7 +143,7 @@ async function pagesOf(hits: Hit[], ctx: RequestContext, revisionOfSpace: Map<st
 }
 
 /** Most sections read for one search: enough for 100 pages of ranked results with their sections. */
-const MAX_HITS = 1000;
+export const MAX_HITS = 1000;
 
 export async function searchSpace(ctx: RequestContext, spaceId: string, query: unknown) {
   const { space } = await visibleSpace(ctx, spaceId);
@@ -131,12 +165,38 @@ export async function searchOrganization(ctx: RequestContext, organizationId: st
   // Guests see no content, and are refused organization-wide listings like the others.
   authorize(access.role !== null, "search this organization's content");
   const spaces = await ctx.db.space.findMany({ where: { organizationId, deletedAt: null }, select: { id: true, title: true, revisionId: true } });
-  const hits = await searchSections(
+  return searchSpacesBySpace(ctx, spaces, params);
+}
+
+/**
+ * Pages of these spaces' live content matching a query, grouped by space (the official
+ * SearchSpaceResult), best first; `shown` leaves out the pages a reader is not shown.
+ */
+export async function searchSpacesBySpace(
+  ctx: RequestContext,
+  spaces: Array<{ id: string; title: string; revisionId: string }>,
+  params: { query: string; page?: string | undefined; limit?: number | undefined },
+  shown: (hit: { spaceId: string; pageId: string }) => Promise<boolean> | boolean = () => true,
+) {
+  const found = await searchSections(
     ctx,
     spaces.map((space) => space.id),
     wordsOf(params.query),
     MAX_HITS,
   );
+  return spaceResultsOf(ctx, spaces, found, params, shown);
+}
+
+/** searchSpacesBySpace's answer from the hits (best first) found in these spaces. */
+export async function spaceResultsOf(
+  ctx: RequestContext,
+  spaces: Array<{ id: string; title: string; revisionId: string }>,
+  found: Hit[],
+  params: { query: string; page?: string | undefined; limit?: number | undefined },
+  shown: (hit: { spaceId: string; pageId: string }) => Promise<boolean> | boolean = () => true,
+) {
+  const allowed = await Promise.all(found.map((hit) => shown(hit)));
+  const hits = found.filter((_hit, index) => allowed[index]);
   const titles = new Map(spaces.map((space) => [space.id, space.title]));
   const bySpace = new Map<string, { type: 'space'; id: string; title: string; score: number; pages: unknown[] }>();
   for (const { spaceId, result } of await pagesOf(hits, ctx, new Map(spaces.map((space) => [space.id, space.revisionId])))) {

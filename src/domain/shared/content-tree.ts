@@ -1,10 +1,11 @@
 import type { RequestContext } from '../../context.ts';
-import type { CollectionRecord, MemberRecord } from '../../db/index.ts';
+import type { CollectionRecord, MemberRecord, SpaceRecord } from '../../db/index.ts';
 import { invalid } from '../../errors.ts';
 import { generateNKeysBetween } from 'fractional-indexing';
 import { keyBetween } from '../../lib/ordering.ts';
 import { serializeOn } from '../transaction.ts';
-import { type Role, asRole, contentLevel, readsContent } from '../access.ts';
+import { type Role, activeMember, asRole, contentLevel, effectiveLevel, readsContent } from '../access.ts';
+import { grantedOn, memberGrants } from '../permissions/grants.ts';
 import { defineRecordLoader, loader } from '../loaders.ts';
 import { organizationAccess } from '../organizations/service.ts';
 import type { ContentPosition } from './schemas.ts';
@@ -29,32 +30,63 @@ export async function ancestry(ctx: RequestContext, collectionId: string | null)
   return chain;
 }
 
-/** The viewer's level on a piece of content with this default level under this parent. */
-export async function levelOn(ctx: RequestContext, organizationId: string, defaultLevel: string | null, parentId: string | null): Promise<Role | null> {
-  const { member } = await organizationAccess(ctx, organizationId);
-  return memberLevelOn(ctx, member, defaultLevel, parentId);
+/** A collection or a space, as far as levels go. */
+export interface ContentNode {
+  kind: 'space' | 'collection';
+  id: string;
+  organizationId: string;
+  defaultLevel: string | null;
+  parentId: string | null;
 }
 
-/** A member's level on a piece of content with this default level under this parent. */
-export async function memberLevelOn(
-  ctx: RequestContext,
-  member: MemberRecord | null,
-  defaultLevel: string | null,
-  parentId: string | null,
-): Promise<Role | null> {
-  if (!readsContent(member)) return null;
-  const role = asRole(member.role);
-  if (role === 'admin') return 'admin';
-  // Walk up only as far as the first explicit default level.
-  const levels: Array<string | null> = [defaultLevel];
-  let next = defaultLevel == null ? parentId : null;
+/** A collection as a node of the content tree. */
+export const collectionNode = (collection: CollectionRecord): ContentNode => ({ kind: 'collection', ...pickNode(collection) });
+
+/** A space as a node of the content tree. */
+export const spaceNode = (space: SpaceRecord): ContentNode => ({ kind: 'space', ...pickNode(space) });
+
+const pickNode = (row: { id: string; organizationId: string; defaultLevel: string | null; parentId: string | null }) => ({
+  id: row.id,
+  organizationId: row.organizationId,
+  defaultLevel: row.defaultLevel,
+  parentId: row.parentId,
+});
+
+/** The viewer's level on a collection or a space (src/domain/access.ts effectiveLevel). */
+export async function levelOn(ctx: RequestContext, content: ContentNode): Promise<Role | null> {
+  const { member } = await organizationAccess(ctx, content.organizationId);
+  return memberLevelOn(ctx, member, content);
+}
+
+/**
+ * A member's level on a collection or a space: the organization role with the
+ * default levels, raised by what is granted on the content and on the
+ * collections above it, to the member or its teams (src/domain/access.ts effectiveLevel).
+ */
+export async function memberLevelOn(ctx: RequestContext, member: MemberRecord | null, content: ContentNode): Promise<Role | null> {
+  if (!activeMember(member)) return null;
+  const levels = readsContent(member) ? await defaultLevelsOn(ctx, member, content) : [];
+  const base = contentLevel(member, levels);
+  if (base === 'admin') return base;
+  const grants = await memberGrants(ctx, member);
+  if (grants.spaces.size === 0 && grants.collections.size === 0) return base;
+  // Collection grants reach everything below: the whole chain of parents counts.
+  const above = grants.collections.size ? (await ancestry(ctx, content.parentId)).map((collection) => collection.id) : [];
+  return effectiveLevel(member, levels, grantedOn(grants, content, above));
+}
+
+/** The default levels from the content up to the first explicit one. */
+async function defaultLevelsOn(ctx: RequestContext, member: MemberRecord, content: ContentNode): Promise<Array<string | null>> {
+  if (asRole(member.role) === 'admin') return [];
+  const levels: Array<string | null> = [content.defaultLevel];
+  let next = content.defaultLevel == null ? content.parentId : null;
   while (next) {
     const collection = await loader(ctx, collectionRecords).load(next);
     if (!collection) break;
     levels.push(collection.defaultLevel);
     next = collection.defaultLevel == null ? collection.parentId : null;
   }
-  return contentLevel(member, levels);
+  return levels;
 }
 
 interface Sibling {

@@ -19,12 +19,16 @@ const proxyOrigin = z
   .string()
   .max(512)
   .regex(/^([\w-]+\.)*[\w-]+\.[a-zA-Z]{2,}(\/[\w-]+)+$/, 'must be a host and path such as example.com/docs');
-/** A path on the site: URL-safe segments. */
+/**
+ * A path on the site: URL-safe segments. A "." or ".." segment is refused: the
+ * site's addresses (its `llms.txt` links among them) would resolve outside it.
+ */
 export const sitePath = z
   .string()
   .min(1)
   .max(100)
-  .regex(/^[A-Za-z0-9._~-]+(?:\/[A-Za-z0-9._~-]+)*$/, 'must be URL path segments of letters, digits, ".", "_", "~" or "-"');
+  .regex(/^[A-Za-z0-9._~-]+(?:\/[A-Za-z0-9._~-]+)*$/, 'must be URL path segments of letters, digits, ".", "_", "~" or "-"')
+  .regex(/^(?!\.\.?(?:\/|$))(?:[^/]+\/(?!\.\.?(?:\/|$)))*[^/]*$/, 'must not have a "." or ".." segment');
 const condition = z.string().min(1).max(1024);
 const icon = z.string().max(50);
 const id = z.string().min(1).max(100);
@@ -90,6 +94,9 @@ export const MoveSectionGroupInput = z.strictObject({
 export const MoveSiteSpaceInput = z.strictObject({
   position: z.strictObject({ before: pointer('site-space', 'siteSpace').optional(), after: pointer('site-space', 'siteSpace').optional() }).optional(),
 });
+
+/** The official body of duplicateSiteSpace. */
+export const DuplicateSiteSpaceInput = z.strictObject({ draft: z.boolean().optional() });
 
 export const CreateSectionGroupInput = z.strictObject({
   title: z.string().min(1).max(100),
@@ -160,3 +167,18 @@ export const adaptiveJsonSchema = z.strictObject({
 });
 
 export const UpdateAdaptiveSchemaInput = z.strictObject({ jsonSchema: z.record(z.string(), z.unknown()) });
+
+/** An absolute http(s) address a visitor is sent to. */
+const visitorUrl = z
+  .string()
+  .max(2048)
+  .url()
+  .regex(/^https?:\/\//i, 'must be an http or https URL');
+
+/** The official SitePublishingAuthUpdate. */
+export const UpdatePublishingAuthInput = z.strictObject({
+  backend: z.enum(['custom', 'integration']),
+  integration: z.string().min(1).max(100).optional(),
+  fallbackURL: visitorUrl.nullable().optional(),
+  logoutURL: visitorUrl.nullable().optional(),
+});

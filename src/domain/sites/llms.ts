@@ -100,8 +100,17 @@ export async function publishedText(ctx: RequestContext, organizationId: string,
 /** On one line: a title with line breaks would start headings or list items of its own. */
 export const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
-/** Markdown link text: on one line, brackets and backslashes escaped. */
-const linkText = (text: string) => oneLine(text).replace(/([\\[\]])/g, '\\$1');
+/**
+ * Text written by members (titles, descriptions), as Markdown that reads as that
+ * text: on one line, and what would make links, images, HTML, code or emphasis
+ * of it escaped (a description `[x](http://evil.test)` is no link), GFM's
+ * autolinks included (a URL, a `www.` address or an email address in text).
+ */
+export const markdownText = (text: string) =>
+  oneLine(text)
+    .replace(/[\\`*_~[\]<>@]/g, '\\$&')
+    .replace(/:(?=\/\/)/g, '\\:')
+    .replace(/\b(www)\./gi, '$1\\.');
 
 /** The address of a page's Markdown, as the reader may open it. */
 export const pageAddress = (text: PublishedText, base: string, entry: PublishedPage) => `${base}/${encodeURI(entry.path)}.md${text.linkQuery}`;
@@ -109,17 +118,17 @@ export const pageAddress = (text: PublishedText, base: string, entry: PublishedP
 /** `llms.txt`: the site title, a summary, then one H2 per section listing its pages as links to their Markdown. */
 export function llmsIndex(text: PublishedText, base: string): string {
   const lines = [
-    `# ${oneLine(text.title)}`,
+    `# ${markdownText(text.title)}`,
     '',
-    `> ${oneLine(text.title)}, documentation published by ${oneLine(text.organizationTitle)}. Every page below is Markdown at its address (\`.md\`); all of them in one file: ${base}/llms-full.txt${text.linkQuery}`,
+    `> ${markdownText(text.title)}, documentation published by ${markdownText(text.organizationTitle)}. Every page below is Markdown at its address (\`.md\`); all of them in one file: ${base}/llms-full.txt${text.linkQuery}`,
   ];
   for (const group of text.groups) {
     const pages = group.pages.filter((entry) => entry.listed);
     if (!pages.length) continue;
-    lines.push('', `## ${oneLine(group.heading)}`, '');
+    lines.push('', `## ${markdownText(group.heading)}`, '');
     for (const entry of pages) {
       const { page } = entry;
-      lines.push(`- [${linkText(page.title)}](${pageAddress(text, base, entry)})${page.description ? `: ${oneLine(page.description)}` : ''}`);
+      lines.push(`- [${markdownText(page.title)}](${pageAddress(text, base, entry)})${page.description ? `: ${markdownText(page.description)}` : ''}`);
     }
   }
   return `${lines.join('\n')}\n`;
@@ -127,7 +136,7 @@ export function llmsIndex(text: PublishedText, base: string): string {
 
 /** One page as Markdown: front matter with its title, description and other fields, then its body (as content batches read it back). */
 export async function pageMarkdown(ctx: RequestContext, { page }: PublishedPage): Promise<string> {
-  return withFrontMatter(page, await markdownOf(ctx, page.documentId), { title: page.title });
+  return withFrontMatter(page, await markdownOf(ctx, page.documentId), { extra: { title: page.title }, condition: false });
 }
 
 /** How much of the site `llms-full.txt` holds at most, in bytes: one answer's memory stays bounded on any site. */
@@ -141,7 +150,7 @@ const LLMS_FULL_BATCH = 20;
  */
 export async function llmsFull(ctx: RequestContext, text: PublishedText, base: string, maxBytes = LLMS_FULL_MAX_BYTES): Promise<string> {
   const entries = text.groups.flatMap((group) => group.pages.filter((entry) => entry.listed));
-  const parts = [`# ${oneLine(text.title)}`, ''];
+  const parts = [`# ${markdownText(text.title)}`, ''];
   let size = 0;
   for (let start = 0; start < entries.length; start += LLMS_FULL_BATCH) {
     const batch = entries.slice(start, start + LLMS_FULL_BATCH);
@@ -150,7 +159,7 @@ export async function llmsFull(ctx: RequestContext, text: PublishedText, base: s
     // The request's loaders would keep every body read until it ends.
     clearLoaders(ctx);
     for (const [index, entry] of batch.entries()) {
-      const part = [`# ${oneLine(entry.page.title)}`, '', `Source: ${pageAddress(text, base, entry)}`, '', bodies[index]!.trim(), '', '---', ''];
+      const part = [`# ${markdownText(entry.page.title)}`, '', `Source: ${pageAddress(text, base, entry)}`, '', bodies[index]!.trim(), '', '---', ''];
       const length = part.reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0);
       if (size + length > maxBytes) {
         const left = entries.length - start - index;
@@ -162,6 +171,22 @@ export async function llmsFull(ctx: RequestContext, text: PublishedText, base: s
     }
   }
   return `${parts.join('\n').trimEnd()}\n`;
+}
+
+/**
+ * The pages the indexes list, in table-of-contents order, each address once: paths of site spaces
+ * may hold "/", so two pages can share an address, and the first one is found there.
+ */
+export function listedPages(text: PublishedText): PublishedPage[] {
+  const seen = new Set<string>();
+  const pages: PublishedPage[] = [];
+  for (const group of text.groups)
+    for (const entry of group.pages)
+      if (entry.listed && !seen.has(entry.path)) {
+        seen.add(entry.path);
+        pages.push(entry);
+      }
+  return pages;
 }
 
 /** The page at an address (`<path>.md` without its `.md`), listed or not; a 404 for any other. */

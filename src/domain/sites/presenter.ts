@@ -206,8 +206,9 @@ export function defaultCustomizations(site: SiteRecord) {
     themes: { default: 'system', toggeable: true },
     pdf: { enabled: true },
     feedback: { enabled: false },
-    aiSearch: { enabled: true },
-    ai: { mode: 'search', pageLinkSummaries: { enabled: false } },
+    // This server has no AI search or assistant.
+    aiSearch: { enabled: false },
+    ai: { mode: 'none', pageLinkSummaries: { enabled: false } },
     advancedCustomization: { enabled: false },
     trademark: { enabled: true },
     externalLinks: { target: 'self' },

@@ -1,4 +1,11 @@
 import { jwtVerify } from 'jose';
+import { type Expression, sql } from 'kysely';
+import type { SpaceRecord } from '../../db/index.ts';
+import { OPEN_SPACE_COMMENTS } from '../comments/counts.ts';
+import { primeScopeGeneration } from '../generations.ts';
+import { equalities, grantedRoles, inheritedLevel, preparedRead, recordOf, reviveRecord, slot, spaceColumnsOf, sqlOf } from '../reads.ts';
+import { type SpaceJSON, presentSpace } from '../spaces/presenter.ts';
+import { spaceLevelFromRead } from '../spaces/service.ts';
 import { sameSecret } from '../../lib/tokens.ts';
 import type { RequestContext } from '../../context.ts';
 import { invalid, notFound } from '../../errors.ts';
@@ -9,9 +16,17 @@ import { sitePermissions } from '../access.ts';
 import { loader } from '../loaders.ts';
 import { organizationAccess, organizationRecords } from '../organizations/service.ts';
 import { PublishedSiteQuery } from './inputs.ts';
-import { defaultCustomizations } from './presenter.ts';
+import { publishedCustomizations } from './customization.ts';
 import type { OrganizationAccess } from '../access.ts';
 import {
+  type PresentedSpaces,
+  type SectionGroupRecord,
+  type SectionRecord,
+  sectionRecords,
+  sectionsOfGroup,
+  siteSpaceCounts,
+  siteSpaceRecords,
+  siteSpacesOfSection,
   type SectionGroupView,
   type SectionView,
   type SiteRecord,
@@ -25,6 +40,7 @@ import {
   type Shown,
   showAll,
   shownToViewer,
+  siteLevel,
   siteRecords,
 } from './records.ts';
 
@@ -50,7 +66,7 @@ export const MAX_VISITOR_TOKEN_LIFETIME_SECONDS = 30 * 24 * 60 * 60;
  * authentication backend) or with the organization's key (`docsVisitorClaims` of
  * ping). It must expire (`exp`), within 30 days.
  */
-async function visitorClaims(site: SiteRecord, organizationSecret: string, token: string, now: Date): Promise<Claims | null> {
+export async function visitorClaims(site: SiteRecord, organizationSecret: string, token: string, now: Date): Promise<Claims | null> {
   for (const secret of [site.visitorAuthSecret, organizationSecret]) {
     try {
       const { payload } = await jwtVerify(token, new TextEncoder().encode(secret), { algorithms: ['HS256'], currentDate: now, requiredClaims: ['exp'] });
@@ -63,13 +79,14 @@ async function visitorClaims(site: SiteRecord, organizationSecret: string, token
   return null;
 }
 
-export async function siteAudience(ctx: RequestContext, siteId: string, query: unknown): Promise<Audience> {
+/** `activeShareKeys`: the site's active share keys when already read (src/domain/sites/published.ts readStructure). */
+export async function siteAudience(ctx: RequestContext, siteId: string, query: unknown, activeShareKeys?: string[]): Promise<Audience> {
   const { shareKey, visitorToken } = parseInput(PublishedSiteQuery, query, 'query');
   const site = await loader(ctx, siteRecords).load(siteId);
   if (!site) throw notFound('Site', siteId);
   const [access, organization] = await Promise.all([organizationAccess(ctx, site.organizationId), loader(ctx, organizationRecords).load(site.organizationId)]);
   const claims = visitorToken ? await visitorClaims(site, organization!.visitorClaimsSecret, visitorToken, ctx.clock.now()) : null;
-  if (sitePermissions(access).view) {
+  if (access.member && sitePermissions(await siteLevel(ctx, site)).view) {
     // A member previewing as a visitor: what is reached by id later in the request is shown as to that visitor.
     if (claims) ctx.siteVisits.set(siteId, { claims });
     return { site, member: true, claims };
@@ -83,8 +100,10 @@ export async function siteAudience(ctx: RequestContext, siteId: string, query: u
   if (site.visibility === 'share-link') {
     // Compared here in constant time, not by the database's index: how long a
     // wrong key takes to refuse must not tell how much of it was right.
-    const links = shareKey ? await ctx.db.shareLink.findMany({ where: { siteId, active: true }, select: { key: true } }) : [];
-    if (!links.some((link) => sameSecret(link.key, shareKey!))) throw notFound('Site', siteId);
+    const keys = !shareKey
+      ? []
+      : (activeShareKeys ?? (await ctx.db.shareLink.findMany({ where: { siteId, active: true }, select: { key: true } })).map((link) => link.key));
+    if (!keys.some((key) => sameSecret(key, shareKey!))) throw notFound('Site', siteId);
   }
   if (site.visibility === 'visitor-auth' && !claims) throw notFound('Site', siteId);
   ctx.siteVisits.set(siteId, { claims: claims ?? {} });
@@ -124,20 +143,141 @@ export interface PublishedContent {
   structure: { type: 'sections' | 'siteSpaces'; entries: PublishedEntry[] };
   /** For visitors: the number of site spaces shown to them. */
   shownSiteSpaces?: number;
+  /** The spaces of the site spaces, presented from the statement that read the structure. */
+  spaces?: PresentedSpaces;
+}
+
+interface StructureAnswer extends SiteHeadAnswer {
+  sections: Array<Record<string, unknown>>;
+  groups: Array<Record<string, unknown>>;
+  siteSpaces: Array<{
+    siteSpace: Record<string, unknown>;
+    space: Record<string, unknown>;
+    inheritedLevel: string | null;
+    granted: string[];
+    openComments: number;
+  }>;
+}
+
+/** The head of a read of a site (`st`, with its organization `o`): what siteAudience needs, primed by primeSiteHead. */
+export interface SiteHeadAnswer {
+  site: Record<string, unknown>;
+  siteSpaceCount: number;
+  organization: Record<string, unknown>;
+  /** The organization's data generation, for the response cache of a visitor's answer (src/domain/generations.ts). */
+  generation: string | number | null;
+  shareKeys: string[];
+}
+
+export function siteHeadColumns(ctx: RequestContext): Array<readonly [string, Expression<unknown>]> {
+  const { json } = sqlOf(ctx);
+  return [
+    ['site', recordOf(ctx, 'sites', 'st').object],
+    ['siteSpaceCount', sql`(SELECT count(*) FROM "site_spaces" AS cs WHERE cs."siteId" = st."id")`],
+    ['organization', recordOf(ctx, 'organizations', 'o').object],
+    ['generation', sql`(SELECT dg."version" FROM "data_generations" AS dg WHERE dg."scope" = st."organizationId")`],
+    [
+      'shareKeys',
+      sql`(SELECT ${json.arrayAgg(sql.ref('sl.key'), sql.ref('sl.key'))} FROM "share_links" AS sl WHERE sl."siteId" = st."id" AND sl."active" = ${sql.lit(true)})`,
+    ],
+  ];
+}
+
+/** Hands a site head read to the per-request loaders (siteAudience then reads nothing); the site's record. */
+export function primeSiteHead(ctx: RequestContext, answer: SiteHeadAnswer): SiteRecord {
+  const site = reviveRecord<SiteRecord>(recordOf(ctx, 'sites', 'st').shape, answer.site);
+  const siteSpaceCount = Number(answer.siteSpaceCount);
+  loader(ctx, siteRecords).prime(site.id, { ...site, _count: { siteSpaces: siteSpaceCount } });
+  loader(ctx, siteSpaceCounts).prime(site.id, siteSpaceCount);
+  primeScopeGeneration(ctx, site.organizationId, answer.generation);
+  loader(ctx, organizationRecords).prime(site.organizationId, reviveRecord(recordOf(ctx, 'organizations', 'o').shape, answer.organization));
+  return site;
+}
+
+/**
+ * A site with its organization, active share keys, sections, groups and site spaces (in
+ * order), and the spaces these show with what presenting them needs (the level the viewer
+ * has on each, its open comments): one statement (src/domain/reads.ts).
+ */
+const readStructure = preparedRead<StructureAnswer, { siteId: string; userId: string }>((ctx) => {
+  const { json } = sqlOf(ctx);
+  const inOrder = (alias: string) => sql`${sql.ref(`${alias}.position`)}, ${sql.ref(`${alias}.id`)}`;
+  const siteSpace = json.object([
+    ['siteSpace', recordOf(ctx, 'site_spaces', 'ss').object],
+    ['space', recordOf(ctx, 'spaces', 'sp').object],
+    ['inheritedLevel', inheritedLevel(sql.ref('sp.parentId'))],
+    ['granted', grantedRoles(ctx, spaceColumnsOf('sp'))],
+    ['openComments', sql`(SELECT count(*) FROM "comments" AS c WHERE c."spaceId" = sp."id" AND ${equalities('c', OPEN_SPACE_COMMENTS)})`],
+  ]);
+  return sql`SELECT ${json.text(
+    json.object([
+      ...siteHeadColumns(ctx),
+      [
+        'sections',
+        sql`(SELECT ${json.arrayAgg(recordOf(ctx, 'site_sections', 'sc').object, inOrder('sc'))} FROM "site_sections" AS sc WHERE sc."siteId" = st."id")`,
+      ],
+      [
+        'groups',
+        sql`(SELECT ${json.arrayAgg(recordOf(ctx, 'site_section_groups', 'sg').object, inOrder('sg'))} FROM "site_section_groups" AS sg WHERE sg."siteId" = st."id")`,
+      ],
+      [
+        'siteSpaces',
+        sql`(SELECT ${json.arrayAgg(siteSpace, inOrder('ss'))} FROM "site_spaces" AS ss JOIN "spaces" AS sp ON sp."id" = ss."spaceId" WHERE ss."siteId" = st."id")`,
+      ],
+    ]),
+  )} FROM "sites" AS st JOIN "organizations" AS o ON o."id" = st."organizationId" WHERE st."id" = ${slot('siteId')}`;
+});
+
+/**
+ * What readStructure answered, handed to the per-request loaders (so the presenters read
+ * nothing more), with the spaces presented; null when the viewer's memberships are not at
+ * hand (inside a transaction): the caller reads through the loaders instead.
+ */
+async function readSiteStructure(ctx: RequestContext, siteId: string) {
+  if (ctx.viewer && !ctx.viewer.memberships && !ctx.siteToken) return null;
+  const answer = await readStructure(ctx, { siteId, userId: ctx.viewer?.user.id ?? '' });
+  if (!answer) throw notFound('Site', siteId);
+  primeSiteHead(ctx, answer);
+  const sections = answer.sections.map((row) => reviveRecord<SectionRecord>(recordOf(ctx, 'site_sections', 'sc').shape, row));
+  const groups = answer.groups.map((row) => reviveRecord<SectionGroupRecord>(recordOf(ctx, 'site_section_groups', 'sg').shape, row));
+  const spaces = new Map<string, SpaceJSON>();
+  const siteSpaces = answer.siteSpaces.map((row) => {
+    const space = reviveRecord<SpaceRecord>(recordOf(ctx, 'spaces', 'sp').shape, row.space);
+    spaces.set(space.id, presentSpace(space, spaceLevelFromRead(ctx, space, row), ctx.urls, Number(row.openComments)));
+    return reviveRecord<SiteSpaceRecord>(recordOf(ctx, 'site_spaces', 'ss').shape, row.siteSpace);
+  });
+  for (const section of sections) loader(ctx, sectionRecords).prime(section.id, section);
+  for (const siteSpace of siteSpaces) loader(ctx, siteSpaceRecords).prime(siteSpace.id, siteSpace);
+  for (const group of groups) {
+    loader(ctx, sectionsOfGroup).prime(
+      group.id,
+      sections.filter((section) => section.sectionGroupId === group.id),
+    );
+  }
+  for (const section of sections) {
+    loader(ctx, siteSpacesOfSection).prime(
+      section.id,
+      siteSpaces.filter((siteSpace) => siteSpace.sectionId === section.id),
+    );
+  }
+  return { sections, groups, siteSpaces, spaces, shareKeys: answer.shareKeys };
 }
 
 /** A site's published structure as its audience sees it: conditions evaluated on the audience's claims. */
 export async function publishedContent(ctx: RequestContext, organizationId: string | null, siteId: string, query: unknown): Promise<PublishedContent> {
-  const audience = await siteAudience(ctx, siteId, query);
+  const read = await readSiteStructure(ctx, siteId);
+  const audience = await siteAudience(ctx, siteId, query, read?.shareKeys);
   const { site } = audience;
   if (organizationId !== null && site.organizationId !== organizationId) throw notFound('Site', siteId);
   const shown = shownTo(audience);
-  const [sections, groups, rootSiteSpaces, access] = await Promise.all([
-    ctx.db.siteSection.findMany({ where: { siteId }, orderBy: [{ position: 'asc' }, { id: 'asc' }] }),
-    ctx.db.siteSectionGroup.findMany({ where: { siteId }, orderBy: [{ position: 'asc' }, { id: 'asc' }] }),
-    ctx.db.siteSpace.findMany({ where: { siteId, sectionId: null }, orderBy: [{ position: 'asc' }, { id: 'asc' }] }),
+  const inOrder = [{ position: 'asc' as const }, { id: 'asc' as const }];
+  const [sections, groups, allSiteSpaces, access] = await Promise.all([
+    read?.sections ?? ctx.db.siteSection.findMany({ where: { siteId }, orderBy: inOrder }),
+    read?.groups ?? ctx.db.siteSectionGroup.findMany({ where: { siteId }, orderBy: inOrder }),
+    read?.siteSpaces ?? ctx.db.siteSpace.findMany({ where: { siteId }, orderBy: inOrder }),
     organizationAccess(ctx, site.organizationId),
   ]);
+  const rootSiteSpaces = allSiteSpaces.filter((siteSpace) => siteSpace.sectionId === null);
 
   let structure: PublishedContent['structure'];
   if (sections.length > 0) {
@@ -159,32 +299,50 @@ export async function publishedContent(ctx: RequestContext, organizationId: stri
   let shownSiteSpaces: number | undefined;
   if (!audience.member) {
     const hidden = new Set(sections.filter((section) => !shown(section)).map((section) => section.id));
-    const siteSpaces = await ctx.db.siteSpace.findMany({ where: { siteId }, select: { sectionId: true, condition: true } });
-    shownSiteSpaces = siteSpaces.filter((entry) => shown(entry) && !(entry.sectionId && hidden.has(entry.sectionId))).length;
+    shownSiteSpaces = allSiteSpaces.filter((entry) => shown(entry) && !(entry.sectionId && hidden.has(entry.sectionId))).length;
   }
-  return { audience, access, structure, ...(shownSiteSpaces === undefined ? {} : { shownSiteSpaces }) };
+  return { audience, access, structure, ...(shownSiteSpaces === undefined ? {} : { shownSiteSpaces }), ...(read ? { spaces: read.spaces } : {}) };
 }
 
 /** `GET /v1/orgs/{organizationId}/sites/{siteId}/published`: the site, its structure as the audience sees it, and its customizations. */
 export async function getPublishedSite(ctx: RequestContext, organizationId: string | null, siteId: string, query: unknown) {
   const content = await publishedContent(ctx, organizationId, siteId, query);
   const { site } = content.audience;
+  return {
+    object: 'published-content-site' as const,
+    site: await presentSiteRecord(ctx, site, content.access, content.shownSiteSpaces),
+    structure: await presentStructure(ctx, content),
+    customizations: await publishedCustomizationsFor(ctx, content.audience),
+    scripts: [],
+  };
+}
+
+/**
+ * `GET /v1/orgs/{organizationId}/sites/{siteId}/structure` (getSiteStructure): the site's
+ * sections and groups, or its site spaces, as the audience sees them (members: all of
+ * them, published or not; visitors of a published site: those shown to them).
+ */
+export async function getSiteStructure(ctx: RequestContext, organizationId: string, siteId: string, query: unknown) {
+  return presentStructure(ctx, await publishedContent(ctx, organizationId, siteId, query));
+}
+
+async function presentStructure(ctx: RequestContext, content: PublishedContent) {
   const structure = await Promise.all(
     content.structure.entries.map((entry) =>
       'kind' in entry
         ? entry.kind === 'section'
-          ? presentSectionRecord(ctx, entry.section, entry.shown)
-          : presentSectionGroupRecord(ctx, entry.group, entry.shown, entry.shown)
-        : presentSiteSpaceRecord(ctx, entry),
+          ? presentSectionRecord(ctx, entry.section, entry.shown, content.spaces)
+          : presentSectionGroupRecord(ctx, entry.group, entry.shown, entry.shown, content.spaces)
+        : presentSiteSpaceRecord(ctx, entry, content.spaces),
     ),
   );
-  return {
-    object: 'published-content-site' as const,
-    site: await presentSiteRecord(ctx, site, content.access, content.shownSiteSpaces),
-    structure: { type: content.structure.type, structure },
-    customizations: { site: defaultCustomizations(site), siteSpaces: {} },
-    scripts: [],
-  };
+  return { type: content.structure.type, structure };
+}
+
+/** The customizations a published site's audience reads: the site's, and the overrides of the site spaces it is shown. */
+export async function publishedCustomizationsFor(ctx: RequestContext, audience: Audience) {
+  const overridden = await ctx.db.siteSpace.findMany({ where: { siteId: audience.site.id, NOT: { customizationUpdatedAt: null } } });
+  return publishedCustomizations(audience.site, overridden.filter(shownTo(audience)));
 }
 
 /** The visitor token of a request: the query parameter or the X-Visitor-Token header (the same token when both). */

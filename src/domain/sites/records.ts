@@ -3,10 +3,12 @@ import type { RequestContext } from '../../context.ts';
 import type { Prisma } from '../../db/index.ts';
 import { isDomainError, notFound } from '../../errors.ts';
 import { conditionHolds } from '../../lib/conditions.ts';
-import { type OrganizationAccess, authorize, sitePermissions } from '../access.ts';
+import { type OrganizationAccess, type Role, authorize, highestLevel, organizationSiteLevel, sitePermissions } from '../access.ts';
+import { memberGrants } from '../permissions/grants.ts';
 import { defineLoader, defineRecordLoader, loader } from '../loaders.ts';
 import { organizationAccess } from '../organizations/service.ts';
 import { countsBy } from '../shared/pages.ts';
+import type { SpaceJSON } from '../spaces/presenter.ts';
 import { presentSpaceRecord, spaceRecords } from '../spaces/service.ts';
 import {
   type SiteJSON,
@@ -83,9 +85,23 @@ export async function visibleSite(ctx: RequestContext, organizationId: string, s
   // The path names the organization: outside it, that is what is not found.
   if (!access.member && !visiting) throw notFound('Organization', organizationId);
   const site = await loader(ctx, siteRecords).load(siteId);
-  const allowed = sitePermissions(access).view || visiting;
+  const level = site && site.organizationId === organizationId ? await siteLevel(ctx, site) : null;
+  const allowed = sitePermissions(level).view || visiting;
   if (!site || site.organizationId !== organizationId || !allowed) throw notFound('Site', siteId);
-  return { site, access };
+  return { site, access, level };
+}
+
+/**
+ * The viewer's level on a site: its organization role (none for a guest),
+ * raised by the roles granted on the site to it or its teams
+ * (src/domain/access.ts effectiveLevel, without default levels).
+ */
+export async function siteLevel(ctx: RequestContext, site: { id: string; organizationId: string }): Promise<Role | null> {
+  const access = await organizationAccess(ctx, site.organizationId);
+  const base = organizationSiteLevel(access);
+  if (base === 'admin' || !access.member) return base;
+  const grants = await memberGrants(ctx, access.member);
+  return highestLevel([base, grants.sites.get(site.id)]);
 }
 
 /** Which conditioned entries (sections, site spaces) an audience is shown. */
@@ -166,23 +182,28 @@ export async function asNotFound<T>(what: string, id: string, load: () => Promis
 /** A site the viewer may configure (organization admins). */
 export async function manageableSite(ctx: RequestContext, organizationId: string, siteId: string, action: string) {
   const found = await visibleSite(ctx, organizationId, siteId);
-  authorize(sitePermissions(found.access).admin, action);
+  authorize(sitePermissions(found.level).admin, action);
   return found;
 }
 
 /** `siteSpaces` is the number of site spaces, or for a visitor the number it is shown. */
 export async function presentSiteRecord(ctx: RequestContext, site: SiteRecord, access: OrganizationAccess, shownSiteSpaces?: number): Promise<SiteJSON> {
   const siteSpaces = shownSiteSpaces ?? (await loader(ctx, siteSpaceCounts).load(site.id));
-  return presentSite(site, { permissions: sitePermissions(access), siteSpaces, urls: ctx.urls });
+  const level = access.member ? await siteLevel(ctx, site) : null;
+  return presentSite(site, { permissions: sitePermissions(level), siteSpaces, urls: ctx.urls });
 }
 
-export async function presentSiteSpaceRecord(ctx: RequestContext, siteSpace: SiteSpaceRecord): Promise<SiteSpaceJSON> {
+/** Spaces presented from what was read with a site's structure (src/domain/sites/published.ts), by id. */
+export type PresentedSpaces = ReadonlyMap<string, SpaceJSON>;
+
+export async function presentSiteSpaceRecord(ctx: RequestContext, siteSpace: SiteSpaceRecord, presented?: PresentedSpaces): Promise<SiteSpaceJSON> {
+  const known = presented?.get(siteSpace.spaceId);
   const [site, spaceRecord, section] = await Promise.all([
     loader(ctx, siteRecords).load(siteSpace.siteId),
-    loader(ctx, spaceRecords).load(siteSpace.spaceId),
+    known ? null : loader(ctx, spaceRecords).load(siteSpace.spaceId),
     siteSpace.sectionId ? loader(ctx, sectionRecords).load(siteSpace.sectionId) : null,
   ]);
-  const space = await presentSpaceRecord(ctx, spaceRecord!);
+  const space = known ?? (await presentSpaceRecord(ctx, spaceRecord!));
   return presentSiteSpace(siteSpace, { site: site!, space, sectionPath: section?.path ?? null, urls: ctx.urls });
 }
 
@@ -191,9 +212,10 @@ export async function presentSectionRecord(
   ctx: RequestContext,
   section: SectionRecord,
   keep: (siteSpace: SiteSpaceRecord) => boolean = () => true,
+  spaces?: PresentedSpaces,
 ): Promise<SiteSectionJSON> {
   const [site, siteSpaces] = await Promise.all([loader(ctx, siteRecords).load(section.siteId), loader(ctx, siteSpacesOfSection).load(section.id)]);
-  const presented = await Promise.all(siteSpaces.filter(keep).map((siteSpace) => presentSiteSpaceRecord(ctx, siteSpace)));
+  const presented = await Promise.all(siteSpaces.filter(keep).map((siteSpace) => presentSiteSpaceRecord(ctx, siteSpace, spaces)));
   return presentSection(section, { site: site!, siteSpaces: presented, urls: ctx.urls });
 }
 
@@ -202,9 +224,10 @@ export async function presentSectionGroupRecord(
   group: SectionGroupRecord,
   keepSection: (section: SectionRecord) => boolean = () => true,
   keepSiteSpace?: (siteSpace: SiteSpaceRecord) => boolean,
+  spaces?: PresentedSpaces,
 ): Promise<SiteSectionGroupJSON> {
   const sections = (await loader(ctx, sectionsOfGroup).load(group.id)).filter(keepSection);
-  return presentSectionGroup(group, await Promise.all(sections.map((section) => presentSectionRecord(ctx, section, keepSiteSpace))));
+  return presentSectionGroup(group, await Promise.all(sections.map((section) => presentSectionRecord(ctx, section, keepSiteSpace, spaces))));
 }
 
 /** A path derived from a title that is not among `taken`: "getting-started", then "getting-started-2"… */

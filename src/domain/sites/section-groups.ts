@@ -1,4 +1,5 @@
 import type { RequestContext } from '../../context.ts';
+import type { AuditFacts } from '../audit/record.ts';
 import { conflict, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { type Ordering, type Page, pageRequestOf } from '../../lib/pagination.ts';
@@ -103,7 +104,13 @@ export async function createSectionGroup(ctx: RequestContext, organizationId: st
   await manageableSite(ctx, organizationId, siteId, "change this site's sections");
   const sectionIds = input.sections ?? [];
   const id = newId('siteSectionGroup');
-  await inTransaction(ctx, async (tx) => {
+  const audit: AuditFacts = {
+    action: 'site_section_group.create',
+    organizationId,
+    target: { type: 'site-section-group', id, label: input.title },
+    payload: { siteId },
+  };
+  await inTransaction(ctx, audit, async (tx) => {
     await serializeOn(tx.db, tx.provider, `site:${siteId}`);
     const position = endOf(await topLevelEntries(tx, siteId));
     await tx.db.siteSectionGroup.create({ data: { id, siteId, title: input.title, icon: input.icon ?? null, position } });
@@ -117,7 +124,16 @@ export async function updateSectionGroup(ctx: RequestContext, organizationId: st
   await groupOfSite(ctx, siteId, groupId);
   const input = parseInput(UpdateSectionGroupInput, body);
   await manageableSite(ctx, organizationId, siteId, "change this site's sections");
-  await inTransaction(ctx, (tx) => tx.db.siteSectionGroup.update({ where: { id: groupId }, data: { title: input.title, icon: input.icon } }));
+  await inTransaction(
+    ctx,
+    {
+      action: 'site_section_group.update',
+      organizationId,
+      target: { type: 'site-section-group', id: groupId },
+      payload: { siteId },
+    },
+    (tx) => tx.db.siteSectionGroup.update({ where: { id: groupId }, data: { title: input.title, icon: input.icon } }),
+  );
   return getSectionGroup(ctx, groupId);
 }
 
@@ -126,7 +142,8 @@ export async function deleteSectionGroup(ctx: RequestContext, organizationId: st
   await visibleSite(ctx, organizationId, siteId);
   await groupOfSite(ctx, siteId, groupId);
   await manageableSite(ctx, organizationId, siteId, "change this site's sections");
-  await inTransaction(ctx, async (tx) => {
+  const audit: AuditFacts = { action: 'site_section_group.delete', organizationId, target: { type: 'site-section-group', id: groupId }, payload: { siteId } };
+  await inTransaction(ctx, audit, async (tx) => {
     await serializeOn(tx.db, tx.provider, `site:${siteId}`);
     const group = await tx.db.siteSectionGroup.findUniqueOrThrow({ where: { id: groupId } });
     const members = (await tx.db.siteSection.findMany({ where: { sectionGroupId: groupId } })).sort(bySiblingOrder);
@@ -148,7 +165,13 @@ export async function addSectionToGroup(ctx: RequestContext, organizationId: str
   await groupOfSite(ctx, siteId, groupId);
   const input = parseInput(AddSectionToGroupInput, body);
   await manageableSite(ctx, organizationId, siteId, "change this site's sections");
-  await inTransaction(ctx, async (tx) => {
+  const audit: AuditFacts = {
+    action: 'site_section_group.add_section',
+    organizationId,
+    target: { type: 'site-section-group', id: groupId },
+    payload: { siteId, sectionId: input.sectionId },
+  };
+  await inTransaction(ctx, audit, async (tx) => {
     await serializeOn(tx.db, tx.provider, `site:${siteId}`);
     const group = await tx.db.siteSectionGroup.findUniqueOrThrow({ where: { id: groupId } });
     await addSections(tx, siteId, group, [input.sectionId], 'sectionId');
@@ -161,7 +184,13 @@ export async function removeSectionFromGroup(ctx: RequestContext, organizationId
   await visibleSite(ctx, organizationId, siteId);
   await groupOfSite(ctx, siteId, groupId);
   await manageableSite(ctx, organizationId, siteId, "change this site's sections");
-  await inTransaction(ctx, async (tx) => {
+  const audit: AuditFacts = {
+    action: 'site_section_group.remove_section',
+    organizationId,
+    target: { type: 'site-section-group', id: groupId },
+    payload: { siteId, sectionId },
+  };
+  await inTransaction(ctx, audit, async (tx) => {
     await serializeOn(tx.db, tx.provider, `site:${siteId}`);
     const section = await tx.db.siteSection.findFirst({ where: { id: sectionId, sectionGroupId: groupId } });
     if (!section) throw notFound('Site section in this group', sectionId);
@@ -179,7 +208,8 @@ export async function moveSectionGroup(ctx: RequestContext, organizationId: stri
   await groupOfSite(ctx, siteId, groupId);
   const input = parseInput(MoveSectionGroupInput, body);
   await manageableSite(ctx, organizationId, siteId, "change this site's sections");
-  await inTransaction(ctx, async (tx) => {
+  const audit: AuditFacts = { action: 'site_section_group.move', organizationId, target: { type: 'site-section-group', id: groupId }, payload: { siteId } };
+  await inTransaction(ctx, audit, async (tx) => {
     await serializeOn(tx.db, tx.provider, `site:${siteId}`);
     const position = positionAmong(await topLevelEntries(tx, siteId), groupId, {
       before: input.position?.before?.id,

@@ -1,4 +1,5 @@
 import type { RequestContext } from '../../context.ts';
+import type { AuditFacts } from '../audit/record.ts';
 import { conflict, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { type Ordering, type Page, pageRequestOf } from '../../lib/pagination.ts';
@@ -106,7 +107,13 @@ export async function createSection(ctx: RequestContext, organizationId: string,
     throw invalid(`spaceId: space "${input.spaceId}" does not exist in this organization`);
   }
   const id = newId('siteSection');
-  await inTransaction(ctx, async (tx) => {
+  const audit: AuditFacts = {
+    action: 'site_section.create',
+    organizationId,
+    target: { type: 'site-section', id },
+    payload: { siteId, spaceId: input.spaceId },
+  };
+  await inTransaction(ctx, audit, async (tx) => {
     await serializeOn(tx.db, tx.provider, `site:${siteId}`);
     const existing = await tx.db.siteSection.findMany({ where: { siteId }, select: { path: true } });
     const title = input.title ?? (space.title.trim().length >= 2 ? space.title : 'Untitled section');
@@ -156,7 +163,8 @@ export async function updateSection(ctx: RequestContext, organizationId: string,
   const input = parseInput(UpdateSectionInput, body);
   await manageableSite(ctx, organizationId, siteId, "change this site's sections");
   const condition = checkedCondition(input.condition);
-  await inTransaction(ctx, async (tx) => {
+  const audit: AuditFacts = { action: 'site_section.update', organizationId, target: { type: 'site-section', id: sectionId }, payload: { siteId } };
+  await inTransaction(ctx, audit, async (tx) => {
     await serializeOn(tx.db, tx.provider, `site:${siteId}`);
     if (input.path !== undefined) {
       const taken = await tx.db.siteSection.findFirst({ where: { siteId, path: input.path, id: { not: sectionId } } });
@@ -187,7 +195,8 @@ export async function deleteSection(ctx: RequestContext, organizationId: string,
   await visibleSite(ctx, organizationId, siteId);
   await sectionOfSite(ctx, siteId, sectionId);
   await manageableSite(ctx, organizationId, siteId, "change this site's sections");
-  await inTransaction(ctx, async (tx) => {
+  const audit: AuditFacts = { action: 'site_section.delete', organizationId, target: { type: 'site-section', id: sectionId }, payload: { siteId } };
+  await inTransaction(ctx, audit, async (tx) => {
     await serializeOn(tx.db, tx.provider, `site:${siteId}`);
     const section = await tx.db.siteSection.delete({ where: { id: sectionId } });
     if (section.isDefault) {
@@ -206,7 +215,8 @@ export async function moveSection(ctx: RequestContext, organizationId: string, s
   await sectionOfSite(ctx, siteId, sectionId);
   const input = parseInput(MoveSectionInput, body);
   await manageableSite(ctx, organizationId, siteId, "change this site's sections");
-  await inTransaction(ctx, async (tx) => {
+  const audit: AuditFacts = { action: 'site_section.move', organizationId, target: { type: 'site-section', id: sectionId }, payload: { siteId } };
+  await inTransaction(ctx, audit, async (tx) => {
     await serializeOn(tx.db, tx.provider, `site:${siteId}`);
     const section = await tx.db.siteSection.findUniqueOrThrow({ where: { id: sectionId } });
     const siblings = section.sectionGroupId

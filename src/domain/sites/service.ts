@@ -9,13 +9,14 @@ import { keyBetween } from '../../lib/ordering.ts';
 import { type Ordering, type Page, pageRequestOf } from '../../lib/pagination.ts';
 import { searchable } from '../../lib/search.ts';
 import { parseInput } from '../../lib/validation.ts';
-import { authorize, sitePermissions } from '../access.ts';
+import { authorize, organizationSiteLevel, sitePermissions } from '../access.ts';
+import { memberGrants } from '../permissions/grants.ts';
 import { loader } from '../loaders.ts';
 import { visibleOrganization } from '../organizations/service.ts';
-import { type ChildListing, countsBy, emptyPage, listChildren, mapPage } from '../shared/pages.ts';
+import { type ChildListing, countsBy, emptyPage, listChildren, listVisibleChildren, mapPage } from '../shared/pages.ts';
 import { createSpaceIn, spaceRecords } from '../spaces/service.ts';
 import { inTransaction, serializeOn } from '../transaction.ts';
-import { CreateSiteInput, ListSitesQuery, UpdateAdaptiveSchemaInput, UpdateSiteInput, adaptiveJsonSchema } from './inputs.ts';
+import { CreateSiteInput, ListSitesQuery, UpdateAdaptiveSchemaInput, UpdatePublishingAuthInput, UpdateSiteInput, adaptiveJsonSchema } from './inputs.ts';
 import { type SiteJSON, presentAdaptiveSchema } from './presenter.ts';
 import {
   type SiteRecord,
@@ -34,6 +35,8 @@ interface SiteFilter {
   space?: string | undefined;
   title?: string | undefined;
   published?: boolean | undefined;
+  /** Only these sites (what a guest is granted). */
+  ids?: string[] | undefined;
 }
 
 export const sitesByCreation: Ordering<SiteRecord> = {
@@ -49,6 +52,7 @@ function siteWhere(filter: SiteFilter) {
     ...(filter.space ? { siteSpaces: { some: { spaceId: filter.space } } } : {}),
     ...(filter.title ? { searchTitle: { contains: searchable(filter.title) } } : {}),
     ...(filter.published !== undefined ? { published: filter.published } : {}),
+    ...(filter.ids ? { id: { in: filter.ids } } : {}),
   };
 }
 
@@ -81,8 +85,9 @@ const sitesOfOrganization: ChildListing<SiteRecord, SiteFilter> = {
 export async function listSiteRecords(ctx: RequestContext, organizationId: string, query: unknown): Promise<Page<SiteRecord>> {
   const { access } = await visibleOrganization(ctx, organizationId);
   const params = parseInput(ListSitesQuery, query, 'query');
-  authorize(sitePermissions(access).view, "list this organization's sites");
-  const filter = { space: params.space, title: params.title, published: params.published };
+  // A guest lists the sites granted to it; members with a role, all of them.
+  const granted = organizationSiteLevel(access) === null ? [...(await memberGrants(ctx, access.member!)).sites.keys()] : undefined;
+  const filter = { space: params.space, title: params.title, published: params.published, ...(granted ? { ids: granted } : {}) };
   return listChildren(ctx, sitesOfOrganization, organizationId, filter, pageRequestOf(params));
 }
 
@@ -122,7 +127,12 @@ const sitesOfSpace: ChildListing<SiteRecord & { siteSpaces: Array<{ spaceId: str
 export async function listSpaceSiteRecords(ctx: RequestContext, space: { id: string; organizationId: string }, query: unknown): Promise<Page<SiteRecord>> {
   const { access } = await visibleOrganization(ctx, space.organizationId);
   const params = parseInput(ListSitesQuery.pick({ page: true, limit: true, first: true, after: true, last: true, before: true }), query, 'query');
-  if (!sitePermissions(access).view) return emptyPage();
+  if (organizationSiteLevel(access) === null) {
+    // A guest: the sites granted to it among them.
+    const granted = access.member ? (await memberGrants(ctx, access.member)).sites : new Map();
+    if (granted.size === 0) return emptyPage();
+    return listVisibleChildren(ctx, sitesOfSpace, space.id, null, pageRequestOf(params), (site: SiteRecord) => granted.has(site.id));
+  }
   return listChildren(ctx, sitesOfSpace, space.id, null, pageRequestOf(params));
 }
 
@@ -142,7 +152,7 @@ export async function siteById(ctx: RequestContext, siteId: string): Promise<Sit
 export async function createSite(ctx: RequestContext, organizationId: string, body: unknown): Promise<SiteJSON> {
   const { access } = await visibleOrganization(ctx, organizationId);
   const input = parseInput(CreateSiteInput, body);
-  authorize(sitePermissions(access).create, 'create sites in this organization');
+  authorize(sitePermissions(organizationSiteLevel(access)).create, 'create sites in this organization');
   const spaceIds = Array.isArray(input.spaces) ? [...new Set(input.spaces)] : [];
   const spaces = await loader(ctx, spaceRecords).loadMany(spaceIds);
   spaceIds.forEach((spaceId, index) => {
@@ -153,7 +163,7 @@ export async function createSite(ctx: RequestContext, organizationId: string, bo
   });
   const title = input.title ?? 'Untitled site';
   const id = newId('site');
-  await inTransaction(ctx, async (tx) => {
+  await inTransaction(ctx, { action: 'site.create', organizationId, target: { type: 'site', id, label: title } }, async (tx) => {
     await tx.db.site.create({
       data: {
         id,
@@ -162,7 +172,7 @@ export async function createSite(ctx: RequestContext, organizationId: string, bo
         searchTitle: searchable(title),
         type: input.type ?? 'basic',
         visibility: input.visibility ?? 'public',
-        visitorAuthSecret: randomBytes(32).toString('base64url'),
+        visitorAuthSecret: newVisitorAuthSecret(),
       },
     });
     if (typeof input.spaces === 'string') {
@@ -194,7 +204,7 @@ export async function updateSite(ctx: RequestContext, organizationId: string, si
   await visibleSite(ctx, organizationId, siteId);
   const input = parseInput(UpdateSiteInput, body);
   await manageableSite(ctx, organizationId, siteId, 'update this site');
-  await inTransaction(ctx, async (tx) => {
+  await inTransaction(ctx, { action: 'site.update', organizationId, target: { type: 'site', id: siteId } }, async (tx) => {
     await serializeOn(tx.db, tx.provider, `site:${siteId}`);
     if (input.defaultSiteSection !== undefined) {
       const section = await loader(tx, sectionRecords).load(input.defaultSiteSection);
@@ -233,7 +243,7 @@ export async function updateSite(ctx: RequestContext, organizationId: string, si
 
 export async function deleteSite(ctx: RequestContext, organizationId: string, siteId: string): Promise<void> {
   await manageableSite(ctx, organizationId, siteId, 'delete this site');
-  await inTransaction(ctx, async (tx) => {
+  await inTransaction(ctx, { action: 'site.delete', organizationId, target: { type: 'site', id: siteId } }, async (tx) => {
     await tx.db.organization.updateMany({ where: { defaultContentSiteId: siteId }, data: { defaultContentSiteId: null } });
     // Deleted by this request only (two deletions at once announce one, the other answers 404).
     const { count } = await tx.db.site.deleteMany({ where: { id: siteId } });
@@ -245,7 +255,7 @@ export async function deleteSite(ctx: RequestContext, organizationId: string, si
 /** Publishing makes the site reachable by the audience its visibility names. */
 export async function setSitePublished(ctx: RequestContext, organizationId: string, siteId: string, published: boolean) {
   await manageableSite(ctx, organizationId, siteId, published ? 'publish this site' : 'unpublish this site');
-  await inTransaction(ctx, async (tx) => {
+  await inTransaction(ctx, { action: published ? 'site.publish' : 'site.unpublish', organizationId, target: { type: 'site', id: siteId } }, async (tx) => {
     // Changed by this request only (two publishes at once announce one): the row as it was decides.
     const { count } = await tx.db.site.updateMany({ where: { id: siteId, published: !published }, data: { published } });
     if (count === 1) emitEvent(tx, { kind: published ? 'site.published' : 'site.unpublished', organizationId, subjectId: siteId });
@@ -254,8 +264,8 @@ export async function setSitePublished(ctx: RequestContext, organizationId: stri
 }
 
 export async function getAdaptiveSchema(ctx: RequestContext, organizationId: string, siteId: string) {
-  const { site, access } = await visibleSite(ctx, organizationId, siteId);
-  authorize(sitePermissions(access).viewAdaptiveSchema, "read this site's adaptive schema");
+  const { site, level } = await visibleSite(ctx, organizationId, siteId);
+  authorize(sitePermissions(level).viewAdaptiveSchema, "read this site's adaptive schema");
   return presentAdaptiveSchema(site);
 }
 
@@ -277,7 +287,7 @@ export async function updateAdaptiveSchema(ctx: RequestContext, organizationId: 
   }
   const schema = parseInput(z.object({ jsonSchema: adaptiveJsonSchema }), { jsonSchema }).jsonSchema;
   await manageableSite(ctx, organizationId, siteId, "change this site's adaptive schema");
-  await inTransaction(ctx, (tx) =>
+  await inTransaction(ctx, { action: 'site.update_adaptive_schema', organizationId, target: { type: 'site', id: siteId } }, (tx) =>
     tx.db.site.update({
       where: { id: siteId },
       data: { adaptiveSchema: { $schema: 'http://json-schema.org/draft-07/schema#', ...schema }, adaptiveSchemaUpdatedAt: ctx.clock.now() },
@@ -286,8 +296,75 @@ export async function updateAdaptiveSchema(ctx: RequestContext, organizationId: 
   return getAdaptiveSchema(ctx, organizationId, siteId);
 }
 
-/** The key that signs visitor tokens of a visitor-auth site (official `publishing/auth`), for its admins. */
+/** A site's publishing key: 256 random bits. */
+const newVisitorAuthSecret = () => randomBytes(32).toString('base64url');
+
+/** The official SitePublishingAuth of a site: its key, backend and the addresses set. */
+export interface SitePublishingAuthJSON {
+  object: 'publishing-auth';
+  backend: 'custom' | 'integration';
+  privateKey: string;
+  fallbackURL?: string;
+  logoutURL?: string;
+  integration?: string;
+}
+
+function presentPublishingAuth(site: SiteRecord): SitePublishingAuthJSON {
+  return {
+    object: 'publishing-auth',
+    backend: site.visitorAuthBackend === 'integration' ? 'integration' : 'custom',
+    privateKey: site.visitorAuthSecret,
+    ...(site.visitorAuthFallbackUrl ? { fallbackURL: site.visitorAuthFallbackUrl } : {}),
+    ...(site.visitorAuthLogoutUrl ? { logoutURL: site.visitorAuthLogoutUrl } : {}),
+    ...(site.visitorAuthIntegration ? { integration: site.visitorAuthIntegration } : {}),
+  };
+}
+
+/** The key that signs visitor tokens of a visitor-auth site (official `publishing/auth`), and its settings, for its admins. */
 export async function getPublishingAuth(ctx: RequestContext, organizationId: string, siteId: string) {
   const { site } = await manageableSite(ctx, organizationId, siteId, "read this site's visitor authentication key");
-  return { object: 'publishing-auth' as const, backend: 'custom' as const, privateKey: site.visitorAuthSecret };
+  return presentPublishingAuth(site);
+}
+
+/**
+ * `updateSitePublishingAuthById`: who signs the visitor tokens (`backend`: the
+ * site's key, or an integration named by `integration`) and where visitors go
+ * when their token is missing or not valid (`fallbackURL`) or to sign out
+ * (`logoutURL`); an address left out is kept, null unsets it.
+ */
+export async function updatePublishingAuth(ctx: RequestContext, organizationId: string, siteId: string, body: unknown) {
+  await visibleSite(ctx, organizationId, siteId);
+  const input = parseInput(UpdatePublishingAuthInput, body);
+  if (input.backend === 'integration' && !input.integration) {
+    throw invalid('integration: is required when backend is "integration" (the name of the integration that signs visitor tokens)');
+  }
+  if (input.backend === 'custom' && input.integration !== undefined) {
+    throw invalid('integration: only applies when backend is "integration"');
+  }
+  await manageableSite(ctx, organizationId, siteId, "change this site's visitor authentication");
+  await inTransaction(ctx, { action: 'site.update_publishing_auth', organizationId, target: { type: 'site', id: siteId } }, (tx) =>
+    tx.db.site.update({
+      where: { id: siteId },
+      data: {
+        visitorAuthBackend: input.backend,
+        visitorAuthIntegration: input.backend === 'integration' ? input.integration! : null,
+        ...(input.fallbackURL !== undefined ? { visitorAuthFallbackUrl: input.fallbackURL } : {}),
+        ...(input.logoutURL !== undefined ? { visitorAuthLogoutUrl: input.logoutURL } : {}),
+      },
+    }),
+  );
+  return getPublishingAuth(ctx, organizationId, siteId);
+}
+
+/**
+ * A new key for the site's visitor tokens and site tokens (official
+ * `regenerateSitePublishingAuthById`), for its admins: every visitor token signed
+ * with the old key, and every site token issued for the site, stops being accepted.
+ */
+export async function regeneratePublishingAuth(ctx: RequestContext, organizationId: string, siteId: string) {
+  await manageableSite(ctx, organizationId, siteId, "regenerate this site's visitor authentication key");
+  await inTransaction(ctx, { action: 'site.regenerate_publishing_auth', organizationId, target: { type: 'site', id: siteId } }, (tx) =>
+    tx.db.site.update({ where: { id: siteId }, data: { visitorAuthSecret: newVisitorAuthSecret() } }),
+  );
+  return getPublishingAuth(ctx, organizationId, siteId);
 }

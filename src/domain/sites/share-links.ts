@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { AuditFacts } from '../audit/record.ts';
 import type { RequestContext } from '../../context.ts';
 import type { Prisma } from '../../db/index.ts';
 import { notFound } from '../../errors.ts';
@@ -42,10 +43,18 @@ export async function listShareLinks(ctx: RequestContext, organizationId: string
 export async function createShareLink(ctx: RequestContext, organizationId: string, siteId: string, body: unknown) {
   const { site } = await manageableSite(ctx, organizationId, siteId, "manage this site's share links");
   const input = parseInput(CreateShareLinkInput, body);
-  const link = await inTransaction(ctx, (tx) =>
-    tx.db.shareLink.create({
-      data: { id: newId('shareLink'), siteId, name: input.name || null, key: randomBytes(24).toString('base64url') },
+  const link = await inTransaction(
+    ctx,
+    (created: { id: string; name: string | null }) => ({
+      action: 'share_link.create',
+      organizationId,
+      target: { type: 'share-link', id: created.id, label: created.name ?? undefined },
+      payload: { siteId },
     }),
+    (tx) =>
+      tx.db.shareLink.create({
+        data: { id: newId('shareLink'), siteId, name: input.name || null, key: randomBytes(24).toString('base64url') },
+      }),
   );
   return presentShareLink(link, site, ctx.urls);
 }
@@ -67,7 +76,8 @@ export async function updateShareLink(ctx: RequestContext, organizationId: strin
   const { site } = await manageableSite(ctx, organizationId, siteId, "manage this site's share links");
   await linkOfSite(ctx, siteId, shareLinkId);
   const input = parseInput(UpdateShareLinkInput, body);
-  const link = await inTransaction(ctx, (tx) =>
+  const audit: AuditFacts = { action: 'share_link.update', organizationId, target: { type: 'share-link', id: shareLinkId }, payload: { siteId } };
+  const link = await inTransaction(ctx, audit, (tx) =>
     tx.db.shareLink.update({
       where: { id: shareLinkId },
       data: { ...(input.name !== undefined ? { name: input.name || null } : {}), active: input.active },
@@ -80,5 +90,14 @@ export async function updateShareLink(ctx: RequestContext, organizationId: strin
 export async function deleteShareLink(ctx: RequestContext, organizationId: string, siteId: string, shareLinkId: string) {
   await manageableSite(ctx, organizationId, siteId, "manage this site's share links");
   await linkOfSite(ctx, siteId, shareLinkId);
-  await inTransaction(ctx, (tx) => tx.db.shareLink.delete({ where: { id: shareLinkId } }));
+  await inTransaction(
+    ctx,
+    {
+      action: 'share_link.delete',
+      organizationId,
+      target: { type: 'share-link', id: shareLinkId },
+      payload: { siteId },
+    },
+    (tx) => tx.db.shareLink.delete({ where: { id: shareLinkId } }),
+  );
 }

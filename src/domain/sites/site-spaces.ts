@@ -1,15 +1,18 @@
 import type { RequestContext } from '../../context.ts';
+import type { AuditFacts } from '../audit/record.ts';
 import { conflict, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { type Ordering, type Page, pageRequestOf } from '../../lib/pagination.ts';
 import { parseInput } from '../../lib/validation.ts';
 import { loader } from '../loaders.ts';
 import { type ChildListing, countsBy, listChildren, listVisibleChildren, mapPage } from '../shared/pages.ts';
-import { spaceRecords } from '../spaces/service.ts';
+import { copySpaceIn, duplicableSpace, spaceRecords } from '../spaces/service.ts';
 import { inTransaction, serializeOn } from '../transaction.ts';
 import { checkedCondition } from './conditions.ts';
-import { CreateSiteSpaceInput, ListSiteSpacesQuery, MoveSiteSpaceInput, UpdateSiteSpaceInput } from './inputs.ts';
-import { endOf, positionAmong } from './positions.ts';
+import { CreateSiteSpaceInput, DuplicateSiteSpaceInput, ListSiteSpacesQuery, MoveSiteSpaceInput, UpdateSiteSpaceInput } from './inputs.ts';
+import { topLevelEntries } from './sections.ts';
+import { keyBetween } from '../../lib/ordering.ts';
+import { type Ordered, bySiblingOrder, endOf, positionAmong } from './positions.ts';
 import type { SiteSpaceJSON } from './presenter.ts';
 import { shownTo, siteAudience } from './published.ts';
 import {
@@ -125,7 +128,8 @@ export async function addSiteSpace(ctx: RequestContext, organizationId: string, 
     throw invalid(`spaceId: space "${input.spaceId}" does not exist in this organization`);
   }
   const id = newId('siteSpace');
-  await inTransaction(ctx, async (tx) => {
+  const audit: AuditFacts = { action: 'site_space.create', organizationId, target: { type: 'site-space', id }, payload: { siteId, spaceId: input.spaceId } };
+  await inTransaction(ctx, audit, async (tx) => {
     await serializeOn(tx.db, tx.provider, `site:${siteId}`);
     let sectionId: string | null = null;
     if (input.sectionId !== undefined) {
@@ -164,7 +168,8 @@ export async function updateSiteSpace(ctx: RequestContext, organizationId: strin
   const input = parseInput(UpdateSiteSpaceInput, body);
   await manageableSite(ctx, organizationId, siteId, "change this site's spaces");
   const condition = checkedCondition(input.condition);
-  await inTransaction(ctx, async (tx) => {
+  const audit: AuditFacts = { action: 'site_space.update', organizationId, target: { type: 'site-space', id: siteSpaceId }, payload: { siteId } };
+  await inTransaction(ctx, audit, async (tx) => {
     await serializeOn(tx.db, tx.provider, `site:${siteId}`);
     if (input.path !== undefined) {
       const taken = await tx.db.siteSpace.findFirst({
@@ -184,7 +189,8 @@ export async function deleteSiteSpace(ctx: RequestContext, organizationId: strin
   await visibleSite(ctx, organizationId, siteId);
   await siteSpaceOfSite(ctx, siteId, siteSpaceId);
   await manageableSite(ctx, organizationId, siteId, "change this site's spaces");
-  await inTransaction(ctx, async (tx) => {
+  const audit: AuditFacts = { action: 'site_space.delete', organizationId, target: { type: 'site-space', id: siteSpaceId }, payload: { siteId } };
+  await inTransaction(ctx, audit, async (tx) => {
     await serializeOn(tx.db, tx.provider, `site:${siteId}`);
     const removed = await tx.db.siteSpace.delete({ where: { id: siteSpaceId } });
     if (removed.isDefault) {
@@ -203,7 +209,7 @@ export async function moveSiteSpace(ctx: RequestContext, organizationId: string,
   const siteSpace = await siteSpaceOfSite(ctx, siteId, siteSpaceId);
   const input = parseInput(MoveSiteSpaceInput, body);
   await manageableSite(ctx, organizationId, siteId, "change this site's spaces");
-  await inTransaction(ctx, async (tx) => {
+  await inTransaction(ctx, { action: 'site_space.move', organizationId, target: { type: 'site-space', id: siteSpaceId }, payload: { siteId } }, async (tx) => {
     await serializeOn(tx.db, tx.provider, `site:${siteId}`);
     const siblings = await tx.db.siteSpace.findMany({
       where: container(siteId, siteSpace.sectionId),
@@ -216,4 +222,88 @@ export async function moveSiteSpace(ctx: RequestContext, organizationId: string,
     await tx.db.siteSpace.update({ where: { id: siteSpaceId }, data: { position } });
   });
   return getSiteSpace(ctx, siteSpaceId);
+}
+
+/** The entry right after `id` among its siblings, for a copy placed between them. */
+function nextAfter(siblings: Ordered[], id: string): Ordered | undefined {
+  const ordered = [...siblings].sort(bySiblingOrder);
+  return ordered[ordered.findIndex((sibling) => sibling.id === id) + 1];
+}
+
+/**
+ * `duplicateSiteSpace`: a copy of the site space's space (as duplicateSpace
+ * makes it), shown where the site space is: the only site space of its section
+ * is copied into a new section right after that one; otherwise the copy is a
+ * variant right after it among its siblings. Its condition and customization
+ * override come along. For site admins who may also copy the space.
+ */
+export async function duplicateSiteSpace(ctx: RequestContext, organizationId: string, siteId: string, siteSpaceId: string, body: unknown) {
+  await visibleSite(ctx, organizationId, siteId);
+  const original = await siteSpaceOfSite(ctx, siteId, siteSpaceId);
+  const input = parseInput(DuplicateSiteSpaceInput, body ?? {});
+  if (input.draft) throw invalid('draft: draft site spaces and sections are not supported; leave it out or send false');
+  await manageableSite(ctx, organizationId, siteId, "duplicate this site's spaces");
+  const space = await duplicableSpace(ctx, original.spaceId);
+  const id = newId('siteSpace');
+  const spaceId = newId('space');
+  const audit: AuditFacts[] = [
+    { action: 'site_space.duplicate', organizationId, target: { type: 'site-space', id }, payload: { siteId, from: siteSpaceId, spaceId } },
+    { action: 'space.duplicate', organizationId, target: { type: 'space', id: spaceId }, payload: { from: space.id } },
+  ];
+  await inTransaction(ctx, audit, async (tx) => {
+    await serializeOn(tx.db, tx.provider, `site:${siteId}`);
+    const current = await tx.db.siteSpace.findUnique({ where: { id: siteSpaceId } });
+    if (!current) throw notFound('Site space', siteSpaceId);
+    await copySpaceIn(tx, space, spaceId);
+    const copy = {
+      id,
+      siteId,
+      spaceId,
+      condition: current.condition,
+      ...(current.customization === null ? {} : { customization: current.customization as object, customizationUpdatedAt: ctx.clock.now() }),
+    };
+    const siblings = await tx.db.siteSpace.findMany({ where: container(siteId, current.sectionId), select: { id: true, position: true, path: true } });
+    if (current.sectionId && siblings.length === 1) {
+      // The only variant of its section: the copy gets a section of its own, right after.
+      const section = await tx.db.siteSection.findUniqueOrThrow({ where: { id: current.sectionId } });
+      const sectionSiblings = section.sectionGroupId
+        ? await tx.db.siteSection.findMany({ where: { sectionGroupId: section.sectionGroupId }, select: { id: true, position: true } })
+        : await topLevelEntries(tx, siteId);
+      const position = keyBetween(section.position, nextAfter(sectionSiblings, section.id)?.position);
+      const sectionPaths = (await tx.db.siteSection.findMany({ where: { siteId }, select: { path: true } })).map((entry) => entry.path);
+      const sectionId = newId('siteSection');
+      const title = `Copy of ${section.title}`.slice(0, 128);
+      await tx.db.siteSection.create({
+        data: {
+          id: sectionId,
+          siteId,
+          sectionGroupId: section.sectionGroupId,
+          title,
+          description: section.description,
+          icon: section.icon,
+          condition: section.condition,
+          path: uniquePath(title, sectionPaths, 'section'),
+          position,
+          topPosition: section.sectionGroupId ? section.topPosition : position,
+          isDefault: false,
+        },
+      });
+      await tx.db.siteSpace.create({ data: { ...copy, sectionId, path: current.path, position: keyBetween(null, null), isDefault: true } });
+    } else {
+      await tx.db.siteSpace.create({
+        data: {
+          ...copy,
+          sectionId: current.sectionId,
+          path: uniquePath(
+            `${current.path}-copy`,
+            siblings.map((sibling) => sibling.path),
+            'space',
+          ),
+          position: keyBetween(current.position, nextAfter(siblings, current.id)?.position),
+          isDefault: false,
+        },
+      });
+    }
+  });
+  return getSiteSpace(ctx, id);
 }

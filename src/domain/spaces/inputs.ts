@@ -5,7 +5,8 @@ import { emoji, roleOrNull, spaceMergeRules, url } from '../shared/schemas.ts';
 
 export const SPACE_EDIT_MODES = ['live', 'locked'] as const;
 
-export const spaceTitle = z.string().max(50);
+/** A space's title: shown wherever the space is listed, so never empty or blank. */
+export const spaceTitle = z.string().min(1).max(50).regex(/\S/, 'must not be blank');
 
 export const GetSpaceQuery = z.object({ shareKey: z.string().min(1).max(256).optional() });
 export const ListSpacesQuery = z.object({ ...pageParams });

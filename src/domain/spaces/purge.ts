@@ -20,4 +20,5 @@ export const spacePurgeJob: JobKind = {
   retryLimit: 3,
   timeoutSeconds: 600,
   run: async (ctx) => ({ purged: await purgeDeletedSpaces(ctx.db, ctx.clock) }),
+  idle: (output) => output.purged === 0,
 };

@@ -1,4 +1,5 @@
 import type { RequestContext } from '../../context.ts';
+import type { AuditFacts } from '../audit/record.ts';
 import type { MemberRecord, TeamMemberRecord, TeamRecord, UserRecord } from '../../db/index.ts';
 import { invalid, notFound } from '../../errors.ts';
 import { newId } from '../../lib/ids.ts';
@@ -12,6 +13,7 @@ import { presentMemberOf } from '../members/service.ts';
 import { visibleOrganization } from '../organizations/service.ts';
 import { type ChildListing, countsBy, emptyPage, listChildren, mapPage } from '../shared/pages.ts';
 import { inTransaction, serializeOn } from '../transaction.ts';
+import { joinTeamGrants, teamSpaceCount } from '../permissions/grants.ts';
 import { requireViewer } from '../users/service.ts';
 import {
   CreateTeamInput,
@@ -28,9 +30,6 @@ import { type TeamJSON, type TeamMemberJSON, type TeamPermissions, presentTeam, 
  * Teams group members of an organization. Non-guest members see them; admins
  * create them; admins and the team's owners rename, delete and staff them.
  */
-
-/** No operation of this API gives a team access to content of its own: every team reaches 0 spaces through it. */
-export const TEAM_SPACES = 0;
 
 export const teamRecords = defineRecordLoader((ctx, ids) => ctx.db.team.findMany({ where: { id: { in: ids } } }));
 
@@ -64,8 +63,12 @@ export function teamMemberCount(ctx: RequestContext, team: TeamRecord): Promise<
 
 /** The REST object of a team row (also the `defaultTeam` of SAML providers). */
 export async function presentTeamRecord(ctx: RequestContext, team: TeamRecord, access: OrganizationAccess): Promise<TeamJSON> {
-  const [members, permissions] = await Promise.all([loader(ctx, teamMemberCounts).load(team.id), teamPermissions(ctx, team, access)]);
-  return presentTeam(team, { members, spaces: TEAM_SPACES }, permissions);
+  const [members, spaces, permissions] = await Promise.all([
+    loader(ctx, teamMemberCounts).load(team.id),
+    teamSpaceCount(ctx, team.id),
+    teamPermissions(ctx, team, access),
+  ]);
+  return presentTeam(team, { members, spaces }, permissions);
 }
 
 /** The organization, for a caller who may see its teams. */
@@ -176,7 +179,7 @@ export async function createTeam(ctx: RequestContext, organizationId: string, bo
   const members = [...new Set(input.members ?? [])];
   await membersByUserId(ctx, organizationId, input.members ?? [], 'members');
   const id = newId('team');
-  await inTransaction(ctx, async (tx) => {
+  await inTransaction(ctx, { action: 'team.create', organizationId, target: { type: 'team', id, label: input.title }, payload: { members } }, async (tx) => {
     await tx.db.team.create({ data: { id, organizationId, title: input.title, searchText: searchable(input.title) } });
     if (members.length) {
       await tx.db.teamMember.createMany({ data: members.map((userId) => ({ teamId: id, organizationId, userId, role: 'member' })) });
@@ -188,13 +191,23 @@ export async function createTeam(ctx: RequestContext, organizationId: string, bo
 export async function updateTeam(ctx: RequestContext, organizationId: string, teamId: string, body: unknown): Promise<TeamJSON> {
   const input = parseInput(UpdateTeamInput, body);
   await manageableTeam(ctx, organizationId, teamId, 'rename this team');
-  await inTransaction(ctx, (tx) => tx.db.team.update({ where: { id: teamId }, data: { title: input.title, searchText: searchable(input.title) } }));
+  await inTransaction(
+    ctx,
+    {
+      action: 'team.update',
+      organizationId,
+      target: { type: 'team', id: teamId, label: input.title },
+    },
+    (tx) => tx.db.team.update({ where: { id: teamId }, data: { title: input.title, searchText: searchable(input.title) } }),
+  );
   return getTeam(ctx, organizationId, teamId);
 }
 
 export async function deleteTeam(ctx: RequestContext, organizationId: string, teamId: string): Promise<void> {
   await manageableTeam(ctx, organizationId, teamId, 'delete this team');
-  await inTransaction(ctx, (tx) => tx.db.team.deleteMany({ where: { id: teamId } }));
+  await inTransaction(ctx, { action: 'team.delete', organizationId, target: { type: 'team', id: teamId } }, (tx) =>
+    tx.db.team.deleteMany({ where: { id: teamId } }),
+  );
 }
 
 type TeamMemberRow = TeamMemberRecord & { member: MemberRecord & { user: UserRecord } };
@@ -254,7 +267,13 @@ async function writeTeamMembers(
   changes: { add: string[]; roles: Map<string, TeamMemberRole>; remove: string[] },
 ): Promise<void> {
   const removed = new Set(changes.remove);
-  await inTransaction(ctx, async (tx) => {
+  const audit: AuditFacts = {
+    action: 'team.update_members',
+    organizationId: team.organizationId,
+    target: { type: 'team', id: team.id, label: team.title },
+    payload: { added: changes.add, roles: Object.fromEntries(changes.roles), removed: changes.remove },
+  };
+  await inTransaction(ctx, audit, async (tx) => {
     // Concurrent edits of one team queue here, so each sees the others' members.
     await serializeOn(tx.db, tx.provider, `team:${team.id}`);
     const current = new Map(
@@ -268,6 +287,12 @@ async function writeTeamMembers(
       await tx.db.teamMember.createMany({
         data: created.map(([userId, role]) => ({ teamId: team.id, organizationId: team.organizationId, userId, role: role ?? 'member' })),
       });
+      await joinTeamGrants(
+        tx,
+        team.organizationId,
+        team.id,
+        created.map(([userId]) => userId),
+      );
     }
     for (const [userId, role] of wanted) {
       if (role && current.has(userId) && current.get(userId) !== role) {

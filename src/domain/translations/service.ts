@@ -93,7 +93,15 @@ export async function createTranslationSettings(ctx: RequestContext, organizatio
   const input = parseInput(CreateTranslationSettingsInput, body);
   await manageableOrganization(ctx, organizationId, 'create translation settings in this organization');
   const id = newId('translationSettings');
-  await inTransaction(ctx, (tx) => tx.db.translationSettings.create({ data: { id, organizationId, title: input.title, languages: input.languages ?? [] } }));
+  await inTransaction(
+    ctx,
+    {
+      action: 'translation.create',
+      organizationId,
+      target: { type: 'translation-settings', id, label: input.title },
+    },
+    (tx) => tx.db.translationSettings.create({ data: { id, organizationId, title: input.title, languages: input.languages ?? [] } }),
+  );
   return getTranslationSettings(ctx, organizationId, id);
 }
 
@@ -101,7 +109,7 @@ export async function updateTranslationSettings(ctx: RequestContext, organizatio
   const input = parseInput(UpdateTranslationSettingsInput, body);
   await manageableOrganization(ctx, organizationId, "change this organization's translation settings");
   await findSettings(ctx, organizationId, id);
-  await inTransaction(ctx, (tx) =>
+  await inTransaction(ctx, { action: 'translation.update', organizationId, target: { type: 'translation-settings', id } }, (tx) =>
     tx.db.translationSettings.update({
       where: { id },
       data: { title: input.title, ...(input.languages ? { languages: input.languages } : {}) },
@@ -113,5 +121,13 @@ export async function updateTranslationSettings(ctx: RequestContext, organizatio
 export async function deleteTranslationSettings(ctx: RequestContext, organizationId: string, id: string): Promise<void> {
   await manageableOrganization(ctx, organizationId, "delete this organization's translation settings");
   await findSettings(ctx, organizationId, id);
-  await inTransaction(ctx, (tx) => tx.db.translationSettings.deleteMany({ where: { id } }));
+  await inTransaction(
+    ctx,
+    {
+      action: 'translation.delete',
+      organizationId,
+      target: { type: 'translation-settings', id },
+    },
+    (tx) => tx.db.translationSettings.deleteMany({ where: { id } }),
+  );
 }

@@ -9,6 +9,7 @@ import { presentUser } from './presenter.ts';
 export const userRecords = defineRecordLoader((ctx, ids) => ctx.db.user.findMany({ where: { id: { in: ids } } }));
 
 interface ViewerRow {
+  tokenId: string;
   id: string;
   email: string;
   displayName: string;
@@ -22,6 +23,7 @@ interface ViewerRow {
   sso: boolean | number | bigint | null;
   joinedAt: Date | string | null;
   lastSeenAt: Date | string | null;
+  reachedByGrants: boolean | number | null;
   /** The data generation of the membership's organization. */
   generation: bigint | number | string | null;
   /** The data generation of the user itself. */
@@ -44,8 +46,8 @@ export interface ViewerRead {
  */
 export async function readViewer(database: Pick<Database, 'readRows'>, token: string): Promise<ViewerRead | null> {
   const rows = await database.readRows<ViewerRow>(
-    `SELECT u."id", u."email", u."displayName", u."photoURL", u."searchText", u."createdAt", u."updatedAt",
-           m."organizationId", m."role", m."disabled", m."sso", m."joinedAt", m."lastSeenAt",
+    `SELECT t."id" AS "tokenId", u."id", u."email", u."displayName", u."photoURL", u."searchText", u."createdAt", u."updatedAt",
+           m."organizationId", m."role", m."disabled", m."sso", m."joinedAt", m."lastSeenAt", m."reachedByGrants",
            g."version" AS "generation",
            (SELECT ug."version" FROM "data_generations" ug WHERE ug."scope" = u."id") AS "userGeneration"
     FROM "api_tokens" t
@@ -80,9 +82,10 @@ export async function readViewer(database: Pick<Database, 'readRows'>, token: st
       sso: Boolean(Number(row.sso)),
       joinedAt: new Date(row.joinedAt!),
       lastSeenAt: row.lastSeenAt === null ? null : new Date(row.lastSeenAt),
+      reachedByGrants: Boolean(Number(row.reachedByGrants)),
     });
   }
-  return { viewer: { user, memberships, generation: generationOf(versions) }, versions };
+  return { viewer: { user, memberships, generation: generationOf(versions), tokenId: first.tokenId }, versions };
 }
 
 /** The one string of a viewer's generations: `scope:version` of the user and each organization, sorted. */

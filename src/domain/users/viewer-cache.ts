@@ -26,6 +26,7 @@ export interface ViewerCache {
 
 interface Entry {
   user: UserRecord;
+  tokenId: string | undefined;
   memberships: ReadonlyMap<string, MemberRecord>;
   /** The user and its organizations: the scopes of its generation. */
   scopes: string[];
@@ -82,7 +83,7 @@ export function createViewerCache(database: Pick<Database, 'readRows' | 'generat
       if (version === undefined) return null;
       now.set(scope, version);
     }
-    return { user: entry.user, memberships: entry.memberships, generation: generationOf(now) };
+    return { user: entry.user, memberships: entry.memberships, generation: generationOf(now), ...(entry.tokenId ? { tokenId: entry.tokenId } : {}) };
   };
 
   return {
@@ -102,8 +103,8 @@ export function createViewerCache(database: Pick<Database, 'readRows' | 'generat
           const known = versions.get(scope);
           if (known === undefined || BigInt(version) > BigInt(known)) versions.set(scope, version);
         }
-        const { user, memberships } = read.viewer;
-        viewers.set(digest, { user, memberships: memberships!, scopes: [...read.versions.keys()] });
+        const { user, memberships, tokenId } = read.viewer;
+        viewers.set(digest, { user, tokenId, memberships: memberships!, scopes: [...read.versions.keys()] });
         let digests = tokensOfUser.get(user.id);
         if (!digests) tokensOfUser.set(user.id, (digests = new Set()));
         digests.add(digest);

@@ -102,7 +102,8 @@ export function createCompiledReads(options: CompiledReadsOptions): CompiledRead
   ) => {
     let byShape = plans.get(document);
     if (!byShape) plans.set(document, (byShape = new LRUCache({ max: PLANS_KEPT })));
-    const key = JSON.stringify([operation.name?.value ?? null, variables, viewer.memberOf, viewer.contentOf]);
+    // The viewer's id too: the grants that reach it are read by it (src/domain/reads.ts seesContent).
+    const key = JSON.stringify([operation.name?.value ?? null, variables, viewer.userId, viewer.memberOf, viewer.contentOf]);
     let plan = byShape.get(key);
     if (plan === undefined) {
       plan = compilePlan(schema, document, operation, variables, viewer);

@@ -7,7 +7,7 @@ import { sectionsInSiteOrder } from '../../domain/sites/sections.ts';
 import { sitesByCreation } from '../../domain/sites/service.ts';
 import { siteSpacesByCreation } from '../../domain/sites/site-spaces.ts';
 import { SPACE_ADDRESSES } from '../../domain/spaces/presenter.ts';
-import { equalities } from '../../domain/reads.ts';
+import { contentColumnsOf, equalities, seesContent, seesSite } from '../../domain/reads.ts';
 import { LISTED_SPACES, spacesByCreation, spacesInSiblingOrder } from '../../domain/spaces/service.ts';
 import { addresses } from './addresses.ts';
 import {
@@ -54,6 +54,12 @@ function guarded(allowed: (c: CompileContext, row: string) => ReturnType<typeof 
 /** Rows of organizations whose content the viewer reads (src/domain/access.ts readsContent). */
 const contentOf = (c: CompileContext, organizationId: ReturnType<typeof ref>) => c.json.inList(organizationId, c.viewer.contentOf);
 const memberOf = (c: CompileContext, organizationId: ReturnType<typeof ref>) => c.json.inList(organizationId, c.viewer.memberOf);
+/** Rows of spaces or collections the viewer sees: by its organization role, or by a grant (src/domain/reads.ts seesContent). */
+/** Rows of sites the viewer sees: by its organization role, or by a grant on the site (src/domain/reads.ts seesSite). */
+const seenSite = (c: CompileContext, row: string) =>
+  seesSite({ provider: c.json.provider }, { id: ref(row, 'id'), organizationId: ref(row, 'organizationId') }, c.viewer);
+const seen = (kind: 'space' | 'collection') => (c: CompileContext, row: string) =>
+  seesContent({ provider: c.json.provider }, contentColumnsOf(kind, row), c.viewer);
 
 /** A root field reading one row by its `id` argument, with the rows the viewer may see; null (then the executor's 404) for others. */
 function byId(table: Parameters<typeof one>[0], visible: (c: CompileContext, row: string) => ReturnType<typeof sql>): FieldCompiler {
@@ -131,9 +137,9 @@ export const COMPILED_TYPES: CompiledTypes = {
     table: null,
     fields: {
       organization: byId('organizations', (c, row) => memberOf(c, ref(row, 'id'))),
-      space: byId('spaces', (c, row) => contentOf(c, ref(row, 'organizationId'))),
-      collection: byId('collections', (c, row) => contentOf(c, ref(row, 'organizationId'))),
-      site: byId('sites', (c, row) => contentOf(c, ref(row, 'organizationId'))),
+      space: byId('spaces', seen('space')),
+      collection: byId('collections', seen('collection')),
+      site: byId('sites', seenSite),
     },
   },
 
@@ -152,11 +158,12 @@ export const COMPILED_TYPES: CompiledTypes = {
       internal_isOnNewTrial: constant(true),
       urls: addresses(ORGANIZATION_ADDRESSES),
       // Members who are not guests (src/domain/sites/service.ts listSiteRecords); others get the executor's 403.
+      // Guests list the sites granted to them (src/domain/sites/service.ts listSiteRecords).
       sites: guarded(
-        (c, row) => contentOf(c, ref(row, 'id')),
+        (c, row) => memberOf(c, ref(row, 'id')),
         connection({
           table: 'sites',
-          where: (_c, child, parent) => sql`${ref(child, 'organizationId')} = ${ref(parent, 'id')}`,
+          where: (c, child, parent) => sql`${ref(child, 'organizationId')} = ${ref(parent, 'id')} AND ${seenSite(c, child)}`,
           ordering: sitesByCreation as never,
           filter: (_c, child, args) => {
             if (args.title != null || args.space != null) return UNSUPPORTED;
@@ -164,11 +171,13 @@ export const COMPILED_TYPES: CompiledTypes = {
           },
         }),
       ),
+      // Guests list what grants reach (src/domain/spaces/service.ts listOrganizationSpaceRecords).
       spaces: guarded(
-        (c, row) => contentOf(c, ref(row, 'id')),
+        (c, row) => memberOf(c, ref(row, 'id')),
         connection({
           table: 'spaces',
-          where: (_c, child, parent) => sql`${ref(child, 'organizationId')} = ${ref(parent, 'id')} AND ${equalities(child, LISTED_SPACES)}`,
+          where: (c, child, parent) =>
+            sql`${ref(child, 'organizationId')} = ${ref(parent, 'id')} AND ${equalities(child, LISTED_SPACES)} AND ${seen('space')(c, child)}`,
           ordering: spacesByCreation as never,
         }),
       ),
@@ -257,7 +266,7 @@ export const COMPILED_TYPES: CompiledTypes = {
       ),
       // Members who are not guests see every section (src/domain/sites/sections.ts); visitors' trees are the executor's.
       sections: guarded(
-        (c, row) => contentOf(c, ref(row, 'organizationId')),
+        seenSite,
         connection({
           table: 'site_sections',
           where: (_c, child, parent) => sql`${ref(child, 'siteId')} = ${ref(parent, 'id')}`,
@@ -265,7 +274,7 @@ export const COMPILED_TYPES: CompiledTypes = {
         }),
       ),
       siteSpaces: guarded(
-        (c, row) => contentOf(c, ref(row, 'organizationId')),
+        seenSite,
         connection({
           table: 'site_spaces',
           where: (_c, child, parent) => sql`${ref(child, 'siteId')} = ${ref(parent, 'id')}`,

@@ -1,10 +1,15 @@
 import { type ChangeType, type ChangedPage, type ContentChange, type PageSide, changeRequestChanges } from '../../domain/change-requests/diff.ts';
+import { revisionChanges } from '../../domain/content/revision-changes.ts';
 import { builder } from '../builder.ts';
 import { connectionQuery, toConnection } from '../connection.ts';
 import { ChangeRequest } from './change-request.ts';
 import { restEnum } from './common.ts';
+import { Revision } from './content.ts';
 
-/** What a change request changes (REST `…/change-requests/{changeRequestId}/changes`, src/domain/change-requests/diff.ts). */
+/**
+ * What a change request changes (REST `…/change-requests/{changeRequestId}/changes`, src/domain/change-requests/diff.ts),
+ * and what a revision changed (REST `…/revisions/{revisionId}/changes`).
+ */
 
 const ContentChangeType = restEnum<ChangeType>('ContentChangeType', 'What a change is (REST `type`)', {
   page_created: 'A page added',
@@ -52,7 +57,8 @@ const ChangedFile = builder.objectRef<NonNullable<ContentChange['file']>>('Chang
 });
 
 const ContentChangeRef = builder.objectRef<ContentChange>('ContentChange').implement({
-  description: 'One change of a change request: a page created, edited, moved or deleted, or a file created or deleted (an item of REST `…/changes`)',
+  description:
+    'One change of a change request or a revision: a page created, edited, moved or deleted, or a file created or deleted (an item of REST `…/changes`)',
   fields: (t) => ({
     type: t.expose('type', { type: ContentChangeType, description: 'What it is' }),
     page: t.expose('page', { type: ChangedPageRef, nullable: true, description: 'The page (as it is now; a deleted one as it was); null for a file' }),
@@ -80,5 +86,14 @@ builder.objectField(ChangeRequest, 'changes', (t) =>
       'What it changes since its base (the space revision it was created or last updated from; once merged, what its merge changed): pages in the table-of-contents order of the new side, then deleted pages, then files (REST `…/change-requests/{changeRequestId}/changes`, whose `next.page` tokens are the cursors)',
     resolve: async (changeRequest, args, ctx) =>
       toConnection((await changeRequestChanges(ctx, changeRequest.spaceId, changeRequest.id, connectionQuery(args))).changes),
+  }),
+);
+
+builder.objectField(Revision, 'changes', (t) =>
+  t.connection({
+    type: ContentChangeRef,
+    description:
+      'What it changed against its parent (the revision it was written on; a first revision: against no content), as a change request’s changes are listed (REST `…/revisions/{revisionId}/changes`, whose `next.page` tokens are the cursors); for whoever sees its space, not visitors of a published site',
+    resolve: async (revision, args, ctx) => toConnection((await revisionChanges(ctx, revision.spaceId, revision.revisionId, connectionQuery(args))).changes),
   }),
 );

@@ -1,16 +1,8 @@
 import type { CommentRecord, CommentReplyRecord } from '../../db/index.ts';
 import { changeRequestUser } from '../../domain/change-requests/service.ts';
 import { commentBodyOf, replyLocation } from '../../domain/comments/presenter.ts';
-import {
-  commentById,
-  commentPermissionsOf,
-  commentReplyById,
-  deleteCommentReply,
-  listRepliesOfComment,
-  postCommentReplyRecord,
-  reactionsOf,
-  updateCommentReplyRecord,
-} from '../../domain/comments/service.ts';
+import { commentById, commentPermissionsOf, commentReplyById, reactionsOf } from '../../domain/comments/records.ts';
+import { deleteCommentReply, listRepliesOfComment, postCommentReplyRecord, updateCommentReplyRecord } from '../../domain/comments/replies.ts';
 import { builder } from '../builder.ts';
 import { connectionQuery, loadEach, toConnection } from '../connection.ts';
 import { Comment, CommentPermissions, CommentUrls, EmojiReaction } from './comment.ts';

@@ -9,12 +9,9 @@ import {
   commentReplyCount,
   commentRevision,
   commentTargetFacts,
-  deleteComment,
-  listCommentRecords,
-  postCommentRecord,
   reactionsOf,
-  updateCommentRecord,
-} from '../../domain/comments/service.ts';
+} from '../../domain/comments/records.ts';
+import { deleteComment, listCommentRecords, postCommentRecord, updateCommentRecord } from '../../domain/comments/service.ts';
 import { builder } from '../builder.ts';
 import { connectionQuery, loadEach, toConnection } from '../connection.ts';
 import { ChangeRequest } from './change-request.ts';

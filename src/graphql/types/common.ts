@@ -61,7 +61,7 @@ const PERMISSIONS: Record<string, string> = {
   listIntegrations: 'Whether the caller may list integrations (never: this server has none)',
   listInstallations: 'Whether the caller may list integration installations (never: this server has none)',
   installIntegration: 'Whether the caller may install integrations (never: this server has none)',
-  triggerGitSync: 'Whether the caller may trigger a Git sync (never: this server has none)',
+  triggerGitSync: 'Whether the caller may import it from or export it to a Git repository (importGitRepository, exportToGitRepository)',
   viewAdaptiveSchema: "Whether the caller may read the site's adaptive schema",
   editAdaptiveSchema: "Whether the caller may change the site's adaptive schema",
 };
@@ -77,6 +77,7 @@ const URLS: Record<string, string> = {
   public: 'Its public address, when it is public',
   icon: 'Its icon image',
   logo: "The organization's logo image",
+  deliveries: "A webhook's delivery log",
 };
 
 function described(table: Record<string, string>, type: string, key: string): string {

@@ -1,12 +1,14 @@
+import { type GraphQLResolveInfo, Kind, type SelectionNode } from 'graphql';
 import { type LinkEntry, type LinkStatus as LinkStatusValue, fileBacklinks, revisionLinks } from '../../domain/content/links.ts';
 import { loadColumns } from '../../domain/columns.ts';
-import { findPage, revisionContent, pageBody, visibleRevision } from '../../domain/content/service.ts';
+import { readRevisionPage } from '../../domain/content/page-read.ts';
+import { findPage, readableRevision, revisionContent, pageBody, visibleRevision } from '../../domain/content/service.ts';
 import { type PageType as PageTypeValue, ancestorsOf, loadPageTree, neighboursOf, parentOf } from '../../domain/content/tree.ts';
 import { pagesShownToViewer } from '../../domain/sites/published.ts';
 import { spaceColumns } from '../../domain/spaces/service.ts';
 import type { PageState, PageTree } from '../../domain/content/tree.ts';
 import type { RequestContext } from '../../context.ts';
-import type { DOCUMENT_FORMATS } from '../../domain/content/inputs.ts';
+import type { DOCUMENT_FORMATS, DocumentReading } from '../../domain/content/inputs.ts';
 import type { RevisionType as RevisionTypeValue } from '../../domain/content/revisions.ts';
 import { downloadUrl, listRevisionFiles } from '../../domain/content/files.ts';
 import { builder } from '../builder.ts';
@@ -32,6 +34,31 @@ export const DocumentFormat = restEnum<(typeof DOCUMENT_FORMATS)[number]>('Docum
   document: 'The structured document: JSON blocks, each with a `key` that stays while the block is unchanged',
   markdown: 'Markdown text',
 });
+
+const DocumentEvaluation = builder.enumType('DocumentEvaluation', {
+  description: 'Whether a structured document is evaluated (the REST `evaluated` query)',
+  values: {
+    none: { description: 'The document as stored (REST `false`, the default)' },
+    all: { description: 'Evaluated: each heading gets `meta.id`, its anchor (REST `true`)' },
+    deterministic_only: {
+      description: 'Only what depends on deterministic inputs: the same here, documents hold no expressions (REST `deterministic-only`)',
+    },
+  },
+});
+
+const DocumentDereference = builder.enumType('DocumentDereference', {
+  description: 'Whether references of a structured document are expanded in place (the REST `dereferenced` query)',
+  values: {
+    none: { description: 'References stay references (REST `false`, the default)' },
+    all: { description: 'Every reference that expands (REST `true`): reusable contents, of which this server keeps none' },
+    reusable_contents: {
+      description: 'Reusable contents only (REST `reusable-contents`), of which this server keeps none',
+    },
+  },
+});
+
+/** The REST values of those enums (`true`, `false` or a word), as the domain reads them. */
+const READING_VALUES = { none: false, all: true, deterministic_only: 'deterministic-only', reusable_contents: 'reusable-contents' } as const;
 
 const PageType = restEnum<PageTypeValue>('PageType', 'What a page is (REST `type`)', {
   document: 'A page with a body (REST `kind` "sheet")',
@@ -84,7 +111,7 @@ const ContentLink = builder.objectRef<LinkEntry>('ContentLink').implement({
 
 Revision.implement({
   description:
-    'Immutable content of a space or change request: a page tree and its files (REST `/v1/spaces/{spaceId}/content` and `/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content`); seen by whoever sees the space or change request it is read from',
+    'Immutable content of a space or change request: a page tree and its files (REST `/v1/spaces/{spaceId}/content`, `/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content`, and any revision by id: `/v1/spaces/{spaceId}/revisions/{revisionId}`); seen by whoever sees the space or change request it is read from, and it reads the same however the content moved on since',
   fields: (t) => ({
     object: t.string({ description: 'Always "revision" (the REST `object`)', resolve: () => 'revision' }),
     type: t.field({
@@ -181,14 +208,25 @@ Page.implement({
     }),
     markdown: t.string({
       description: 'The body as markdown (read only when selected); empty for a group, a link or an empty page',
-      resolve: ({ page }, _args, ctx) => pageBody(ctx, page, 'markdown') as Promise<string>,
+      resolve: ({ page, tree, shown }, _args, ctx) => pageBody(ctx, tree, page, 'markdown', {}, shown !== undefined) as Promise<string>,
     }),
     document: t.field({
       type: 'JSON',
       description:
-        'The body in a format (REST `…/content/page/{pageId}?format=`): the structured document by default, or markdown as a JSON string; an empty body for a group or a link',
-      args: { format: t.arg({ type: DocumentFormat, description: 'The format; document when absent' }) },
-      resolve: ({ page }, { format }, ctx) => pageBody(ctx, page, format ?? 'document'),
+        'The body in a format (REST `…/content/page/{pageId}?format=`): the structured document (the official JSONDocument, REST `…/revisions/{revisionId}/page/{pageId}/document`) by default, or markdown as a JSON string; an empty body for a group or a link',
+      args: {
+        format: t.arg({ type: DocumentFormat, description: 'The format; document when absent' }),
+        evaluated: t.arg({ type: DocumentEvaluation, description: 'Whether the document is evaluated (REST `evaluated`); none when absent' }),
+        dereferenced: t.arg({
+          type: DocumentDereference,
+          description: 'Whether its references are expanded in place (REST `dereferenced`); none when absent',
+        }),
+      },
+      resolve: ({ page, tree }, { format, evaluated, dereferenced }, ctx) =>
+        pageBody(ctx, tree, page, format ?? 'document', {
+          evaluated: evaluated ? READING_VALUES[evaluated] : undefined,
+          dereferenced: dereferenced ? READING_VALUES[dereferenced] : undefined,
+        } as DocumentReading),
     }),
     links: t.field({
       type: [ContentLink],
@@ -313,3 +351,53 @@ builder.objectField(Space, 'links', (t) =>
     },
   }),
 );
+
+builder.queryField('revision', (t) =>
+  t.field({
+    type: Revision,
+    nullable: true,
+    description:
+      'A revision of a space by its id (REST `/v1/spaces/{spaceId}/revisions/{revisionId}`): any of its history or of its change requests, for whoever sees the space; 404 when the caller cannot see the space or the revision is not one of its',
+    args: {
+      spaceId: t.arg.id({ required: true, description: 'Id of the space' }),
+      id: t.arg.id({ required: true, description: 'Id of the revision' }),
+    },
+    resolve: async (_root, { spaceId, id }, ctx, info) => {
+      // Asked with a page (a renderer's page view): the space, the revision, the page and its body in one statement.
+      const pageId = selectedPageId(info);
+      const read = pageId !== undefined ? await readRevisionPage(ctx, spaceId, id, pageId) : null;
+      if (read) return { spaceId, revisionId: read.revision.id };
+      const { revision } = await readableRevision(ctx, spaceId, id);
+      return { spaceId, revisionId: revision.id };
+    },
+  }),
+);
+
+/**
+ * The id of the page a field's selection asks for by id (`page(id: …)`, in
+ * fragments too), the first one when several; undefined when none.
+ */
+function selectedPageId(info: GraphQLResolveInfo): string | undefined {
+  const inSelections = (selections: readonly SelectionNode[]): string | undefined => {
+    for (const selection of selections) {
+      let found: string | undefined;
+      if (selection.kind === Kind.FIELD && selection.name.value === 'page') {
+        const argument = selection.arguments?.find((each) => each.name.value === 'id')?.value;
+        const value = argument?.kind === Kind.VARIABLE ? info.variableValues[argument.name.value] : argument?.kind === Kind.STRING ? argument.value : undefined;
+        if (typeof value === 'string') found = value;
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        found = inSelections(selection.selectionSet.selections);
+      } else if (selection.kind === Kind.FRAGMENT_SPREAD) {
+        const fragment = info.fragments[selection.name.value];
+        if (fragment) found = inSelections(fragment.selectionSet.selections);
+      }
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  };
+  for (const node of info.fieldNodes) {
+    const found = node.selectionSet && inSelections(node.selectionSet.selections);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}

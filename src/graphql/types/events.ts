@@ -1,3 +1,4 @@
+import { reviewRecord } from '../../domain/change-requests/reviews.ts';
 import { changeRequestUser } from '../../domain/change-requests/service.ts';
 import { type EventItem, changeRequestEvents, organizationEvents, spaceEvents } from '../../domain/events/subscriptions.ts';
 import { visibleSpace } from '../../domain/spaces/service.ts';
@@ -6,6 +7,7 @@ import { initContextCache } from '@pothos/core';
 import type { RequestContext } from '../../context.ts';
 import { builder } from '../builder.ts';
 import { ChangeRequest } from './change-request.ts';
+import { ChangeRequestReview } from './change-request-review.ts';
 import { Comment } from './comment.ts';
 import { CommentReply } from './comment-reply.ts';
 import { Revision } from './content.ts';
@@ -29,6 +31,9 @@ const KIND_DESCRIPTIONS: Record<EventKindValue, string> = {
   'change_request.merged': 'It was merged into its space (the space announces its new content too)',
   'change_request.archived': 'It was closed without merging',
   'change_request.reopened': 'It was set back to draft or open after being archived',
+  'change_request.reviewed': 'A review was submitted (approved or changes requested): `review`',
+  'change_request.reviewers_requested': 'Reviewers were requested',
+  'change_request.reviewer_removed': 'A requested reviewer was removed',
   'comment.posted': 'A comment was posted',
   'comment.updated': 'Its body changed, or it was reopened',
   'comment.resolved': 'It was marked resolved',
@@ -42,6 +47,9 @@ const KIND_DESCRIPTIONS: Record<EventKindValue, string> = {
   'space.transferred_out': 'A space was transferred to another organization (`SpaceTransferredOutEvent`, to the organization it left)',
   'space.deleted': 'It was deleted (it can be restored for 7 days)',
   'space.restored': 'It was restored after a deletion',
+  'space.git_synced': 'A Git import or export of the space ended (data: direction, commit)',
+  'space.git_sync_failed': 'A Git import or export of the space failed (data: direction, error)',
+  'space.git_sync_conflict': 'A push to the bound branch conflicts with edits of the space: it landed as a change request (data: commit, changeRequestId)',
   'site.published': 'A site was published: its audience can read it',
   'site.unpublished': 'It was unpublished',
   'site.deleted': 'A site was deleted (`SiteDeletedEvent`)',
@@ -114,6 +122,15 @@ builder.objectFields(ChangeRequestEvent, (t) => ({
     nullable: true,
     description: 'The revision made: its new content (CHANGE_REQUEST_CONTENT_UPDATED), or the space revision of the merge (CHANGE_REQUEST_MERGED)',
     resolve: (event) => (event.data?.revisionId ? String(event.data.revisionId) : null),
+  }),
+  review: t.field({
+    type: ChangeRequestReview,
+    nullable: true,
+    description: 'The review submitted (CHANGE_REQUEST_REVIEWED), as it is now; null for other kinds',
+    resolve: (event, _args, ctx) =>
+      event.kind === 'change_request.reviewed' && event.data?.reviewId
+        ? reviewRecord(ctx, event.spaceId!, event.changeRequestId ?? event.subjectId, String(event.data.reviewId))
+        : null,
   }),
 }));
 

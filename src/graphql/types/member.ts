@@ -23,7 +23,7 @@ import { Space } from './space.ts';
 import { User } from './user.ts';
 import { nullIsAValue } from '../null-inputs.ts';
 
-const MemberSort = builder.enumType('MemberSort', {
+export const MemberSort = builder.enumType('MemberSort', {
   description: 'What members are listed by; `lastSeenAt` lists only members who have been active',
   values: {
     joinedAt: { description: 'When they joined the organization (the default)' },
@@ -32,7 +32,7 @@ const MemberSort = builder.enumType('MemberSort', {
   },
 });
 
-const MemberRoleFilter = builder.enumType('MemberRoleFilter', {
+export const MemberRoleFilter = builder.enumType('MemberRoleFilter', {
   description: 'Which members to list: those with one role, or the guests',
   values: {
     admin: { description: 'Members with the admin role' },

@@ -1,9 +1,9 @@
-import { defaultCustomizations } from '../../domain/sites/presenter.ts';
-import { type PublishedContent, type PublishedEntry, publishedContent } from '../../domain/sites/published.ts';
+import { getSiteCustomization, getSiteSpaceCustomization } from '../../domain/sites/customization.ts';
+import { type PublishedContent, type PublishedEntry, publishedContent, publishedCustomizationsFor } from '../../domain/sites/published.ts';
 import { builder } from '../builder.ts';
 import { connectionQuery } from '../connection.ts';
 import { restEnum } from './common.ts';
-import { Site, SiteSection, SiteSectionGroup, SiteSpace } from './site-common.ts';
+import { Site, SiteSection, SiteSectionGroup, SiteSpace, orgAndSite, siteOf } from './site-common.ts';
 
 /** The published tree: a site as its audience sees it (the `publishedSite` query). */
 
@@ -46,8 +46,8 @@ const PublishedContentSite = builder.objectRef<PublishedContent>('PublishedConte
     }),
     customizations: t.field({
       type: 'JSON',
-      description: 'Its customizations as REST gives them, `{site, siteSpaces}`: always the defaults here (this server stores none)',
-      resolve: (published) => ({ site: defaultCustomizations(published.audience.site), siteSpaces: {} }),
+      description: "Its customizations as REST gives them, `{site, siteSpaces}`: the site's settings, and those of each site space with an override",
+      resolve: (published, _args, ctx) => publishedCustomizationsFor(ctx, published.audience),
     }),
     scripts: t.field({ type: 'JSON', description: 'Always an empty list: this server has no integration scripts', resolve: () => [] }),
   }),
@@ -72,3 +72,33 @@ builder.queryFields((t) => ({
     resolve: (_root, { siteId, ...query }, ctx) => publishedContent(ctx, null, siteId, connectionQuery(query)),
   }),
 }));
+
+// The structure and customization of a site, as REST's getSiteStructure and getSiteCustomizationById answer them.
+
+builder.objectField(Site, 'structure', (t) =>
+  t.field({
+    type: PublishedSiteStructure,
+    description:
+      'Its sections and section groups, or its site spaces (REST `GET …/structure`): all of them for members, those shown to a visitor who opened it',
+    resolve: async (site, _args, ctx) => (await publishedContent(ctx, site.organizationId, site.id, {})).structure,
+  }),
+);
+
+builder.objectField(Site, 'customization', (t) =>
+  t.field({
+    type: 'JSON',
+    description: 'Its customization settings, the official SiteCustomizationSettings (REST `GET …/customization`): the defaults until set',
+    resolve: (site, _args, ctx) => getSiteCustomization(ctx, ...orgAndSite(site)),
+  }),
+);
+
+builder.objectField(SiteSpace, 'customization', (t) =>
+  t.field({
+    type: 'JSON',
+    description: "Its customization settings: the site's with this site space's override (REST `GET …/site-spaces/{siteSpaceId}/customization`)",
+    resolve: async (siteSpace, _args, ctx) => {
+      const site = await siteOf(ctx, siteSpace.siteId);
+      return getSiteSpaceCustomization(ctx, site.organizationId, site.id, siteSpace.id);
+    },
+  }),
+);

@@ -100,7 +100,8 @@ builder.relayMutationField(
       sectionId: t.id({ required: true, description: 'The section' }),
       title: t.string({ description: '2 to 128 characters' }),
       path: t.string({
-        description: 'Its path, unique among the sections of the site: URL segments of letters, digits, ".", "_", "~" or "-" (up to 100 characters)',
+        description:
+          'Its path, unique among the sections of the site: URL segments of letters, digits, ".", "_", "~" or "-", none of them "." or ".." (up to 100 characters)',
       }),
       defaultSiteSpace: t.id({ description: 'A site space of the section to make its default' }),
       condition: t.string({ ...nullIsAValue, description: 'null removes it; absent keeps it' }),

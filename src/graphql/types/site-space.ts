@@ -4,7 +4,7 @@ import { loader } from '../../domain/loaders.ts';
 import { type SiteSpaceJSON, siteSpacePublishedUrl } from '../../domain/sites/presenter.ts';
 import { pagesShownToViewer } from '../../domain/sites/published.ts';
 import { sectionRecords } from '../../domain/sites/records.ts';
-import { addSiteSpace, deleteSiteSpace, moveSiteSpace, siteSpaceById, updateSiteSpace } from '../../domain/sites/site-spaces.ts';
+import { addSiteSpace, deleteSiteSpace, duplicateSiteSpace, moveSiteSpace, siteSpaceById, updateSiteSpace } from '../../domain/sites/site-spaces.ts';
 import { spaceColumns } from '../../domain/spaces/service.ts';
 import { builder } from '../builder.ts';
 import { columnsOf } from '../columns.ts';
@@ -118,7 +118,7 @@ builder.relayMutationField(
       siteSpaceId: t.id({ required: true, description: 'The site space' }),
       path: t.string({
         description:
-          'Its path, unique among the site spaces of its section (or root level): URL segments of letters, digits, ".", "_", "~" or "-" (up to 100 characters)',
+          'Its path, unique among the site spaces of its section (or root level): URL segments of letters, digits, ".", "_", "~" or "-", none of them "." or ".." (up to 100 characters)',
       }),
       condition: t.string({ ...nullIsAValue, description: 'null removes it; absent keeps it' }),
     }),
@@ -158,6 +158,19 @@ builder.relayMutationField(
     description: 'Moves a site space among the site spaces of its section, or of the root level (admins of the organization)',
     resolve: async (_root, { input: { siteSpaceId, position } }, ctx) => ({
       siteSpace: await moveSiteSpace(ctx, ...(await pathOfSiteSpace(ctx, siteSpaceId)), siteSpaceId, pointer('site-space', 'siteSpace', position)),
+    }),
+  },
+  payload.siteSpace,
+);
+
+builder.relayMutationField(
+  'duplicateSiteSpace',
+  { inputFields: (t) => ({ siteSpaceId: t.id({ required: true, description: 'The site space whose space is copied' }) }) },
+  {
+    description:
+      "Copies a site space's space into the site (admins of the organization who may copy the space): a variant right after it, or, when it is the only site space of its section, in a new section right after that one; its condition and customization override come along",
+    resolve: async (_root, { input: { siteSpaceId } }, ctx) => ({
+      siteSpace: await duplicateSiteSpace(ctx, ...(await pathOfSiteSpace(ctx, siteSpaceId)), siteSpaceId, {}),
     }),
   },
   payload.siteSpace,

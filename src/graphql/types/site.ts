@@ -15,6 +15,7 @@ import {
   updateAdaptiveSchema,
   updateSite,
 } from '../../domain/sites/service.ts';
+import { siteLevel } from '../../domain/sites/records.ts';
 import { listShareLinks } from '../../domain/sites/share-links.ts';
 import { listSiteSpaceRecords } from '../../domain/sites/site-spaces.ts';
 import { invalid, nullIfHidden } from '../../errors.ts';
@@ -129,13 +130,13 @@ Site.implement({
     }),
     defaultLevel: t.string({
       nullable: true,
-      description: 'Always "inherit": access to sites follows the organization role, nothing is set per site',
+      description: 'Always "inherit": access to sites follows the organization role, raised by the roles granted on the site',
       resolve: () => SITE_DEFAULT_LEVEL,
     }),
     permissions: t.field({
       type: SitePermissions,
-      description: "What the caller may do with the site, from its role in the site's organization (all false for visitors)",
-      resolve: async (site, _args, ctx) => sitePermissions(await organizationAccess(ctx, site.organizationId)),
+      description: "What the caller may do with the site, from its role in the site's organization and the roles granted on the site (all false for visitors)",
+      resolve: async (site, _args, ctx) => sitePermissions((await organizationAccess(ctx, site.organizationId)).member ? await siteLevel(ctx, site) : null),
     }),
     published: t.exposeBoolean('published', {
       description: 'Whether visitors can reach it (the audience its visibility names); members preview it either way',

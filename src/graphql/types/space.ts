@@ -108,6 +108,13 @@ export const SPACE_FIELD_COLUMNS: Record<string, readonly string[]> = {
   search: [],
   links: ['revisionId'],
   page: ['revisionId'],
+  // Their own reads (of the sync state; of the binding and the space, for the viewer's level).
+  gitSync: [],
+  gitBinding: [],
+  // Grants (types/permission.ts): their own reads, the space's level for the viewer among them.
+  userPermissions: [],
+  teamPermissions: [],
+  permissionsAggregate: [],
 };
 
 export const Space = builder.loadableNodeRef<SpaceRecord, string>('Space', {
@@ -235,7 +242,7 @@ builder.relayMutationField(
   {
     inputFields: (t) => ({
       organizationId: t.id({ required: true, description: 'The organization' }),
-      title: t.string({ description: 'Title (up to 50 characters); "Untitled" when absent' }),
+      title: t.string({ description: 'Title (1 to 50 characters, not blank); "Untitled" when absent' }),
       emoji: t.string({ description: 'Emoji shown before the title' }),
       parent: t.id({ description: 'Parent collection; the top level when absent' }),
       language: t.field({ type: Language, description: 'Language of its content' }),
@@ -257,7 +264,7 @@ builder.relayMutationField(
   {
     inputFields: (t) => ({
       spaceId: t.id({ required: true, description: 'The space' }),
-      title: t.string({ description: 'New title (up to 50 characters)' }),
+      title: t.string({ description: 'New title (1 to 50 characters, not blank)' }),
       emoji: t.string({ ...nullIsAValue, description: 'Emoji shown before the title (replaces the icon); null removes it' }),
       icon: t.string({ ...nullIsAValue, description: 'URL of an icon (replaces the emoji); null removes it' }),
       editMode: t.field({ type: SpaceEditMode, description: 'How its content is edited' }),

@@ -1,9 +1,9 @@
 import type { TeamMemberRecord, TeamRecord } from '../../db/index.ts';
 import type { MemberWithUser } from '../../domain/members/presenter.ts';
 import { organizationAccess } from '../../domain/organizations/service.ts';
+import { teamSpaceCount } from '../../domain/permissions/grants.ts';
 import type { TEAM_MEMBER_ROLES } from '../../domain/teams/inputs.ts';
 import {
-  TEAM_SPACES,
   createTeam,
   deleteTeam,
   listMemberTeamRecords,
@@ -62,7 +62,10 @@ Team.implement({
     createdAt: t.field({ type: 'DateTime', description: 'When the team was created', resolve: (team) => team.createdAt.toISOString() }),
     organization: t.field({ type: Organization, description: 'The organization the team belongs to', resolve: (team) => team.organizationId }),
     members: t.int({ description: 'Number of members (the list: membersConnection)', resolve: (team, _args, ctx) => teamMemberCount(ctx, team) }),
-    spaces: t.int({ description: 'Number of spaces the team has access to of its own', resolve: () => TEAM_SPACES }),
+    spaces: t.int({
+      description: "Number of spaces the team's grants reach (on the space, or on a collection above it)",
+      resolve: (team, _args, ctx) => teamSpaceCount(ctx, team.id),
+    }),
     permissions: t.field({
       type: TeamPermissions,
       description: "What the caller may do with the team: organization admins and the team's owners administer it",

@@ -7,18 +7,8 @@ import {
   UpdateCommentInput,
   UpdateCommentReplyInput,
 } from '../../domain/comments/inputs.ts';
-import {
-  deleteComment,
-  deleteCommentReply,
-  getComment,
-  getCommentReply,
-  listCommentReplies,
-  listComments,
-  postComment,
-  postCommentReply,
-  updateComment,
-  updateCommentReply,
-} from '../../domain/comments/service.ts';
+import { deleteCommentReply, getCommentReply, listCommentReplies, postCommentReply, updateCommentReply } from '../../domain/comments/replies.ts';
+import { deleteComment, getComment, listComments, postComment, updateComment } from '../../domain/comments/service.ts';
 import { restList } from '../../lib/pagination.ts';
 import { type Route, route } from '../route.ts';
 

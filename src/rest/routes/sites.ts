@@ -5,6 +5,7 @@ import {
   CreateShareLinkInput,
   CreateSiteInput,
   CreateSiteSpaceInput,
+  DuplicateSiteSpaceInput,
   ListShareLinksQuery,
   ListSiteSpacesQuery,
   ListSitesQuery,
@@ -14,6 +15,7 @@ import {
   MoveSiteSpaceInput,
   PublishedSiteQuery,
   UpdateAdaptiveSchemaInput,
+  UpdatePublishingAuthInput,
   UpdateSectionGroupInput,
   UpdateSectionInput,
   UpdateShareLinkInput,
@@ -38,12 +40,15 @@ import {
   getPublishingAuth,
   getSite,
   listSites,
+  regeneratePublishingAuth,
   setSitePublished,
   updateAdaptiveSchema,
+  updatePublishingAuth,
   updateSite,
 } from '../../domain/sites/service.ts';
+import { SitePreviewQuery, getSitePreview } from '../../domain/sites/preview.ts';
 import { createShareLink, deleteShareLink, listShareLinks, updateShareLink } from '../../domain/sites/share-links.ts';
-import { addSiteSpace, deleteSiteSpace, listSiteSpaces, moveSiteSpace, updateSiteSpace } from '../../domain/sites/site-spaces.ts';
+import { addSiteSpace, deleteSiteSpace, duplicateSiteSpace, listSiteSpaces, moveSiteSpace, updateSiteSpace } from '../../domain/sites/site-spaces.ts';
 import { restList } from '../../lib/pagination.ts';
 import { route } from '../route.ts';
 
@@ -154,6 +159,38 @@ export const siteRoutes = [
     status: 200,
     response: 'SitePublishingAuth',
     handler: (ctx, { params }) => getPublishingAuth(ctx, params.organizationId!, params.siteId!),
+  }),
+  route({
+    method: 'POST',
+    path: `${SITE}/publishing/auth/regenerate`,
+    operationId: 'regenerateSitePublishingAuthById',
+    summary: "A new key for the site's visitor tokens (admins): visitor tokens signed with the old one and every site token issued for the site stop working",
+    tag: 'Sites',
+    status: 200,
+    response: 'SitePublishingAuth',
+    handler: (ctx, { params }) => regeneratePublishingAuth(ctx, params.organizationId!, params.siteId!),
+  }),
+  route({
+    method: 'PATCH',
+    path: `${SITE}/publishing/auth`,
+    operationId: 'updateSitePublishingAuthById',
+    summary: "Who signs the site's visitor tokens (backend) and where visitors go without a valid one (fallbackURL) or to sign out (logoutURL) (admins)",
+    tag: 'Sites',
+    body: UpdatePublishingAuthInput,
+    status: 200,
+    response: 'SitePublishingAuth',
+    handler: (ctx, { params, body }) => updatePublishingAuth(ctx, params.organizationId!, params.siteId!, body),
+  }),
+  route({
+    method: 'GET',
+    path: `${SITE}/publishing/preview`,
+    operationId: 'getSitePublishingPreviewById',
+    summary: 'A preview address of the site valid for an hour, published or not, for a site space and visitor claims (admins)',
+    tag: 'Sites',
+    query: SitePreviewQuery,
+    status: 200,
+    response: 'SitePublishingPreview',
+    handler: (ctx, { params, query }) => getSitePreview(ctx, params.organizationId!, params.siteId!, query),
   }),
   route({
     method: 'GET',
@@ -388,6 +425,17 @@ export const siteRoutes = [
     tag: 'Site spaces',
     status: 205,
     handler: (ctx, { params }) => deleteSiteSpace(ctx, params.organizationId!, params.siteId!, params.siteSpaceId!),
+  }),
+  route({
+    method: 'POST',
+    path: `${SITE}/site-spaces/{siteSpaceId}/duplicate`,
+    operationId: 'duplicateSiteSpace',
+    summary: "Copy a site space's space into the site: a variant after it, or a new section after its section when it is that section's only one (admins)",
+    tag: 'Site spaces',
+    body: DuplicateSiteSpaceInput,
+    status: 201,
+    response: 'SiteSpace',
+    handler: (ctx, { params, body }) => duplicateSiteSpace(ctx, params.organizationId!, params.siteId!, params.siteSpaceId!, body),
   }),
   route({
     method: 'POST',

@@ -27,6 +27,12 @@ export type EventKind =
   | 'CHANGE_REQUEST_OPENED'
   /** It was set back to draft or open after being archived */
   | 'CHANGE_REQUEST_REOPENED'
+  /** A review was submitted (approved or changes requested): `review` */
+  | 'CHANGE_REQUEST_REVIEWED'
+  /** Reviewers were requested */
+  | 'CHANGE_REQUEST_REVIEWERS_REQUESTED'
+  /** A requested reviewer was removed */
+  | 'CHANGE_REQUEST_REVIEWER_REMOVED'
   /** Its subject or status (draft, open) changed */
   | 'CHANGE_REQUEST_UPDATED'
   /** It was deleted, with its replies (`comment` is null) */
@@ -59,6 +65,12 @@ export type EventKind =
   | 'SPACE_CREATED'
   /** It was deleted (it can be restored for 7 days) */
   | 'SPACE_DELETED'
+  /** A Git import or export of the space ended (data: direction, commit) */
+  | 'SPACE_GIT_SYNCED'
+  /** A push to the bound branch conflicts with edits of the space: it landed as a change request (data: commit, changeRequestId) */
+  | 'SPACE_GIT_SYNC_CONFLICT'
+  /** A Git import or export of the space failed (data: direction, error) */
+  | 'SPACE_GIT_SYNC_FAILED'
   /** It moved to another place, or here from another organization */
   | 'SPACE_MOVED'
   /** It was restored after a deletion */

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "page_versions" ADD COLUMN     "variables" JSONB;
+

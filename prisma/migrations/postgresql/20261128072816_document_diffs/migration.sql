@@ -1,0 +1,18 @@
+-- CreateTable
+CREATE TABLE "document_diffs" (
+    "beforeId" TEXT NOT NULL,
+    "afterId" TEXT NOT NULL,
+    "hunks" TEXT,
+
+    CONSTRAINT "document_diffs_pkey" PRIMARY KEY ("beforeId","afterId")
+);
+
+-- CreateIndex
+CREATE INDEX "document_diffs_afterId_idx" ON "document_diffs"("afterId");
+
+-- AddForeignKey
+ALTER TABLE "document_diffs" ADD CONSTRAINT "document_diffs_beforeId_fkey" FOREIGN KEY ("beforeId") REFERENCES "documents"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "document_diffs" ADD CONSTRAINT "document_diffs_afterId_fkey" FOREIGN KEY ("afterId") REFERENCES "documents"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+

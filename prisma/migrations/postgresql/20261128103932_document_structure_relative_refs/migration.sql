@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "document_structures" ADD COLUMN     "relativeRefs" BOOLEAN;
+

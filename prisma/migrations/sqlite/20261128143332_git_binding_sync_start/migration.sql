@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "space_git_bindings" ADD COLUMN "lastSyncStartedAt" DATETIME;
+

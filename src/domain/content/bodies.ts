@@ -1,0 +1,175 @@
+import { createHash } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { LRUCache } from 'lru-cache';
+import type { RequestContext } from '../../context.ts';
+import { Prisma } from '../../db/index.ts';
+import { defineLoader, loader } from '../loaders.ts';
+import { TaskOverBudget, runTask } from '../../workers/pool.ts';
+import { documentFromMarkdown, plainDocument } from './model/from-markdown.ts';
+import type { JSONDocument } from './model/nodes.ts';
+import { hasRelativeReferences, servable } from './model/references.ts';
+import { withBlockKeys } from './model/text.ts';
+
+/**
+ * A page body's structured document, parsed once from its markdown and kept
+ * (`document_structures`): bodies never change, so a kept structure stays right
+ * until the content model itself reads markdown differently - then
+ * MODEL_VERSION goes up and each body is parsed again, once, when next read.
+ * Bodies are parsed when stored; those stored before (or by an older model)
+ * are parsed on their first read.
+ */
+
+/** Raise whenever the model would read some markdown differently than before. */
+export const MODEL_VERSION = 1;
+
+/** Bodies this long or shorter are read on the event loop (a few milliseconds); longer ones on the worker pool. */
+const INLINE_PARSE_CHARACTERS = 16_000;
+/** The most a body's parse may take on the worker pool: past it, the body reads as plain paragraphs. */
+export const PARSE_BUDGET_MS = 10_000;
+
+/**
+ * The structured document of a body's markdown (front matter already taken off), top-level blocks
+ * keyed. A body whose parse goes past its budget (pathological nesting: the parser's cost is not
+ * linear in every case) reads as its text in plain paragraphs, which keeps all of it.
+ */
+export async function parseBody(markdown: string): Promise<JSONDocument> {
+  if (markdown.length <= INLINE_PARSE_CHARACTERS) return withBlockKeys(documentFromMarkdown(markdown));
+  const key = createHash('sha256').update(markdown).digest('base64url');
+  let parsing = largeParses.get(key);
+  if (!parsing) {
+    parsing = runTask('parse-markdown', { markdown }, { budgetMs: PARSE_BUDGET_MS }).catch((error: unknown) => {
+      if (!(error instanceof TaskOverBudget)) throw error;
+      return withBlockKeys(plainDocument(markdown));
+    });
+    largeParses.set(key, parsing);
+    // A failed parse is not kept: the next caller tries again.
+    parsing.catch(() => largeParses.delete(key));
+  }
+  return parsing;
+}
+
+/**
+ * Large bodies parsed lately, by content: a content batch reads its bodies before its transaction
+ * (./changes.ts prepareChanges), all at once on the pool, so the transaction finds them parsed.
+ */
+const largeParses = new LRUCache<string, Promise<JSONDocument>>({ max: 256, ttl: 5 * 60_000 });
+
+/** Parses bodies ahead of storing them, side by side on the worker pool (what is small is parsed when stored). */
+export async function parseAhead(markdowns: Iterable<string>): Promise<void> {
+  await Promise.all([...markdowns].filter((markdown) => markdown.length > INLINE_PARSE_CHARACTERS).map((markdown) => parseBody(markdown)));
+}
+
+/** Keeps structures (another transaction, or an older model's instance, may keep the same one: no conflict, newest wins). */
+async function keepStructures(ctx: RequestContext, structures: Map<string, JSONDocument>): Promise<void> {
+  // Whether a read must resolve relative references in its revision (./page-read.ts reads the revision's files only then).
+  const relative = (document: JSONDocument) => (ctx.provider === 'postgresql' ? hasRelativeReferences(document) : hasRelativeReferences(document) ? 1 : 0);
+  const rows = [...structures].map(([id, document]) => Prisma.sql`(${id}, ${MODEL_VERSION}, ${JSON.stringify(document)}, ${relative(document)})`);
+  for (let start = 0; start < rows.length; start += 100) {
+    await ctx.db.$executeRaw(Prisma.sql`
+      INSERT INTO "document_structures" ("documentId", "modelVersion", "document", "relativeRefs") VALUES ${Prisma.join(rows.slice(start, start + 100))}
+      ON CONFLICT ("documentId") DO UPDATE SET "modelVersion" = excluded."modelVersion", "document" = excluded."document", "relativeRefs" = excluded."relativeRefs"
+      WHERE "document_structures"."modelVersion" < excluded."modelVersion"`);
+  }
+}
+
+/**
+ * Parses and keeps the structures of bodies being stored that have none of this model yet (in the
+ * storing transaction); returns those it parsed.
+ */
+export async function storeStructures(tx: RequestContext, bodies: Map<string, string>): Promise<Map<string, JSONDocument>> {
+  if (!bodies.size) return new Map();
+  const kept = await tx.db.documentStructure.findMany({
+    where: { documentId: { in: [...bodies.keys()] }, modelVersion: { gte: MODEL_VERSION } },
+    select: { documentId: true },
+  });
+  const done = new Set(kept.map((row) => row.documentId));
+  const parsed = await parseBodies([...bodies].filter(([id]) => !done.has(id)));
+  await keepStructures(tx, parsed);
+  return parsed;
+}
+
+/**
+ * Bodies parsed by id: large ones side by side on the pool's threads (a content batch's are
+ * parsed ahead of its transaction), small ones here, one at a time, other requests running
+ * between them.
+ */
+async function parseBodies(bodies: Array<[string, string]>): Promise<Map<string, JSONDocument>> {
+  const parsed = new Map<string, JSONDocument>();
+  const large = Promise.all(
+    bodies.filter(([, markdown]) => markdown.length > INLINE_PARSE_CHARACTERS).map(async ([id, markdown]) => parsed.set(id, await parseBody(markdown))),
+  );
+  for (const [id, markdown] of bodies) {
+    if (markdown.length > INLINE_PARSE_CHARACTERS) continue;
+    parsed.set(id, await parseBody(markdown));
+    await nextTurn();
+  }
+  await large;
+  return parsed;
+}
+
+const EMPTY: JSONDocument = { object: 'document', data: {}, nodes: [] };
+
+/**
+ * Structured documents of stored bodies, by document id: one statement for every body a request
+ * asks about; a body without a structure of this model is parsed now and its structure kept.
+ */
+export const bodyStructures = defineLoader<string, JSONDocument>(async (ctx, ids) => {
+  const kept = await ctx.db.documentStructure.findMany({
+    where: { documentId: { in: [...ids] }, modelVersion: { gte: MODEL_VERSION } },
+    select: { documentId: true, document: true },
+  });
+  const found = new Map(kept.map((row) => [row.documentId, JSON.parse(row.document) as JSONDocument]));
+  const missing = ids.filter((id) => !found.has(id));
+  if (missing.length) {
+    const bodies = await ctx.db.document.findMany({ where: { id: { in: missing } }, select: { id: true, markdown: true } });
+    const fresh = await parseBodies(bodies.map((body) => [body.id, body.markdown]));
+    // Kept for the next reader, on any instance.
+    await keepStructures(ctx, fresh);
+    for (const [id, document] of fresh) found.set(id, document);
+  }
+  return ids.map((id) => found.get(id) ?? EMPTY);
+});
+
+/**
+ * Structured documents of stored bodies as their JSON text, unparsed: for work that reads them
+ * elsewhere (the PDF export parses them on the worker pool, not on the event loop).
+ */
+export const bodyStructureTexts = defineLoader<string, string>(async (ctx, ids) => {
+  const kept = await ctx.db.documentStructure.findMany({
+    where: { documentId: { in: [...ids] }, modelVersion: { gte: MODEL_VERSION } },
+    select: { documentId: true, document: true },
+  });
+  const found = new Map(kept.map((row) => [row.documentId, row.document]));
+  const missing = ids.filter((id) => !found.has(id));
+  if (missing.length) {
+    const parsed = await loader(ctx, bodyStructures).loadMany(missing);
+    missing.forEach((id, index) => {
+      const document = parsed[index];
+      if (document instanceof Error) throw document;
+      found.set(id, JSON.stringify(document));
+    });
+  }
+  return ids.map((id) => found.get(id) ?? JSON.stringify(EMPTY));
+});
+
+/** The structured document of a page body; an empty page (no body) has an empty document. */
+export async function structureOf(ctx: RequestContext, documentId: string | null): Promise<JSONDocument> {
+  if (!documentId) return EMPTY;
+  return loader(ctx, bodyStructures).load(documentId);
+}
+
+/**
+ * Documents of markdown that is not a page body (a comment's): parsed when read, and kept in
+ * memory by content, since a listing reads the same comments again and again.
+ */
+const parsedTexts = new LRUCache<string, JSONDocument>({ maxSize: 8 * 1024 * 1024, sizeCalculation: (_, key) => key.length * 4 + 64 });
+
+export async function documentOfText(markdown: string): Promise<JSONDocument> {
+  const key = markdown.length > 256 ? createHash('sha256').update(markdown).digest('base64url') : markdown;
+  let document = parsedTexts.get(key);
+  if (!document) {
+    document = servable(await parseBody(markdown));
+    parsedTexts.set(key, document);
+  }
+  return document;
+}

@@ -1,0 +1,102 @@
+import {
+  ListRequestedReviewersQuery,
+  ListReviewsQuery,
+  RequestReviewersInput,
+  ReviewFormatQuery,
+  SubmitReviewInput,
+} from '../../domain/change-requests/review-inputs.ts';
+import {
+  getReview,
+  listContributors,
+  listRequestedReviewers,
+  listReviews,
+  removeRequestedReviewer,
+  requestReviewers,
+  submitReview,
+} from '../../domain/change-requests/reviews.ts';
+import { restList } from '../../lib/pagination.ts';
+import { route } from '../route.ts';
+
+const tag = 'Change request reviews';
+const base = '/v1/spaces/{spaceId}/change-requests/{changeRequestId}';
+
+export const reviewRoutes = [
+  route({
+    method: 'GET',
+    path: `${base}/reviews`,
+    operationId: 'getReviewsByChangeRequestId',
+    summary: 'Reviews of a change request, newest first (`outdated` filters them)',
+    tag,
+    query: ListReviewsQuery,
+    status: 200,
+    response: 'ChangeRequestReview',
+    list: true,
+    handler: async (ctx, { params, query }) => restList(await listReviews(ctx, params.spaceId!, params.changeRequestId!, query)),
+  }),
+  route({
+    method: 'POST',
+    path: `${base}/reviews`,
+    operationId: 'submitChangeRequestReview',
+    summary: 'Approve a change request or request changes, with an optional comment (a requested reviewer, or `review` on the space; not its author)',
+    tag,
+    body: SubmitReviewInput,
+    status: 201,
+    response: 'ChangeRequestReview',
+    handler: (ctx, { params, body }) => submitReview(ctx, params.spaceId!, params.changeRequestId!, body),
+  }),
+  route({
+    method: 'GET',
+    path: `${base}/reviews/{reviewId}`,
+    operationId: 'getChangeRequestReviewById',
+    summary: 'A review of a change request',
+    tag,
+    query: ReviewFormatQuery,
+    status: 200,
+    response: 'ChangeRequestReview',
+    handler: (ctx, { params, query }) => getReview(ctx, params.spaceId!, params.changeRequestId!, params.reviewId!, query),
+  }),
+  route({
+    method: 'GET',
+    path: `${base}/requested-reviewers`,
+    operationId: 'getRequestedReviewersByChangeRequestId',
+    summary: 'Users asked to review a change request, in the order asked',
+    tag,
+    query: ListRequestedReviewersQuery,
+    status: 200,
+    response: 'ChangeRequestRequestedReviewer',
+    list: true,
+    handler: async (ctx, { params, query }) => restList(await listRequestedReviewers(ctx, params.spaceId!, params.changeRequestId!, query)),
+  }),
+  route({
+    method: 'POST',
+    path: `${base}/requested-reviewers`,
+    operationId: 'requestReviewersForChangeRequest',
+    summary: 'Ask users who read the space to review a change request (its author, or `edit`); their earlier reviews become outdated',
+    tag,
+    body: RequestReviewersInput,
+    status: 200,
+    response: 'ChangeRequestReviewersRequested',
+    handler: (ctx, { params, body }) => requestReviewers(ctx, params.spaceId!, params.changeRequestId!, body),
+  }),
+  route({
+    method: 'DELETE',
+    path: `${base}/requested-reviewers/{userId}`,
+    operationId: 'removeRequestedReviewerFromChangeRequest',
+    summary: 'Withdraw a review request (205), or 204 when there was none',
+    tag,
+    status: 205,
+    noContentWhenAbsent: true,
+    handler: (ctx, { params }) => removeRequestedReviewer(ctx, params.spaceId!, params.changeRequestId!, params.userId!),
+  }),
+  route({
+    method: 'GET',
+    path: `${base}/contributors`,
+    operationId: 'getContributorsByChangeRequestId',
+    summary: 'Who edited a change request (`edit`), or only commented in it (`comment`), most recent first',
+    tag,
+    status: 200,
+    response: 'ChangeRequestUserContributor',
+    list: true,
+    handler: (ctx, { params }) => listContributors(ctx, params.spaceId!, params.changeRequestId!),
+  }),
+];

@@ -1,0 +1,117 @@
+import { CreateWebhookInput, ListWebhookDeliveriesQuery, ListWebhooksQuery, UpdateWebhookInput } from '../../domain/webhooks/inputs.ts';
+import {
+  createWebhook,
+  deleteWebhook,
+  getWebhook,
+  getWebhookDelivery,
+  listWebhookDeliveries,
+  listWebhooks,
+  redeliverWebhookDelivery,
+  rotateWebhookSecret,
+  updateWebhook,
+} from '../../domain/webhooks/service.ts';
+import { restList } from '../../lib/pagination.ts';
+import { route } from '../route.ts';
+
+const tag = 'Webhooks';
+const webhooks = '/v1/orgs/{organizationId}/webhooks';
+const webhook = `${webhooks}/{webhookId}`;
+const delivery = `${webhook}/deliveries/{deliveryId}`;
+
+export const webhookRoutes = [
+  route({
+    method: 'GET',
+    path: webhooks,
+    operationId: 'listWebhooksInOrganizationById',
+    summary: 'Webhooks of an organization, oldest first (admins)',
+    tag,
+    query: ListWebhooksQuery,
+    status: 200,
+    response: 'Webhook',
+    list: true,
+    handler: async (ctx, { params, query }) => restList(await listWebhooks(ctx, params.organizationId!, query)),
+  }),
+  route({
+    method: 'POST',
+    path: webhooks,
+    operationId: 'createOrganizationWebhook',
+    summary: 'Subscribe a URL to events of the organization (admins); the answer holds the secret, shown this once',
+    tag,
+    body: CreateWebhookInput,
+    status: 201,
+    response: 'Webhook',
+    handler: (ctx, { params, body }) => createWebhook(ctx, params.organizationId!, body),
+  }),
+  route({
+    method: 'GET',
+    path: webhook,
+    operationId: 'getOrganizationWebhookById',
+    summary: 'A webhook, without its secret (admins)',
+    tag,
+    status: 200,
+    response: 'Webhook',
+    handler: (ctx, { params }) => getWebhook(ctx, params.organizationId!, params.webhookId!),
+  }),
+  route({
+    method: 'PATCH',
+    path: webhook,
+    operationId: 'updateOrganizationWebhook',
+    summary: 'Change a webhook: its URL, events, or whether it is active (admins)',
+    tag,
+    body: UpdateWebhookInput,
+    status: 200,
+    response: 'Webhook',
+    handler: (ctx, { params, body }) => updateWebhook(ctx, params.organizationId!, params.webhookId!, body),
+  }),
+  route({
+    method: 'DELETE',
+    path: webhook,
+    operationId: 'deleteOrganizationWebhook',
+    summary: 'Delete a webhook and its delivery log (admins)',
+    tag,
+    status: 204,
+    handler: (ctx, { params }) => deleteWebhook(ctx, params.organizationId!, params.webhookId!),
+  }),
+  route({
+    method: 'POST',
+    path: `${webhook}/secret`,
+    operationId: 'rotateOrganizationWebhookSecret',
+    summary: 'Give a webhook a new secret, shown this once; the old one still signs for a day (admins)',
+    tag,
+    status: 200,
+    response: 'Webhook',
+    handler: (ctx, { params }) => rotateWebhookSecret(ctx, params.organizationId!, params.webhookId!),
+  }),
+  route({
+    method: 'GET',
+    path: `${webhook}/deliveries`,
+    operationId: 'listOrganizationWebhookDeliveries',
+    summary: 'Deliveries of a webhook, newest first, each with its attempts (admins)',
+    tag,
+    query: ListWebhookDeliveriesQuery,
+    status: 200,
+    response: 'WebhookDelivery',
+    list: true,
+    handler: async (ctx, { params, query }) => restList(await listWebhookDeliveries(ctx, params.organizationId!, params.webhookId!, query)),
+  }),
+  route({
+    method: 'GET',
+    path: delivery,
+    operationId: 'getOrganizationWebhookDelivery',
+    summary: 'A delivery of a webhook with its attempts (admins)',
+    tag,
+    status: 200,
+    response: 'WebhookDelivery',
+    handler: (ctx, { params }) => getWebhookDelivery(ctx, params.organizationId!, params.webhookId!, params.deliveryId!),
+  }),
+  route({
+    method: 'POST',
+    path: `${delivery}/redeliver`,
+    operationId: 'redeliverOrganizationWebhookDelivery',
+    summary: "Send a delivery's event again, as a new delivery with the same webhook-id (admins)",
+    tag,
+    status: 201,
+    response: 'WebhookDelivery',
+    handler: (ctx, { params }) => redeliverWebhookDelivery(ctx, params.organizationId!, params.webhookId!, params.deliveryId!),
+  }),
+];
