@@ -53,3 +53,20 @@ describe('a page token tampered with is a 400 on both databases', () => {
     expect(graph.errors?.map((error) => [error.extensions?.code, error.message])).toEqual([[400, 'after: is not a page token returned by this listing']]);
   });
 });
+
+describe('an empty organization in a site path is a 404', () => {
+  it.each([
+    ['PATCH', 'permissions/teams/team_x', { role: 'read' }],
+    ['PATCH', 'permissions/users/user_x', { role: 'read' }],
+    ['DELETE', 'permissions/teams/team_x', undefined],
+    ['POST', 'permissions', { role: 'read', userIds: [] }],
+    ['GET', 'permissions/aggregate', undefined],
+  ] as const)('%s %s', async (method, path, body) => {
+    const created = await t.call('POST', `/v1/orgs/${team.organization.id}/sites`, { token: team.admin.token, body: { title: 'Fuzzed' } });
+    expect(created.statusCode, created.body).toBe(201);
+    const site = created.json().id as string;
+    const response = await t.call(method, `/v1/orgs//sites/${site}/${path}`, { token: team.admin.token, ...(body ? { body } : {}) });
+    expect(response.statusCode, response.body).toBe(404);
+    expect(response.json()).toEqual({ error: { code: 404, message: expect.stringMatching(/^Organization /) } });
+  });
+});

@@ -31,7 +31,8 @@ function contentPermissionRoutes(
   const id = (params: Record<string, string>): ContentRef => ({
     kind,
     id: params[param]!,
-    ...(params.organizationId ? { organizationId: params.organizationId } : {}),
+    // An empty path segment ('/orgs//sites/...') is an organization that is not found, not a missing one.
+    ...(kind === 'site' ? { organizationId: params.organizationId ?? '' } : {}),
   });
   const aggregate = kind === 'site' ? listSitePermissionsAggregate : listPermissionsAggregate;
   return [
