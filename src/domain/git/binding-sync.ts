@@ -49,6 +49,7 @@ async function claim(ctx: RequestContext, spaceId: string, queuedAt: Date): Prom
         spaceId,
         AND: [
           { OR: [{ state: { not: 'running' } }, { updatedAt: { lt: new Date(now.getTime() - CLAIM_LOST_AFTER_MS) } }] },
+          // One begun in the very millisecond this one was queued may have begun before the change: run again.
           { OR: [{ lastSyncStartedAt: null }, { lastSyncStartedAt: { lte: queuedAt } }] },
         ],
       },
