@@ -401,8 +401,14 @@ describe('A space bound to a Git repository', { timeout: 240_000 }, () => {
     const revisions = await t.database.db.revision.count({ where: { spaceId: space.id } });
     const [first, second] = await Promise.all([runJob(bindingSyncJob, queued[0]!.data), runJob(bindingSyncJob, queued[0]!.data)]);
     const outputs = [first.output, second.output];
-    expect(outputs.filter((output) => output.action === 'import'), JSON.stringify(outputs)).toHaveLength(1);
-    expect(outputs.filter((output) => output.skipped === 'a sync that began after this one was queued has run'), JSON.stringify(outputs)).toHaveLength(1);
+    expect(
+      outputs.filter((output) => output.action === 'import'),
+      JSON.stringify(outputs),
+    ).toHaveLength(1);
+    expect(
+      outputs.filter((output) => output.skipped === 'a sync that began after this one was queued has run'),
+      JSON.stringify(outputs),
+    ).toHaveLength(1);
     // One queued later runs, and finds both sides the same.
     const later = await runJob(bindingSyncJob, { ...queued[0]!.data, timestamp: new Date().toISOString() });
     expect(later.output.action).toBe('none');
