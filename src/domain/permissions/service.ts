@@ -124,7 +124,7 @@ async function teamsNamed(ctx: RequestContext, organizationId: string, teamIds: 
   if (missing >= 0) throw invalid(`${field}.${missing}: no team ${teamIds[missing]} in this organization`);
 }
 
-type Grantee = { userId: string } | { teamId: string };
+export type Grantee = { userId: string } | { teamId: string };
 
 /** Sets (or, with a null role, takes away) the role of one user or team on the content, inside the caller's transaction. */
 async function setGrant(tx: RequestContext, content: Content, grantee: Grantee, role: Role | null): Promise<boolean> {

@@ -8,6 +8,7 @@ import {
 import {
   type ContentRef,
   type GrantKind,
+  type Grantee,
   listSitePermissionsAggregate,
   inviteToContent,
   listPermissionsAggregate,
@@ -17,8 +18,17 @@ import {
   updateTeamPermission,
   updateUserPermission,
 } from '../../domain/permissions/service.ts';
-import { restList } from '../../lib/pagination.ts';
+import type { RequestContext } from '../../context.ts';
+import { type Page, restList } from '../../lib/pagination.ts';
 import { type Route, route } from '../route.ts';
+
+type ListGrants = (ctx: RequestContext, ref: ContentRef, query: unknown) => Promise<Page<object>>;
+
+/** Who can be given a role on content, as the official operations name them. */
+const GRANTEES = {
+  user: { Who: 'User', param: 'userId', list: listUserPermissions as ListGrants, update: updateUserPermission, who: 'a member' },
+  team: { Who: 'Team', param: 'teamId', list: listTeamPermissions as ListGrants, update: updateTeamPermission, who: 'a team' },
+} as const;
 
 /** The seven official operations of one kind of content's permissions, and its aggregate (src/domain/permissions/service.ts). */
 function contentPermissionRoutes(
@@ -35,6 +45,46 @@ function contentPermissionRoutes(
     ...(kind === 'site' ? { organizationId: params.organizationId ?? '' } : {}),
   });
   const aggregate = kind === 'site' ? listSitePermissionsAggregate : listPermissionsAggregate;
+  // The same three operations for users and for teams given a role on the content.
+  const granteeRoutes = (grantee: 'user' | 'team'): Route[] => {
+    const { Who, param: granteeParam, list, update, who } = GRANTEES[grantee];
+    const granteeOf = (params: Record<string, string>): Grantee => (grantee === 'user' ? { userId: params.userId! } : { teamId: params.teamId! });
+    const path = `${base}/permissions/${grantee}s`;
+    return [
+      route({
+        method: 'GET',
+        path,
+        operationId: `list${Who}PermissionsIn${Kind}`,
+        summary: `${Who}s given a role on the ${kind} itself`,
+        tag,
+        query: ListContentPermissionsQuery,
+        status: 200,
+        response: responses[grantee],
+        list: true,
+        handler: async (ctx, { params, query }) => restList(await list(ctx, id(params), query)),
+      }),
+      route({
+        method: 'PATCH',
+        path: `${path}/{${granteeParam}}`,
+        operationId: `update${Who}PermissionIn${Kind}`,
+        summary: `Set ${who}'s role on the ${kind} (its admins; null takes it away)`,
+        tag,
+        body: UpdateContentPermissionInput,
+        status: 204,
+        handler: (ctx, { params, body }) => update(ctx, id(params), params[granteeParam]!, body),
+      }),
+      route({
+        method: 'DELETE',
+        path: `${path}/{${granteeParam}}`,
+        operationId: `remove${Who}From${Kind}`,
+        summary: `Take ${who}'s role on the ${kind} away (its admins)`,
+        tag,
+        status: 205,
+        noContentWhenAbsent: true,
+        handler: (ctx, { params }) => removeGrant(ctx, id(params), granteeOf(params)),
+      }),
+    ];
+  };
   return [
     route({
       method: 'POST',
@@ -46,70 +96,8 @@ function contentPermissionRoutes(
       status: 204,
       handler: (ctx, { params, body }) => inviteToContent(ctx, id(params), body),
     }),
-    route({
-      method: 'GET',
-      path: `${base}/permissions/users`,
-      operationId: `listUserPermissionsIn${Kind}`,
-      summary: `Users given a role on the ${kind} itself`,
-      tag,
-      query: ListContentPermissionsQuery,
-      status: 200,
-      response: responses.user,
-      list: true,
-      handler: async (ctx, { params, query }) => restList(await listUserPermissions(ctx, id(params), query)),
-    }),
-    route({
-      method: 'PATCH',
-      path: `${base}/permissions/users/{userId}`,
-      operationId: `updateUserPermissionIn${Kind}`,
-      summary: `Set a member's role on the ${kind} (its admins; null takes it away)`,
-      tag,
-      body: UpdateContentPermissionInput,
-      status: 204,
-      handler: (ctx, { params, body }) => updateUserPermission(ctx, id(params), params.userId!, body),
-    }),
-    route({
-      method: 'DELETE',
-      path: `${base}/permissions/users/{userId}`,
-      operationId: `removeUserFrom${Kind}`,
-      summary: `Take a member's role on the ${kind} away (its admins)`,
-      tag,
-      status: 205,
-      noContentWhenAbsent: true,
-      handler: (ctx, { params }) => removeGrant(ctx, id(params), { userId: params.userId! }),
-    }),
-    route({
-      method: 'GET',
-      path: `${base}/permissions/teams`,
-      operationId: `listTeamPermissionsIn${Kind}`,
-      summary: `Teams given a role on the ${kind} itself`,
-      tag,
-      query: ListContentPermissionsQuery,
-      status: 200,
-      response: responses.team,
-      list: true,
-      handler: async (ctx, { params, query }) => restList(await listTeamPermissions(ctx, id(params), query)),
-    }),
-    route({
-      method: 'PATCH',
-      path: `${base}/permissions/teams/{teamId}`,
-      operationId: `updateTeamPermissionIn${Kind}`,
-      summary: `Set a team's role on the ${kind} (its admins; null takes it away)`,
-      tag,
-      body: UpdateContentPermissionInput,
-      status: 204,
-      handler: (ctx, { params, body }) => updateTeamPermission(ctx, id(params), params.teamId!, body),
-    }),
-    route({
-      method: 'DELETE',
-      path: `${base}/permissions/teams/{teamId}`,
-      operationId: `removeTeamFrom${Kind}`,
-      summary: `Take a team's role on the ${kind} away (its admins)`,
-      tag,
-      status: 205,
-      noContentWhenAbsent: true,
-      handler: (ctx, { params }) => removeGrant(ctx, id(params), { teamId: params.teamId! }),
-    }),
+    ...granteeRoutes('user'),
+    ...granteeRoutes('team'),
     route({
       method: 'GET',
       path: `${base}/permissions/aggregate`,
