@@ -159,8 +159,7 @@ describe('cost of a merge', () => {
     const small = await least(3);
     const large = await least(40);
     expect(large.edit).toBe(small.edit);
-    // Within one statement (under a loaded PostgreSQL the longer merge meets one more piece of background news); 37 more pages would cost dozens.
-    expect(large.merge - small.merge).toBeGreaterThanOrEqual(0);
-    expect(large.merge - small.merge).toBeLessThanOrEqual(1);
+    // Within one statement either way (under a loaded PostgreSQL either merge may meet one more piece of background news); 37 more pages would cost dozens.
+    expect(Math.abs(large.merge - small.merge)).toBeLessThanOrEqual(1);
   });
 });
