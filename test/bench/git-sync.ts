@@ -6,6 +6,8 @@
 // With `--server`, the same repository goes through a real server end to end instead: `docs-gateway
 // serve` on a new SQLite file, importGitRepository until getSpaceGitInfo says it ended (the space's
 // revision written), then exportToGitRepository into an empty repository, timed the same way.
+// `--heap=<MB>` runs that server with `--max-old-space-size=<MB>`: memory bounded by the batch, not
+// the repository, means a large repository still goes through a small heap.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -15,6 +17,7 @@ import { ownedPath, readRepository, writeRepository } from '../../src/domain/git
 import { startGitServer } from '../support/git-server.ts';
 
 const endToEnd = process.argv.includes('--server');
+const heapMb = Number(process.argv.find((arg) => arg.startsWith('--heap='))?.slice('--heap='.length) ?? 0);
 const pages = Number(process.argv.slice(2).find((arg) => !arg.startsWith('--')) ?? 1000);
 const limits = { maxRepoBytes: 500 * 1024 * 1024, maxFileBytes: 10 * 1024 * 1024, maxPages: 100_000, timeoutMs: 120_000 };
 const png = (seed: number) => {
@@ -121,7 +124,15 @@ async function throughServer(source: string, target: string) {
     organizationId: string;
     token: string;
   };
-  const child = spawn(process.execPath, [bin, 'serve'], { env, stdio: 'inherit' });
+  const child = spawn(process.execPath, [...(heapMb ? [`--max-old-space-size=${heapMb}`] : []), bin, 'serve'], { env, stdio: 'inherit' });
+  // The server's resident memory (Linux): its peak since the last reset (writing 5 to clear_refs resets it), and now.
+  const memory = (field: 'VmHWM' | 'VmRSS') => {
+    const kb = new RegExp(`${field}:\\s+(\\d+) kB`).exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1];
+    return kb ? Math.round(Number(kb) / 1024) : null;
+  };
+  const resetPeak = () => fs.writeFileSync(`/proc/${child.pid}/clear_refs`, '5');
+  let exited: string | null = null;
+  child.once('exit', (code, signal) => (exited = `the server exited (${signal ?? code}), out of memory under --heap?`));
   const base = `http://127.0.0.1:${port}`;
   const call = async (method: string, route: string, body?: unknown) => {
     const response = await fetch(`${base}${route}`, {
@@ -139,6 +150,7 @@ async function throughServer(source: string, target: string) {
       const queued = await call('POST', `/v1/spaces/${space.id}/git/${operation}`, body);
       if (queued.status !== 204) throw new Error(`${operation}: ${queued.status} ${JSON.stringify(queued.body)}`);
       for (;;) {
+        if (exited) throw new Error(`${operation}: ${exited}`);
         const info = await call('GET', `/v1/spaces/${space.id}/git/info`);
         const state = info.body?.operation?.state;
         if (info.status === 200 && state && state !== 'running') {
@@ -148,16 +160,22 @@ async function throughServer(source: string, target: string) {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     };
+    const idleRssMb = memory('VmRSS');
+    resetPeak();
     const importMs = await timed('import', { url: source, ref: 'refs/heads/main' });
+    const importPeakRssMb = memory('VmHWM');
+    resetPeak();
     const exportMs = await timed('export', { url: target, ref: 'refs/heads/main', commitMessage: 'Bench export' });
+    const exportPeakRssMb = memory('VmHWM');
     const imported = await call('GET', `/v1/spaces/${space.id}/content/pages`);
     const count = (list: Array<{ pages?: unknown[] }>): number => list.reduce((sum, page) => sum + 1 + count((page.pages ?? []) as typeof list), 0);
-    // The server's peak resident memory (Linux): bounded, not the repository's size held as strings.
-    const peak = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1];
-    return { importMs, exportMs, pagesImported: count(imported.body.pages), serverPeakRssMb: peak ? Math.round(Number(peak) / 1024) : null };
+    // Bounded, not the repository's size held as strings.
+    return { importMs, exportMs, pagesImported: count(imported.body.pages), heapMb: heapMb || null, idleRssMb, importPeakRssMb, exportPeakRssMb };
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((resolve) => child.once('exit', resolve));
+    if (!exited) {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -17,7 +17,7 @@ import { runLogged } from '../../src/jobs/queue.ts';
  * own http-backend): the binding answered without its credentials, merges pushed as one commit
  * each, pushes brought in through signed webhooks (GitHub, GitLab, Gitea), edits on both sides
  * merged, a push refused as not fast-forward fetched and merged again, a true conflict landing
- * as a change request, a force-push followed, deletions and renames mirrored both ways, and
+ * as a change request (a page deleted on one side and edited on the other too), a force-push followed, deletions and renames mirrored both ways, and
  * refused credentials said clearly without repeating them.
  */
 
@@ -349,6 +349,47 @@ describe('A space bound to a Git repository', { timeout: 240_000 }, () => {
     expect(log[0]!.subject).toBe(`#${changeRequest.number} ${changeRequest.subject}`);
     expect(log.map((entry) => entry.hash)).toContain(theirs);
     expect(resolved.lastCommit).toBe(log[0]!.hash);
+  });
+
+  it('loses neither side of a page deleted on one side and edited on the other: the branch waits in a change request', async () => {
+    const crPages = async (spaceId: string, changeRequestId: string, token: string) =>
+      (await t.call('GET', `/v1/spaces/${spaceId}/change-requests/${changeRequestId}/content/pages`, { token })).json().pages as Array<{
+        id: string;
+        title: string;
+      }>;
+    const crMarkdown = async (spaceId: string, changeRequestId: string, pageId: string, token: string) =>
+      (await t.call('GET', `/v1/spaces/${spaceId}/change-requests/${changeRequestId}/content/page/${pageId}?format=markdown`, { token })).json()
+        .markdown as string;
+
+    // The branch deletes a page the space edits: the edit stays live, the deletion waits in a change request.
+    const first = await setup();
+    server.seed('del-theirs', { 'README.md': '# Home\n', 'setup.md': '# Setup\n\nRun it.\n' });
+    await bind(first.space.id, first.admin.token, { url: server.url('del-theirs') });
+    const setupPage = (await pages(first.space.id, first.admin.token)).find((page) => page.title === 'Setup')!;
+    const deleted = server.seed('del-theirs', { 'README.md': '# Home\n' }, { message: 'Drop setup' });
+    const { row } = await mergeEdit(first.space.id, first.admin.token, 'Explain setup', [
+      { operation: 'update_page', page: setupPage.id, document: { markdown: 'Run `make setup`.\n' } },
+    ]);
+    expect(row.state, row.lastError ?? '').toBe('conflict');
+    expect(server.log('del-theirs')[0]!.hash).toBe(deleted);
+    expect([...server.tree('del-theirs').keys()]).toEqual(['README.md']);
+    expect(await markdownOf(first.space.id, setupPage.id, first.admin.token)).toContain('make setup');
+    expect((await crPages(first.space.id, row.conflictChangeRequestId!, first.admin.token)).map((page) => page.title)).toEqual(['Home']);
+
+    // The space deletes a page the branch edits: the deletion is live, the edit waits in a change request.
+    const second = await setup();
+    server.seed('del-ours', { 'README.md': '# Home\n', 'setup.md': '# Setup\n\nRun it.\n' });
+    await bind(second.space.id, second.admin.token, { url: server.url('del-ours') });
+    const ours = (await pages(second.space.id, second.admin.token)).find((page) => page.title === 'Setup')!;
+    const edited = server.seed('del-ours', { 'setup.md': '# Setup\n\nRun `make`.\n' }, { replace: false, message: 'Use make' });
+    const other = await mergeEdit(second.space.id, second.admin.token, 'Drop setup', [{ operation: 'delete_page', page: ours.id }]);
+    expect(other.row.state, other.row.lastError ?? '').toBe('conflict');
+    expect(server.log('del-ours')[0]!.hash).toBe(edited);
+    expect(server.show('del-ours', 'setup.md').toString()).toContain('make');
+    expect((await pages(second.space.id, second.admin.token)).map((page) => page.title)).toEqual(['Home']);
+    const waiting = (await crPages(second.space.id, other.row.conflictChangeRequestId!, second.admin.token)).find((page) => page.title === 'Setup');
+    expect(waiting?.id).toBe(ours.id);
+    expect(await crMarkdown(second.space.id, other.row.conflictChangeRequestId!, ours.id, second.admin.token)).toContain('make');
   });
 
   it('follows a force-pushed branch, and mirrors deleted and renamed pages both ways', async () => {

@@ -61,9 +61,30 @@ export async function parseAhead(markdowns: Iterable<string>): Promise<void> {
 
 /** Keeps structures (another transaction, or an older model's instance, may keep the same one: no conflict, newest wins). */
 async function keepStructures(ctx: RequestContext, structures: Map<string, JSONDocument>): Promise<void> {
+  await keepStructureTexts(
+    ctx,
+    [...structures].map(([id, document]) => ({ id, text: JSON.stringify(document), relativeRefs: hasRelativeReferences(document) })),
+  );
+}
+
+/** A structure as it is kept: its JSON text, and whether a read must resolve relative references in its revision. */
+export interface StructureText {
+  id: string;
+  text: string;
+  relativeRefs: boolean;
+}
+
+/** A body's structure made ahead of the transaction that stores it (parsing is the costly part of storing a body). */
+export async function structureText(id: string, markdown: string): Promise<StructureText & { document: JSONDocument }> {
+  const document = await parseBody(markdown);
+  return { id, text: JSON.stringify(document), relativeRefs: hasRelativeReferences(document), document };
+}
+
+/** Keeps structures given as their text (as keepStructures does). */
+export async function keepStructureTexts(ctx: RequestContext, structures: StructureText[]): Promise<void> {
   // Whether a read must resolve relative references in its revision (./page-read.ts reads the revision's files only then).
-  const relative = (document: JSONDocument) => (ctx.provider === 'postgresql' ? hasRelativeReferences(document) : hasRelativeReferences(document) ? 1 : 0);
-  const rows = [...structures].map(([id, document]) => Prisma.sql`(${id}, ${MODEL_VERSION}, ${JSON.stringify(document)}, ${relative(document)})`);
+  const relative = (value: boolean) => (ctx.provider === 'postgresql' ? value : value ? 1 : 0);
+  const rows = structures.map((row) => Prisma.sql`(${row.id}, ${MODEL_VERSION}, ${row.text}, ${relative(row.relativeRefs)})`);
   for (let start = 0; start < rows.length; start += 100) {
     await ctx.db.$executeRaw(Prisma.sql`
       INSERT INTO "document_structures" ("documentId", "modelVersion", "document", "relativeRefs") VALUES ${Prisma.join(rows.slice(start, start + 100))}

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { RequestContext } from '../../context.ts';
+import { Prisma } from '../../db/index.ts';
 import { notFound } from '../../errors.ts';
 import { offsetPage } from '../../lib/pagination.ts';
 import { queryInt } from '../../lib/validation.ts';
@@ -25,7 +26,7 @@ export const LinksQuery = z.object({
 });
 export const BacklinksQuery = LinksQuery.omit({ status: true });
 
-interface ExtractedLink {
+export interface ExtractedLink {
   kind: 'page' | 'file' | 'url';
   target: string;
 }
@@ -43,13 +44,24 @@ export function extractLinks(document: JSONDocument): ExtractedLink[] {
 
 /** Stores the links of bodies being stored, from their structures (idempotent, as storing bodies is). */
 export async function storeDocumentLinks(tx: RequestContext, documents: Map<string, JSONDocument>): Promise<void> {
-  const rows = [...documents].flatMap(([documentId, document]) => extractLinks(document).map((link, position) => ({ documentId, position, ...link })));
+  await storeExtractedLinks(tx, new Map([...documents].map(([documentId, document]) => [documentId, extractLinks(document)])));
+}
+
+/** Stores links already extracted from bodies being stored (idempotent: a body that has its links keeps them). */
+export async function storeExtractedLinks(tx: RequestContext, documents: Map<string, ExtractedLink[]>): Promise<void> {
+  const rows = [...documents].flatMap(([documentId, links]) => links.map((link, position) => ({ documentId, position, ...link })));
   if (!rows.length) return;
   const existing = new Set(
     (await tx.db.documentLink.findMany({ where: { documentId: { in: [...documents.keys()] } }, select: { documentId: true } })).map((row) => row.documentId),
   );
   const fresh = rows.filter((row) => !existing.has(row.documentId));
-  if (fresh.length) await tx.db.documentLink.createMany({ data: fresh });
+  // Raw statements of a few hundred rows: a body can hold many links, and createMany's payloads cost far more.
+  for (let start = 0; start < fresh.length; start += 500) {
+    const values = fresh.slice(start, start + 500).map((row) => Prisma.sql`(${row.documentId}, ${row.position}, ${row.kind}, ${row.target})`);
+    await tx.db.$executeRaw(Prisma.sql`
+      INSERT INTO "document_links" ("documentId", "position", "kind", "target") VALUES ${Prisma.join(values)}
+      ON CONFLICT ("documentId", "position") DO NOTHING`);
+  }
 }
 
 /** The links of stored bodies, in order: one statement for every body a request asks about. */

@@ -70,13 +70,14 @@ export async function writeRevision(tx: RequestContext, revision: NewRevision): 
   }
   const removed = [...revision.base.pages.keys()].filter((pageId) => !kept.has(pageId));
 
-  if (newVersions.length) await tx.db.pageVersion.createMany({ data: newVersions });
+  // In slices: one statement's payload stays small whatever the revision's size (a large import writes thousands).
+  for (const part of slices(newVersions)) await tx.db.pageVersion.createMany({ data: part });
   await tx.db.$executeRaw(Prisma.sql`
     INSERT INTO "revision_pages" ("revisionId", "pageId", "versionId", "parentId", "position")
     SELECT ${id}, "pageId", "versionId", "parentId", "position" FROM "revision_pages" WHERE "revisionId" = ${revision.base.revisionId}`);
   const replaced = [...changed.map((entry) => entry.pageId), ...removed];
-  if (replaced.length) await tx.db.revisionPage.deleteMany({ where: { revisionId: id, pageId: { in: replaced } } });
-  if (changed.length) await tx.db.revisionPage.createMany({ data: changed.map((entry) => ({ revisionId: id, ...entry })) });
+  for (const part of slices(replaced)) await tx.db.revisionPage.deleteMany({ where: { revisionId: id, pageId: { in: part } } });
+  for (const part of slices(changed)) await tx.db.revisionPage.createMany({ data: part.map((entry) => ({ revisionId: id, ...entry })) });
 
   await tx.db.$executeRaw(Prisma.sql`
     INSERT INTO "revision_files" ("revisionId", "fileId", "versionId")
@@ -87,6 +88,13 @@ export async function writeRevision(tx: RequestContext, revision: NewRevision): 
     await tx.db.revisionFile.createMany({ data: added.map(([fileId, versionId]) => ({ revisionId: id, fileId, versionId })) });
   }
   return id;
+}
+
+/** Rows per write statement. */
+const WRITE_SLICE = 500;
+
+function* slices<T>(rows: T[]): Generator<T[]> {
+  for (let start = 0; start < rows.length; start += WRITE_SLICE) yield rows.slice(start, start + WRITE_SLICE);
 }
 
 function versionRow(spaceId: string, id: string, page: PageDraft, now: Date): Prisma.PageVersionCreateManyInput {

@@ -247,7 +247,8 @@ export async function commitFiles(options: PushOptions): Promise<{ commit: strin
   const blobs = new Map<string, string>();
   for (const file of options.files) {
     let oid: string;
-    if ('text' in file) oid = await git.writeBlob({ fs, gitdir, blob: new TextEncoder().encode(file.text) });
+    if ('oid' in file) oid = file.oid;
+    else if ('text' in file) oid = await writeTextBlob(gitdir, file.text);
     else {
       oid = blobs.get(file.fileId) ?? (await git.writeBlob({ fs, gitdir, blob: await options.bytesOf(file.fileId) }));
       blobs.set(file.fileId, oid);
@@ -269,6 +270,12 @@ export async function commitFiles(options: PushOptions): Promise<{ commit: strin
     },
   });
   return { commit, changed: true };
+}
+
+/** Stores a text as a blob of the cache (not yet in any tree); its id. */
+export async function writeTextBlob(gitdir: string, text: string): Promise<string> {
+  const git = await isomorphicGit();
+  return git.writeBlob({ fs, gitdir, blob: new TextEncoder().encode(text) });
 }
 
 /** What a remote says when it refuses to move a branch that moved meanwhile. */

@@ -7,7 +7,7 @@ import { newId } from '../../lib/ids.ts';
 import { keyBetween } from '../../lib/ordering.ts';
 import { assertContentWritable, lockSpace } from '../change-requests/service.ts';
 import { dimensionsOf } from '../content/changes.ts';
-import { documentIdOf, markdownOf, storeDocuments } from '../content/documents.ts';
+import { type PreparedDocument, prepareDocument, storePreparedDocuments } from '../content/documents.ts';
 import { revisionFiles } from '../content/files.ts';
 import type { PageDraft } from '../content/revisions.ts';
 import { writeRevision } from '../content/revisions.ts';
@@ -17,7 +17,8 @@ import { reindexSpace } from '../search/indexing.ts';
 import { auditWrite, changeRequestTarget } from '../audit/record.ts';
 import { recountChangeRequests } from '../change-requests/counts.ts';
 import { inTransaction } from '../transaction.ts';
-import { type EngineOptions, type GitLimits, commitFiles, fetchBranch, filesOfCommit, parseRemote, pushCommit, scrub } from './engine.ts';
+import { Spool, type SpooledText } from '../../lib/spool.ts';
+import { type EngineOptions, type GitLimits, commitFiles, fetchBranch, filesOfCommit, parseRemote, pushCommit, scrub, writeTextBlob } from './engine.ts';
 import { type LayoutPage, ownedPath, readConfig, readRepository, writeRepository } from './layout.ts';
 
 /**
@@ -211,11 +212,45 @@ export async function importBranch(ctx: RequestContext, data: ImportGitData, tar
   const pathToId = new Map([...base.paths].map(([pageId, pagePath]) => [pagePath, pageId]));
   const baseFiles = await revisionFiles(ctx, baseRevisionId);
   const fileByName = new Map(baseFiles.map((file) => [file.version.name, file]));
+  // Bodies are set aside on disk as they are read and stored from there a slice at a time, in the transaction: memory
+  // holds the pages' fields and ids, never the repository's text.
+  const spool = await Spool.open(options.cacheDir);
+  try {
+    return await importRead(ctx, data, target, { options, gitdir, commit, baseRevisionId, base, pathToId, fileByName, spool });
+  } finally {
+    await spool.close();
+  }
+}
+
+async function importRead(
+  ctx: RequestContext,
+  data: ImportGitData,
+  target: ImportTarget | undefined,
+  read: {
+    options: EngineOptions;
+    gitdir: string;
+    commit: string;
+    baseRevisionId: string;
+    base: PageTree;
+    pathToId: Map<string, string>;
+    fileByName: Map<string, Awaited<ReturnType<typeof revisionFiles>>[number]>;
+    spool: Spool;
+  },
+) {
+  const { options, gitdir, commit, baseRevisionId, base, pathToId, fileByName, spool } = read;
+  const bodies = new Map<string, SpooledText & { documentId: string }>();
   const repository = await readRepository(await filesOfCommit(gitdir, commit, data.projectDirectory), {
     limits: options.limits,
     pageId: (slugPath) => pathToId.get(slugPath) ?? newId('page'),
     fileId: (name) => fileByName.get(name)?.fileId ?? newId('file'),
+    body: async (page, markdown) => {
+      if (!markdown) return;
+      // Parsed now, outside the transaction (the costly part of storing a body); set aside as what the transaction writes.
+      const prepared = await prepareDocument(data.spaceId, markdown);
+      bodies.set(page.pageId, { documentId: prepared.id, ...(await spool.append(JSON.stringify(prepared))) });
+    },
   });
+  const storeBodies = (tx: RequestContext) => storeSpooledDocuments(tx, data.spaceId, spool, bodies.values());
 
   // Files: bytes stored now (by digest: storing twice is harmless), one at a time; versions written with the revision.
   if (repository.files.length && !ctx.storage) throw new Error('this server has no file storage configured');
@@ -240,13 +275,11 @@ export async function importBranch(ctx: RequestContext, data: ImportGitData, tar
 
   const now = ctx.clock.now();
   const pages: PageDraft[] = [];
-  const markdowns: string[] = [];
   const place = (list: LayoutPage[], parentId: string | null) => {
     let position: string | null = null;
     for (const page of list) {
       position = keyBetween(position, null);
       const before = base.pages.get(page.pageId);
-      if (page.markdown) markdowns.push(page.markdown);
       const draft: PageDraft = {
         pageId: page.pageId,
         parentId,
@@ -257,7 +290,7 @@ export async function importBranch(ctx: RequestContext, data: ImportGitData, tar
         emoji: page.fields.emoji ?? null,
         icon: page.fields.icon ?? null,
         description: page.fields.description ?? null,
-        documentId: page.type === 'document' && page.markdown ? documentIdOf(data.spaceId, page.markdown) : null,
+        documentId: page.type === 'document' ? (bodies.get(page.pageId)?.documentId ?? null) : null,
         hidden: page.fields.hidden ?? false,
         noIndex: page.fields.noIndex ?? false,
         noRobotsIndex: page.fields.noRobotsIndex ?? false,
@@ -283,13 +316,13 @@ export async function importBranch(ctx: RequestContext, data: ImportGitData, tar
       return importAsChangeRequest(tx, data, locked.organizationId, intoChangeRequest, {
         base,
         pages,
-        markdowns,
+        storeBodies,
         versions,
         commit: target?.recordAs ?? commit,
       });
     assertContentWritable(locked, null);
     if (!data.standalone && locked.revisionId !== baseRevisionId) throw conflict('the content changed while the repository was imported: try again');
-    await storeDocuments(tx, data.spaceId, markdowns);
+    await storeBodies(tx);
     if (versions.length) await tx.db.fileVersion.createMany({ data: versions.map((version) => ({ ...version, spaceId: data.spaceId, createdAt: now })) });
     const revisionId = await writeRevision(tx, {
       spaceId: data.spaceId,
@@ -330,7 +363,7 @@ async function importAsChangeRequest(
   data: ImportGitData,
   organizationId: string,
   target: { baseRevisionId: string; subject: string },
-  draft: { base: PageTree; pages: PageDraft[]; markdowns: string[]; versions: FileVersionDraft[]; commit: string },
+  draft: { base: PageTree; pages: PageDraft[]; storeBodies: (tx: RequestContext) => Promise<void>; versions: FileVersionDraft[]; commit: string },
 ) {
   const counted = await tx.db.space.update({
     where: { id: data.spaceId },
@@ -350,7 +383,7 @@ async function importAsChangeRequest(
       revisionMergedAncestorId: target.baseRevisionId,
     },
   });
-  await storeDocuments(tx, data.spaceId, draft.markdowns);
+  await draft.storeBodies(tx);
   const now = tx.clock.now();
   if (draft.versions.length) {
     await tx.db.fileVersion.createMany({ data: draft.versions.map((version) => ({ ...version, spaceId: data.spaceId, createdAt: now })) });
@@ -378,6 +411,18 @@ async function importAsChangeRequest(
   return { revisionId, changeRequestId: changeRequest.id as string | null };
 }
 
+/** Bodies per statement batch when spooled bodies are stored: what is parsed and held at once. */
+const BODY_SLICE = 100;
+
+/** Stores spooled bodies (each once) a slice at a time: their text, structures and links are dropped after each slice. */
+async function storeSpooledDocuments(tx: RequestContext, spaceId: string, spool: Spool, bodies: Iterable<SpooledText & { documentId: string }>) {
+  const unique = [...new Map([...bodies].map((body) => [body.documentId, body])).values()];
+  for (let start = 0; start < unique.length; start += BODY_SLICE) {
+    const prepared = await Promise.all(unique.slice(start, start + BODY_SLICE).map(async (body) => JSON.parse(await spool.read(body)) as PreparedDocument));
+    await storePreparedDocuments(tx, spaceId, prepared);
+  }
+}
+
 function samePage(before: PageState, after: PageDraft): boolean {
   return (
     before.title === after.title &&
@@ -389,9 +434,9 @@ function samePage(before: PageState, after: PageDraft): boolean {
   );
 }
 
-/** A revision's pages as the layout writes them: fields, bodies (read one page at a time) and children. */
-export async function layoutOf(ctx: RequestContext, tree: PageTree): Promise<LayoutPage[]> {
-  const build = async (parentId: string | null): Promise<LayoutPage[]> => {
+/** A revision's pages as the layout writes them: fields and children; their bodies are read as each is written (bodiesInOrder). */
+export function layoutOf(tree: PageTree): LayoutPage[] {
+  const build = (parentId: string | null): LayoutPage[] => {
     const out: LayoutPage[] = [];
     for (const page of tree.children.get(parentId) ?? []) {
       out.push({
@@ -412,13 +457,47 @@ export async function layoutOf(ctx: RequestContext, tree: PageTree): Promise<Lay
           ...(page.variables && Object.keys(page.variables).length ? { variables: page.variables } : {}),
         } as LayoutPage['fields'],
         target: page.target,
-        markdown: page.type === 'document' ? await markdownOf(ctx, page.documentId) : '',
-        children: await build(page.pageId),
+        markdown: '',
+        children: build(page.pageId),
       });
     }
     return out;
   };
   return build(null);
+}
+
+/** Bodies per statement when an export reads them: what it holds at once. */
+const EXPORT_BODY_SLICE = 100;
+
+/**
+ * A revision's page bodies, read in the order the layout writes its pages (depth first), a slice
+ * per statement: only the current slice is held (a request's loader would keep every body).
+ */
+function bodiesInOrder(ctx: RequestContext, tree: PageTree): (page: LayoutPage) => Promise<string> {
+  const order: string[] = [];
+  const first = new Map<string, number>();
+  const walk = (parentId: string | null) => {
+    for (const page of tree.children.get(parentId) ?? []) {
+      if (page.type === 'document' && page.documentId) {
+        if (!first.has(page.documentId)) first.set(page.documentId, order.length);
+        order.push(page.documentId);
+      }
+      walk(page.pageId);
+    }
+  };
+  walk(null);
+  let slice = new Map<string, string>();
+  return async (page) => {
+    const documentId = tree.pages.get(page.pageId)?.documentId;
+    if (!documentId) return '';
+    if (!slice.has(documentId)) {
+      const from = first.get(documentId) ?? 0;
+      const ids = [...new Set([documentId, ...order.slice(from, from + EXPORT_BODY_SLICE)])];
+      const rows = await ctx.db.document.findMany({ where: { id: { in: ids } }, select: { id: true, markdown: true } });
+      slice = new Map(rows.map((row) => [row.id, row.markdown]));
+    }
+    return slice.get(documentId) ?? '';
+  };
 }
 
 async function exportBranch(ctx: RequestContext, data: ExportGitData) {
@@ -442,10 +521,11 @@ export async function exportCommit(ctx: RequestContext, data: ExportGitData, git
     if (existing) configText = new TextDecoder().decode(await existing.read());
   }
   const config = readConfig(configText);
-  const written = await writeRepository(
-    { pages: await layoutOf(ctx, tree), files: files.map((file) => ({ fileId: file.fileId, name: file.version.name })) },
-    config,
-  );
+  // Each page's text goes to a blob as it is written: the commit is built from ids, not from the repository's text.
+  const written = await writeRepository({ pages: layoutOf(tree), files: files.map((file) => ({ fileId: file.fileId, name: file.version.name })) }, config, {
+    markdownOf: bodiesInOrder(ctx, tree),
+    store: (text: string) => writeTextBlob(gitdir, text),
+  });
   const sha = new Map(files.map((file) => [file.fileId, file.version.sha256]));
   const user = await ctx.db.user.findUnique({ where: { id: data.userId }, select: { displayName: true, email: true } });
   const pushed = await commitFiles({

@@ -92,6 +92,11 @@ export interface ReadOptions {
   pageId(slugPath: string): string;
   /** The id of a file of this name (an existing file's, or a new one). */
   fileId(name: string): string;
+  /**
+   * Takes each page's body as it is read, instead of the page keeping it (`markdown` stays ""):
+   * a caller that sets bodies aside holds no repository's worth of text.
+   */
+  body?(page: LayoutPage, markdown: string): Promise<void>;
 }
 
 /** A file the repository brings to the space, read when the caller stores it. */
@@ -109,8 +114,15 @@ export interface ReadRepository {
   warnings: string[];
 }
 
-/** One file the layout writes (relative to the project directory): a page's text, or a file of the space. */
-export type WrittenFile = { path: string; text: string } | { path: string; fileId: string };
+/** One file the layout writes (relative to the project directory): a page's text (or the blob it was stored as), or a file of the space. */
+export type WrittenFile = { path: string; text: string } | { path: string; oid: string } | { path: string; fileId: string };
+
+export interface WriteOptions {
+  /** A page's body when `markdown` does not hold it: read when the page is written, one page at a time. */
+  markdownOf?(page: LayoutPage): Promise<string>;
+  /** Stores a text as it is written (a Git blob) and gives its id: the answer holds ids, not texts. */
+  store?(text: string): Promise<string>;
+}
 
 const LFS_POINTER = /^version https:\/\/git-lfs\.github\.com\/spec\/v1\n/;
 const ABSOLUTE_URL = /^(?:[a-z][a-z\d+.-]*:|\/\/)/i;
@@ -511,7 +523,9 @@ export async function readRepository(files: RepoFile[], options: ReadOptions): P
     if (cover) page.fields.cover = coverOf(cover, (url) => refOfPath(entry.file!, url));
     const document = documentFromMarkdown(rest, { headingOffset: 1 });
     const resolved = mapRefs(document, (ref) => (ref.kind === 'url' ? (refOfPath(entry.file!, String(ref.url)) ?? ref) : ref));
-    page.markdown = markdownFromDocument(resolved);
+    const markdown = markdownFromDocument(resolved);
+    if (options.body) await options.body(page, markdown);
+    else page.markdown = markdown;
   }
   // LFS pointers among the files are reported (their bytes are not the file).
   const readFiles: ReadFile[] = [];
@@ -614,7 +628,19 @@ const hrefOfPath = (relative: string) =>
  * Writes a space's pages and files as the layout's files (relative to the project directory),
  * sorted by path: the same space always writes the same bytes.
  */
-export async function writeRepository(space: { pages: LayoutPage[]; files: LayoutFile[] }, config: LayoutConfig = DEFAULT_CONFIG): Promise<WrittenFile[]> {
+export async function writeRepository(
+  space: { pages: LayoutPage[]; files: LayoutFile[] },
+  config?: LayoutConfig,
+  options?: Omit<WriteOptions, 'store'>,
+): Promise<Array<Exclude<WrittenFile, { oid: string }>>>;
+export async function writeRepository(space: { pages: LayoutPage[]; files: LayoutFile[] }, config: LayoutConfig, options: WriteOptions): Promise<WrittenFile[]>;
+export async function writeRepository(
+  space: { pages: LayoutPage[]; files: LayoutFile[] },
+  config: LayoutConfig = DEFAULT_CONFIG,
+  options: WriteOptions = {},
+): Promise<WrittenFile[]> {
+  const emit = async (filePath: string, text: string): Promise<WrittenFile> =>
+    options.store ? { path: filePath, oid: await options.store(text) } : { path: filePath, text };
   const pagePaths = pageFiles(space.pages, config);
   const names = assetNames(space.files);
   const written: WrittenFile[] = [];
@@ -638,7 +664,7 @@ export async function writeRepository(space: { pages: LayoutPage[]; files: Layou
     summary.push('', `## ${group.title}`, '');
     for (const child of group.children) item(child, 0);
   }
-  written.push({ path: underRoot(config, config.summary), text: `${summary.join('\n')}\n` });
+  written.push(await emit(underRoot(config, config.summary), `${summary.join('\n')}\n`));
 
   let index = 0;
   const walk = async (list: LayoutPage[]) => {
@@ -657,7 +683,8 @@ export async function writeRepository(space: { pages: LayoutPage[]; files: Layou
           }
           return hrefOfRef(ref);
         };
-        const body = page.markdown ? markdownFromDocument(documentFromMarkdown(page.markdown), { headingOffset: 1, hrefOf }) : '';
+        const markdown = page.markdown || (options.markdownOf && page.type === 'document' ? await options.markdownOf(page) : '');
+        const body = markdown ? markdownFromDocument(documentFromMarkdown(markdown), { headingOffset: 1, hrefOf }) : '';
         const content = `# ${escapeTitle(page.title)}\n${body ? `\n${body}` : ''}`;
         const text = withFrontMatter(pageState(page), content, {
           filePath: (fileId) => {
@@ -665,7 +692,7 @@ export async function writeRepository(space: { pages: LayoutPage[]; files: Layou
             return target ? relativeTo(file, target) : `/files/${fileId}`;
           },
         });
-        written.push({ path: underRoot(config, file), text });
+        written.push(await emit(underRoot(config, file), text));
       }
       await walk(page.children);
     }
