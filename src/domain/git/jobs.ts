@@ -411,7 +411,7 @@ async function importAsChangeRequest(
   return { revisionId, changeRequestId: changeRequest.id as string | null };
 }
 
-/** Bodies per statement batch when spooled bodies are stored: what is parsed and held at once. */
+/** Spooled bodies stored per slice: what the transaction holds at once. */
 const BODY_SLICE = 100;
 
 /** Stores spooled bodies (each once) a slice at a time: their text, structures and links are dropped after each slice. */
