@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import { z } from 'zod';
+import { GIT_HOOK_OPERATION } from './git-hooks.ts';
 import { documentedComponent, registeredComponent } from '../lib/openapi-components.ts';
 import type { Route } from './route.ts';
 import { WEBHOOK_EVENTS } from '../domain/webhooks/events.ts';
@@ -605,6 +606,9 @@ function responses(route: Route, shared: Record<string, unknown>) {
   return { [route.status]: { description: 'OK', headers: REQUEST_ID_HEADER, content: { 'application/json': { schema } } }, ...errors };
 }
 
+/** Called by others than API clients (a Git host), so not routes of the table, and documented all the same. */
+export const OUTSIDE_ROUTE_TABLE = [GIT_HOOK_OPERATION];
+
 export function buildOpenApiDocument(routes: Route[], serverUrl: string) {
   const schemas: Record<string, JsonSchema> = {};
   const sharedResponses: Record<string, unknown> = {};
@@ -622,6 +626,7 @@ export function buildOpenApiDocument(routes: Route[], serverUrl: string) {
       responses: responses(route, sharedResponses),
     };
   }
+  for (const { path, method, operation } of OUTSIDE_ROUTE_TABLE) paths[path] = { ...paths[path], [method]: operation };
   return {
     openapi: '3.1.0',
     info: {
