@@ -8,10 +8,13 @@ import { estimatedCost, responseTooLarge } from '../graphql/limits.ts';
 import { type CompiledReadsOptions, type QueryRequest, createCompiledReads } from '../graphql/compiled/plugin.ts';
 import { isCleanInput } from '../lib/text-input.ts';
 import type { PersistedOperations } from '../graphql/persisted-operations.ts';
-import { createGraphQLServer } from '../graphql/yoga.ts';
+import type { createGraphQLServer } from '../graphql/yoga.ts';
 import { withRequestLog, yogaLogger } from './logging.ts';
 import type { GraphQLMetrics } from './metrics.ts';
 import { GRAPHIQL_CONTENT_SECURITY_POLICY } from './security-headers.ts';
+
+/** Yoga's endpoint (its default). */
+const GRAPHQL_PATH = '/graphql';
 
 /** Yoga on Fastify at /graphql, with the request context built by the app's authentication hook. */
 export async function graphqlPlugin(
@@ -28,17 +31,23 @@ export async function graphqlPlugin(
   const metrics = options.metrics;
   const { graphiqlToken } = options;
   const compiledReads = options.compiledReads && createCompiledReads(options.compiledReads);
-  const yoga = createGraphQLServer({
-    // Only to a page asked for by a loopback name: a page of another site whose
-    // name was rebound to 127.0.0.1 (DNS rebinding) is same-origin with this
-    // server in the browser, but its requests name that site in Host.
-    graphiqlToken: graphiqlToken ? (request) => (isLoopbackHost(request.headers.get('host')) ? graphiqlToken : undefined) : undefined,
-    limits,
-    onOperation: metrics && ((type, outcome) => metrics.operation(type, outcome)),
-    persistedOperations: options.persistedOperations,
-    logging: yogaLogger(app.log),
-    compiledReads,
-  });
+  // The schema and Yoga are built on the first GraphQL request, not at start: a server that
+  // answers only REST never holds them (about 300 ms of a start and 15 MB; docs/benchmark.md).
+  let yoga: Promise<ReturnType<typeof createGraphQLServer>> | undefined;
+  const yogaServer = () =>
+    (yoga ??= import('../graphql/yoga.ts').then(({ createGraphQLServer }) =>
+      createGraphQLServer({
+        // Only to a page asked for by a loopback name: a page of another site whose
+        // name was rebound to 127.0.0.1 (DNS rebinding) is same-origin with this
+        // server in the browser, but its requests name that site in Host.
+        graphiqlToken: graphiqlToken ? (request) => (isLoopbackHost(request.headers.get('host')) ? graphiqlToken : undefined) : undefined,
+        limits,
+        onOperation: metrics && ((type, outcome) => metrics.operation(type, outcome)),
+        persistedOperations: options.persistedOperations,
+        logging: yogaLogger(app.log),
+        compiledReads,
+      }),
+    ));
   // A query Yoga has answered compiled is answered again straight from its plan, without
   // Yoga's pipeline: not when only registered documents may run (their text is not the key).
   const direct = compiledReads && !options.persistedOperations?.only ? compiledReads : undefined;
@@ -49,7 +58,7 @@ export async function graphqlPlugin(
 
   registerGraphiQLAssets(app);
   app.route({
-    url: yoga.graphqlEndpoint,
+    url: GRAPHQL_PATH,
     method: ['GET', 'POST'],
     handler: async (req, reply) => {
       // Yoga builds the request's URL from its Host header: one that makes no URL is the client's mistake, not a 500.
@@ -65,7 +74,8 @@ export async function graphqlPlugin(
           return reply.type('application/json; charset=utf-8').send(body);
         }
       }
-      const response = await withRequestLog(req.log, () => yoga.handleNodeRequestAndResponse(req, reply, { req, reply }));
+      const server = await yogaServer();
+      const response = await withRequestLog(req.log, () => server.handleNodeRequestAndResponse(req, reply, { req, reply }));
       // Streams (subscriptions, incremental delivery) pass as they are; results are
       // read whole, to bound their size and for the response cache to see their text.
       if (/^(text\/event-stream|multipart\/mixed)/.test(response.headers.get('content-type') ?? '')) {
