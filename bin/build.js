@@ -114,8 +114,8 @@ const mathSyntaxOnly = {
  * GraphQL's packages (graphql-js, Yoga, Pothos, Envelop and their plugins) are bundled rather
  * than left to Node: src/http/graphql.ts imports the GraphQL layer on the first request to
  * /graphql, and esbuild runs a bundled module when it is first imported, whereas it hoists an
- * external package's import to the top of the file, where Node would load it at start (about
- * 0.4 s and 30 MB that a server answering REST only never uses). All of them or none: each
+ * external package's import to the top of the file, where Node would load it at start (CPU time
+ * and about 14 MB of heap that a server answering REST only never uses). All of them or none: each
  * must see the one copy of graphql-js that the others use. The packages they import in turn
  * (small ones) stay external.
  */

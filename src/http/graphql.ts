@@ -28,10 +28,10 @@ export async function graphqlPlugin(
   const limits = options.limits ?? DEFAULT_GRAPHQL_LIMITS;
   const metrics = options.metrics;
   const { graphiqlToken } = options;
-  // GraphQL is loaded on the first request to /graphql, not at start: its packages, the schema
-  // and Yoga are about 0.4 s of CPU and 30 MB that a server answering REST only never needs
-  // (docs/benchmark.md, "Start and idle memory"). bin/build.js bundles the packages so that
-  // they load with it.
+  // GraphQL is loaded on the first request to /graphql, not at start: a server answering REST
+  // only never needs its packages (about 14 MB of heap), the schema or Yoga, which were most of
+  // the CPU time a restart saved (docs/benchmark.md, "Start and idle memory"). bin/build.js
+  // bundles the packages so that they load with it.
   let serving: ReturnType<typeof loadGraphQL> | undefined;
   const loadGraphQL = async () => {
     const [{ createGraphQLServer }, { createCompiledReads }, { estimatedCost, responseTooLarge }] = await Promise.all([
