@@ -110,6 +110,25 @@ const mathSyntaxOnly = {
   },
 };
 
+/**
+ * GraphQL's packages (graphql-js, Yoga, Pothos, Envelop and their plugins) are bundled rather
+ * than left to Node: src/http/graphql.ts imports the GraphQL layer on the first request to
+ * /graphql, and esbuild runs a bundled module when it is first imported, whereas it hoists an
+ * external package's import to the top of the file, where Node would load it at start (CPU time
+ * and about 14 MB of heap that a server answering REST only never uses). All of them or none: each
+ * must see the one copy of graphql-js that the others use. The packages they import in turn
+ * (small ones) stay external.
+ */
+const GRAPHQL_PACKAGES =
+  /^(graphql|graphql-yoga|graphql-jit|graphql-query-complexity|@graphql-yoga\/[^/]+|@graphql-tools\/[^/]+|@envelop\/[^/]+|@pothos\/[^/]+|@escape\.tech\/[^/]+|@whatwg-node\/[^/]+)(\/.*)?$/;
+/** node_modules stay where they are, loaded by Node as the sources load them: all but GRAPHQL_PACKAGES. */
+const packagesExternal = {
+  name: 'packages-external',
+  setup(build) {
+    build.onResolve({ filter: /^[^./]/ }, (args) => (GRAPHQL_PACKAGES.test(args.path) ? undefined : { path: args.path, external: true }));
+  },
+};
+
 export const BUILD_OPTIONS = {
   absWorkingDir: ROOT,
   entryPoints: {
@@ -124,9 +143,10 @@ export const BUILD_OPTIONS = {
   platform: 'node',
   format: 'esm',
   target: 'node22',
-  // node_modules stay where they are, loaded by Node as the sources load them.
-  packages: 'external',
-  plugins: [commandsApart, tasksApart, prismaWasmOnDemand, mathSyntaxOnly],
+  // Last: the plugins before it decide first.
+  plugins: [commandsApart, tasksApart, prismaWasmOnDemand, mathSyntaxOnly, packagesExternal],
+  // The CommonJS files of bundled packages require() Node's modules and the packages left external.
+  banner: { js: "import { createRequire as __bundleCreateRequire } from 'node:module'; const require = __bundleCreateRequire(import.meta.url);" },
   logLevel: 'warning',
   metafile: true,
   write: false,
@@ -150,8 +170,9 @@ export async function build({ quiet = false } = {}) {
   for (const output of outputs) writeWhole(output.path, output.contents);
   const manifest = {
     startedAt,
-    // Files only: not the modules plugins make (prisma-wasm:…), which no file dates.
-    inputs: [...Object.keys(result.metafile.inputs).filter((input) => !/^[\w-]+:/.test(input)), 'bin/build.js'],
+    // Files only: not the modules plugins make (prisma-wasm:…), which no file dates; nor packages
+    // bundled (GRAPHQL_PACKAGES), which change with an install, and an install builds again.
+    inputs: [...Object.keys(result.metafile.inputs).filter((input) => !/^[\w-]+:/.test(input) && !input.startsWith('node_modules/')), 'bin/build.js'],
     outputs: outputs.map((output) => path.relative(ROOT, output.path)),
   };
   writeWhole(MANIFEST, `${JSON.stringify(manifest, null, 1)}\n`);

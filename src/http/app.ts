@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import http from 'node:http';
+import { http } from '../lib/node-http.ts';
 import type { Socket } from 'node:net';
 import compress from '@fastify/compress';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';

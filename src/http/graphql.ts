@@ -4,14 +4,15 @@ import type { DocumentNode, GraphQLSchema } from 'graphql';
 import type { GraphQLLimits } from '../config.ts';
 import { DEFAULT_GRAPHQL_LIMITS } from '../config.ts';
 import { registerGraphiQLAssets } from '../graphql/graphiql.ts';
-import { estimatedCost, responseTooLarge } from '../graphql/limits.ts';
-import { type CompiledReadsOptions, type QueryRequest, createCompiledReads } from '../graphql/compiled/plugin.ts';
+import type { CompiledReadsOptions, QueryRequest } from '../graphql/compiled/plugin.ts';
 import { isCleanInput } from '../lib/text-input.ts';
 import type { PersistedOperations } from '../graphql/persisted-operations.ts';
-import { createGraphQLServer } from '../graphql/yoga.ts';
 import { withRequestLog, yogaLogger } from './logging.ts';
 import type { GraphQLMetrics } from './metrics.ts';
 import { GRAPHIQL_CONTENT_SECURITY_POLICY } from './security-headers.ts';
+
+/** Yoga's endpoint (its default). */
+const GRAPHQL_PATH = '/graphql';
 
 /** Yoga on Fastify at /graphql, with the request context built by the app's authentication hook. */
 export async function graphqlPlugin(
@@ -27,34 +28,53 @@ export async function graphqlPlugin(
   const limits = options.limits ?? DEFAULT_GRAPHQL_LIMITS;
   const metrics = options.metrics;
   const { graphiqlToken } = options;
-  const compiledReads = options.compiledReads && createCompiledReads(options.compiledReads);
-  const yoga = createGraphQLServer({
-    // Only to a page asked for by a loopback name: a page of another site whose
-    // name was rebound to 127.0.0.1 (DNS rebinding) is same-origin with this
-    // server in the browser, but its requests name that site in Host.
-    graphiqlToken: graphiqlToken ? (request) => (isLoopbackHost(request.headers.get('host')) ? graphiqlToken : undefined) : undefined,
-    limits,
-    onOperation: metrics && ((type, outcome) => metrics.operation(type, outcome)),
-    persistedOperations: options.persistedOperations,
-    logging: yogaLogger(app.log),
-    compiledReads,
-  });
-  // A query Yoga has answered compiled is answered again straight from its plan, without
-  // Yoga's pipeline: not when only registered documents may run (their text is not the key).
-  const direct = compiledReads && !options.persistedOperations?.only ? compiledReads : undefined;
-  const withinLimits = (schema: GraphQLSchema, document: DocumentNode, request: QueryRequest) => {
-    const cost = estimatedCost(schema, document, request.variables, request.operationName);
-    return cost !== undefined && cost <= limits.maxCost && isCleanInput(request.variables);
+  // GraphQL is loaded on the first request to /graphql, not at start: a server answering REST
+  // only never needs its packages (about 14 MB of heap), the schema or Yoga, which were most of
+  // the CPU time a restart saved (docs/benchmark.md, "Start and idle memory"). bin/build.js
+  // bundles the packages so that they load with it.
+  let serving: ReturnType<typeof loadGraphQL> | undefined;
+  const loadGraphQL = async () => {
+    const [{ createGraphQLServer }, { createCompiledReads }, { estimatedCost, responseTooLarge }] = await Promise.all([
+      import('../graphql/yoga.ts'),
+      import('../graphql/compiled/plugin.ts'),
+      import('../graphql/limits.ts'),
+    ]);
+    const compiledReads = options.compiledReads && createCompiledReads(options.compiledReads);
+    const yoga = createGraphQLServer({
+      // Only to a page asked for by a loopback name: a page of another site whose
+      // name was rebound to 127.0.0.1 (DNS rebinding) is same-origin with this
+      // server in the browser, but its requests name that site in Host.
+      graphiqlToken: graphiqlToken ? (request) => (isLoopbackHost(request.headers.get('host')) ? graphiqlToken : undefined) : undefined,
+      limits,
+      onOperation: metrics && ((type, outcome) => metrics.operation(type, outcome)),
+      persistedOperations: options.persistedOperations,
+      logging: yogaLogger(app.log),
+      compiledReads,
+    });
+    // A query Yoga has answered compiled is answered again straight from its plan, without
+    // Yoga's pipeline: not when only registered documents may run (their text is not the key).
+    const direct = compiledReads && !options.persistedOperations?.only ? compiledReads : undefined;
+    const withinLimits = (schema: GraphQLSchema, document: DocumentNode, request: QueryRequest) => {
+      const cost = estimatedCost(schema, document, request.variables, request.operationName);
+      return cost !== undefined && cost <= limits.maxCost && isCleanInput(request.variables);
+    };
+    return { yoga, direct, withinLimits, responseTooLarge };
   };
+  const graphql = () =>
+    (serving ??= loadGraphQL().catch((error: unknown) => {
+      serving = undefined;
+      throw error;
+    }));
 
   registerGraphiQLAssets(app);
   app.route({
-    url: yoga.graphqlEndpoint,
+    url: GRAPHQL_PATH,
     method: ['GET', 'POST'],
     handler: async (req, reply) => {
       // Yoga builds the request's URL from its Host header: one that makes no URL is the client's mistake, not a 500.
       const { host } = req.raw.headers;
       if (host !== undefined && !URL.canParse(`http://${host}/`)) req.raw.headers.host = 'host.invalid';
+      const { yoga, direct, withinLimits, responseTooLarge } = await graphql();
       const request = direct && directRequest(req);
       if (request && options.compiledReads?.mode !== 'verify') {
         const started = performance.now();

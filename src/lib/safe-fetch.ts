@@ -1,6 +1,6 @@
 import dns from 'node:dns';
-import http from 'node:http';
-import https from 'node:https';
+import type { IncomingMessage } from 'node:http';
+import { http, https } from './node-http.ts';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
@@ -188,7 +188,7 @@ export async function guardedRequest(
   const chunks: Uint8Array[] = [];
   if (request.body) for await (const chunk of request.body) chunks.push(chunk);
   const signal = AbortSignal.timeout(limits.timeoutMs);
-  const response = await new Promise<http.IncomingMessage>((resolve, reject) => {
+  const response = await new Promise<IncomingMessage>((resolve, reject) => {
     const sent = client.request(
       url,
       {

@@ -1,4 +1,4 @@
-import http from 'node:http';
+import { http } from '../lib/node-http.ts';
 import { createRequire } from 'node:module';
 import { z } from 'zod';
 import { GIT_HOOK_OPERATION } from './git-hooks.ts';

@@ -17,6 +17,8 @@ export const TASKS = {
   'parse-markdown': async () => (await import('./tasks/parse-markdown.ts')).parseMarkdown,
   /** Pages' structured documents laid out as a PDF (change request export). */
   'render-pdf': async () => (await import('./tasks/render-pdf.ts')).renderPdf,
+  /** An OpenAPI document validated (spec processing). */
+  'validate-openapi': async () => (await import('./tasks/validate-openapi.ts')).validateOpenApi,
   /** A SAML response's signatures and conditions checked (SAML sign-in). */
   'verify-saml-response': async () => (await import('./tasks/verify-saml-response.ts')).verifySamlResponse,
 };

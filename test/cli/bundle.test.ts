@@ -37,6 +37,15 @@ describe('the bundle the command runs', () => {
     }
   });
 
+  it("loads none of GraphQL's packages at start: bundled, they run with the GraphQL layer on the first /graphql request", () => {
+    const serve = fs.readFileSync(path.join(dir, 'serve.mjs'), 'utf8');
+    const staticImports = [...serve.matchAll(/^import .* from "([^"]+)";$/gm)].map((match) => match[1]!);
+    expect(staticImports).toContain('fastify');
+    expect(staticImports.filter((name) => /^(graphql|@graphql-|@pothos\/|@envelop\/|@escape\.tech\/|@whatwg-node\/)/.test(name))).toEqual([]);
+    // graphql-js itself is in the bundle, one copy for Yoga, Pothos and the sources.
+    expect(serve.match(/exports\.GraphQLSchema = GraphQLSchema\d*;/g)).toHaveLength(1);
+  });
+
   it("builds the worker pool's module apart, found beside the command that runs it, and loading no task's packages before its task runs", () => {
     expect(files).toContain('worker.mjs');
     const serve = fs.readFileSync(path.join(dir, 'serve.mjs'), 'utf8');

@@ -13,6 +13,10 @@ import type { Clock } from '../../src/lib/clock.ts';
 import { type FileStorage, localDiskStorage } from '../../src/storage/files.ts';
 import { closeWhenFileEnds } from './cleanup.ts';
 import { testDatabaseUrl } from './worker-database.ts';
+// The server loads its GraphQL layer on the first /graphql request (src/http/graphql.ts); from the
+// sources that is seconds of transforms and the schema's build, which would count against the
+// first GraphQL test of each file: loaded here, with the file, as before.
+import '../../src/graphql/yoga.ts';
 
 /** A clock tests can move. */
 export class TestClock implements Clock {

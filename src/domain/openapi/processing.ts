@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { emitEvent } from '../events/emit.ts';
-import type { validate as Validate } from '@readme/openapi-parser';
 import { parse as parseYaml } from 'yaml';
 import { type RequestContext, withDb } from '../../context.ts';
 import { type Db, Prisma, type OpenApiSpecRecord } from '../../db/index.ts';
 import type { JobKind } from '../../context.ts';
 import { newId } from '../../lib/ids.ts';
 import { FetchRefused, fetchBounded } from '../../lib/safe-fetch.ts';
+import { runTask } from '../../workers/pool.ts';
 import { serializeOn } from '../transaction.ts';
 import type { ProcessErrorCode, StoredProcessError } from './presenter.ts';
 import { versionLocation } from './presenter.ts';
@@ -247,18 +247,15 @@ function parseDocument(text: string): { value: object; format: 'json' | 'yaml' }
 }
 
 async function validateDocument(value: object): Promise<void> {
-  let result: Awaited<ReturnType<typeof Validate>>;
-  // The validator and its schemas are loaded with the first spec processed (about 25 MB of a process' memory).
-  const { validate } = await import('@readme/openapi-parser');
-  try {
-    // On a copy: validation dereferences in place. External references stay unresolved (nothing else is fetched).
-    result = await validate(structuredClone(value) as never, { resolve: { external: false, file: false }, timeoutMs: 10_000 });
-  } catch (error) {
-    throw new ProcessFailure('PARSE_ERROR', [{ message: (error as Error).message }]);
-  }
+  // On a worker (src/workers/tasks/validate-openapi.ts), which gets a copy of the document.
+  const result = await runTask('validate-openapi', { value, timeoutMs: VALIDATION_TIMEOUT_MS }, { budgetMs: VALIDATION_TIMEOUT_MS + 5_000 });
   if (result.valid) return;
+  if ('failure' in result) throw new ProcessFailure('PARSE_ERROR', [{ message: result.failure }]);
   const errors: StoredProcessError[] = result.errors.slice(0, MAX_ERRORS).map((error) => ({ message: error.message }));
   const more = result.errors.length - errors.length + result.additionalErrors;
   if (more > 0) errors.push({ message: `…and ${more} more errors`, code: 'MORE_ERRORS', omitted: more });
   throw new ProcessFailure('PARSE_ERROR', errors);
 }
+
+/** How long the validator may work on one document. */
+const VALIDATION_TIMEOUT_MS = 10_000;
