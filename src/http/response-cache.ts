@@ -67,7 +67,12 @@ export function registerResponseCache(app: FastifyInstance, options: { maxBytes:
   const entries = new LRUCache<string, Entry>({
     maxSize: options.maxBytes,
     sizeCalculation: (entry, key) =>
-      entry.body.length + key.length + entry.generation.length + (entry.encoded?.br?.length ?? 0) + (entry.encoded?.gzip?.length ?? 0),
+      entry.body.length +
+      key.length +
+      entry.generation.length +
+      (entry.fine?.scopes.join('').length ?? 0) +
+      (entry.encoded?.br?.length ?? 0) +
+      (entry.encoded?.gzip?.length ?? 0),
   });
 
   const bumps = bumpClock();

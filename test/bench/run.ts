@@ -33,7 +33,8 @@ const suffix = quick ? '_quick' : '';
 const SQLITE_FILE = path.join(BENCH_DIR, 'data', `bench${suffix}.db`);
 const URLS = {
   sqlite: `file:${SQLITE_FILE}`,
-  postgresql: `postgresql://postgres@127.0.0.1:5432/docs_gateway_bench${suffix}`,
+  // BENCH_POSTGRES_URL: another database, e.g. when several checkouts run the benchmark on one server.
+  postgresql: process.env.BENCH_POSTGRES_URL ?? `postgresql://postgres@127.0.0.1:5432/docs_gateway_bench${suffix}`,
 };
 const started = Date.now();
 const log = (message: string) => console.log(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s] ${message}`);
