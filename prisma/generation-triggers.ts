@@ -5,7 +5,7 @@
 // instance, tool or hand-typed SQL wrote it. On PostgreSQL each committed bump is
 // announced on the channel `docs_gateway_generations` (src/db/generation-feed.ts). prisma/new-migration.ts adds them to every
 // table a migration creates; a new table must say here how its rows find their
-// organization.
+// organization (and, in FINE_SCOPES, its space when it is a space's content).
 
 export type Provider = 'sqlite' | 'postgresql';
 
