@@ -131,6 +131,20 @@ describe('the response cache', () => {
     expect([await read(t), await readGraphQL()]).toEqual(['Through SQL', 'Through SQL']);
   });
 
+  it("is not stale when another instance's write is followed by one of this instance's own before any request", async () => {
+    const { admin, spaceId } = await spaceOfTeam();
+    const unrelated = await buildUser(t.database, 'unrelated');
+    const read = async () => (await t.call('GET', `/v1/spaces/${spaceId}`, { token: admin.token })).json().title;
+    await read();
+    expect(await read()).toBe('Cached');
+    expect((await other.call('PATCH', `/v1/spaces/${spaceId}`, { token: admin.token, body: { title: 'Elsewhere first' } })).statusCode).toBe(200);
+    // A write of this instance's own (a job, a tool) before it serves a request: on SQLite its
+    // commit must not be taken as covering the other program's.
+    await t.database.db.user.update({ where: { id: unrelated.id }, data: { displayName: 'Unrelated' } });
+    await t.database.generations.barrier({ everything: true });
+    expect(await read()).toBe('Elsewhere first');
+  });
+
   it('keeps each user its own answers: permissions differ, and a removed member loses access at once', async () => {
     const { organization, admin, spaceId } = await spaceOfTeam();
     const reader = await addMember(t.database, organization.id, await buildUser(t.database, 'reader'), 'read');
