@@ -5,7 +5,7 @@
 // instance, tool or hand-typed SQL wrote it. On PostgreSQL each committed bump is
 // announced on the channel `docs_gateway_generations` (src/db/generation-feed.ts). prisma/new-migration.ts adds them to every
 // table a migration creates; a new table must say here how its rows find their
-// organization.
+// organization (and, in FINE_SCOPES, its space when it is a space's content).
 
 export type Provider = 'sqlite' | 'postgresql';
 
@@ -17,10 +17,12 @@ export type ScopeOf =
   | { kind: 'column'; column: string }
   /** Several columns each hold a scope: a membership belongs to its organization and to its user. */
   | { kind: 'columns'; columns: string[] }
-  /** The organization of a parent row, whose id is in `via`. */
-  | { kind: 'parent'; table: string; via: string }
+  /** The organization (or `column`) of a parent row, whose id is in `via`. */
+  | { kind: 'parent'; table: string; via: string; column?: string }
   /** A user: the user itself, and the organizations it is a member of. */
-  | { kind: 'user' };
+  | { kind: 'user' }
+  /** The organizations a user (the row) is a member of. */
+  | { kind: 'memberships' };
 
 /** Every table and how its writes are scoped; null: its writes change no cached answer. */
 export const GENERATION_SCOPES: Record<string, ScopeOf | null> = {
@@ -106,6 +108,52 @@ export function scopeOf(table: string): ScopeOf | null {
   return GENERATION_SCOPES[table]!;
 }
 
+/**
+ * Finer scopes, bumped next to the coarse ones above (src/http/response-cache.ts): `s:<space id>` for a
+ * space's row and everything inside it (its content, change requests, comments, reviews, Git state,
+ * custom field values), and `o:<organization id>` for an organization's own rows (members, teams,
+ * grants, collections, sites, custom fields...) and the users who are its members. A cached answer that
+ * read one space and its organization's rows depends on these two (and its user) only, so that a write
+ * in another space of the organization leaves it cached. Every table not listed here bumps `o:` of the
+ * organizations of its coarse scope (the safe default); null: no finer scope (no such answer reads it).
+ */
+export interface FineScope {
+  prefix: 's:' | 'o:';
+  of: ScopeOf;
+}
+
+export const FINE_SCOPES: Record<string, FineScope | null> = {
+  // A token's user only: the coarse user scope covers it.
+  api_tokens: null,
+  users: { prefix: 'o:', of: { kind: 'memberships' } },
+  members: { prefix: 'o:', of: { kind: 'column', column: 'organizationId' } },
+  spaces: { prefix: 's:', of: { kind: 'self' } },
+  space_custom_field_values: { prefix: 's:', of: { kind: 'column', column: 'spaceId' } },
+  comments: { prefix: 's:', of: { kind: 'column', column: 'spaceId' } },
+  comment_replies: { prefix: 's:', of: { kind: 'parent', table: 'comments', via: 'commentId', column: 'spaceId' } },
+  comment_reactions: { prefix: 's:', of: { kind: 'parent', table: 'comments', via: 'commentId', column: 'spaceId' } },
+  revisions: { prefix: 's:', of: { kind: 'column', column: 'spaceId' } },
+  page_versions: { prefix: 's:', of: { kind: 'column', column: 'spaceId' } },
+  documents: { prefix: 's:', of: { kind: 'column', column: 'spaceId' } },
+  file_versions: { prefix: 's:', of: { kind: 'column', column: 'spaceId' } },
+  change_requests: { prefix: 's:', of: { kind: 'column', column: 'spaceId' } },
+  space_git_syncs: { prefix: 's:', of: { kind: 'column', column: 'spaceId' } },
+  space_git_bindings: { prefix: 's:', of: { kind: 'column', column: 'spaceId' } },
+  change_request_reviews: { prefix: 's:', of: { kind: 'column', column: 'spaceId' } },
+  change_request_reviewers: { prefix: 's:', of: { kind: 'column', column: 'spaceId' } },
+  // Read by the audit log and webhook routes only, which depend on the coarse scope: a write's own
+  // audit event or delivery must not drop its organization's other answers.
+  audit_events: null,
+  webhook_deliveries: null,
+};
+
+export function fineScopeOf(table: string): FineScope | null {
+  const coarse = scopeOf(table);
+  if (!coarse) return null;
+  if (table in FINE_SCOPES) return FINE_SCOPES[table]!;
+  return { prefix: 'o:', of: coarse };
+}
+
 /** SQLite: the scopes of the row `row` (NEW or OLD), as a SELECT of "scope". */
 function sqliteScopes(scope: ScopeOf, row: 'NEW' | 'OLD'): string {
   switch (scope.kind) {
@@ -116,9 +164,11 @@ function sqliteScopes(scope: ScopeOf, row: 'NEW' | 'OLD'): string {
     case 'columns':
       return scope.columns.map((column) => `SELECT ${row}."${column}" AS "scope"`).join(' UNION ');
     case 'parent':
-      return `SELECT p."organizationId" AS "scope" FROM "${scope.table}" p WHERE p."id" = ${row}."${scope.via}"`;
+      return `SELECT p."${scope.column ?? 'organizationId'}" AS "scope" FROM "${scope.table}" p WHERE p."id" = ${row}."${scope.via}"`;
     case 'user':
       return `SELECT ${row}."id" AS "scope" UNION SELECT m."organizationId" FROM "members" m WHERE m."userId" = ${row}."id"`;
+    case 'memberships':
+      return `SELECT m."organizationId" AS "scope" FROM "members" m WHERE m."userId" = ${row}."id"`;
   }
 }
 
@@ -132,9 +182,11 @@ function postgresScopes(scope: ScopeOf, rows: 'new_rows' | 'old_rows'): string {
     case 'columns':
       return scope.columns.map((column) => `SELECT r."${column}" FROM ${rows} r`).join(' UNION ');
     case 'parent':
-      return `SELECT p."organizationId" FROM ${rows} r JOIN "${scope.table}" p ON p."id" = r."${scope.via}"`;
+      return `SELECT p."${scope.column ?? 'organizationId'}" FROM ${rows} r JOIN "${scope.table}" p ON p."id" = r."${scope.via}"`;
     case 'user':
       return `SELECT r."id" FROM ${rows} r UNION SELECT m."organizationId" FROM ${rows} r JOIN "members" m ON m."userId" = r."id"`;
+    case 'memberships':
+      return `SELECT m."organizationId" FROM ${rows} r JOIN "members" m ON m."userId" = r."id"`;
   }
 }
 
@@ -170,13 +222,16 @@ export function generationTriggers(provider: Provider, tables: string[]): string
   for (const table of tables) {
     const scope = scopeOf(table);
     if (!scope) continue;
+    const fine = fineScopeOf(table);
     if (provider === 'sqlite') {
       for (const [event, rows] of [
         ['INSERT', ['NEW']],
         ['UPDATE', ['NEW', 'OLD']],
         ['DELETE', ['OLD']],
       ] as const) {
-        const scopes = rows.map((row) => sqliteScopes(scope, row)).join(' UNION ');
+        const scopes = rows
+          .flatMap((row) => [sqliteScopes(scope, row), ...(fine ? [`SELECT '${fine.prefix}' || "scope" AS "scope" FROM (${sqliteScopes(fine.of, row)})`] : [])])
+          .join(' UNION ');
         statements.push(
           `CREATE TRIGGER "${table}_bump_generations_${event.toLowerCase()}" AFTER ${event} ON "${table}" BEGIN\n` +
             `  INSERT INTO "data_generations" ("scope", "version") SELECT "scope", 1 FROM (${scopes}) WHERE "scope" IS NOT NULL\n` +
@@ -185,11 +240,13 @@ export function generationTriggers(provider: Provider, tables: string[]): string
       }
     } else {
       const fn = `"${table}_bump_generations"`;
+      const scopesOf = (rows: 'new_rows' | 'old_rows') =>
+        postgresScopes(scope, rows) + (fine ? ` UNION SELECT '${fine.prefix}' || f.s FROM (${postgresScopes(fine.of, rows)}) AS f(s)` : '');
       statements.push(
         `CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$\nBEGIN\n` +
-          `  IF TG_OP = 'INSERT' THEN PERFORM bump_data_generations(ARRAY(${postgresScopes(scope, 'new_rows')}));\n` +
-          `  ELSIF TG_OP = 'UPDATE' THEN PERFORM bump_data_generations(ARRAY(${postgresScopes(scope, 'new_rows')} UNION ${postgresScopes(scope, 'old_rows')}));\n` +
-          `  ELSE PERFORM bump_data_generations(ARRAY(${postgresScopes(scope, 'old_rows')}));\n  END IF;\n  RETURN NULL;\nEND $$;`,
+          `  IF TG_OP = 'INSERT' THEN PERFORM bump_data_generations(ARRAY(${scopesOf('new_rows')}));\n` +
+          `  ELSIF TG_OP = 'UPDATE' THEN PERFORM bump_data_generations(ARRAY(${scopesOf('new_rows')} UNION ${scopesOf('old_rows')}));\n` +
+          `  ELSE PERFORM bump_data_generations(ARRAY(${scopesOf('old_rows')}));\n  END IF;\n  RETURN NULL;\nEND $$;`,
         `CREATE TRIGGER "${table}_bump_generations_insert" AFTER INSERT ON "${table}" REFERENCING NEW TABLE AS new_rows\n    FOR EACH STATEMENT EXECUTE FUNCTION ${fn}();`,
         `CREATE TRIGGER "${table}_bump_generations_update" AFTER UPDATE ON "${table}" REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows\n    FOR EACH STATEMENT EXECUTE FUNCTION ${fn}();`,
         `CREATE TRIGGER "${table}_bump_generations_delete" AFTER DELETE ON "${table}" REFERENCING OLD TABLE AS old_rows\n    FOR EACH STATEMENT EXECUTE FUNCTION ${fn}();`,

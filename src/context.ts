@@ -86,6 +86,12 @@ export interface RequestContext {
    */
   foreignScopes?: Map<string, Promise<string>>;
   /**
+   * Set while an answer may be cached: the spaces this request read, each with
+   * its organization (src/domain/generations.ts noteSpaceRead), so that an answer
+   * of one space depends on that space and its organization's own rows only.
+   */
+  spaceReads?: Map<string, string>;
+  /**
    * Throws when the request must stop (out of time, its client gone). Every
    * data access checks it (src/domain/loaders.ts); set by the GraphQL limits.
    */

@@ -131,6 +131,20 @@ describe('the response cache', () => {
     expect([await read(t), await readGraphQL()]).toEqual(['Through SQL', 'Through SQL']);
   });
 
+  it("is not stale when another instance's write is followed by one of this instance's own before any request", async () => {
+    const { admin, spaceId } = await spaceOfTeam();
+    const unrelated = await buildUser(t.database, 'unrelated');
+    const read = async () => (await t.call('GET', `/v1/spaces/${spaceId}`, { token: admin.token })).json().title;
+    await read();
+    expect(await read()).toBe('Cached');
+    expect((await other.call('PATCH', `/v1/spaces/${spaceId}`, { token: admin.token, body: { title: 'Elsewhere first' } })).statusCode).toBe(200);
+    // A write of this instance's own (a job, a tool) before it serves a request: on SQLite its
+    // commit must not be taken as covering the other program's.
+    await t.database.db.user.update({ where: { id: unrelated.id }, data: { displayName: 'Unrelated' } });
+    await t.database.generations.barrier({ everything: true });
+    expect(await read()).toBe('Elsewhere first');
+  });
+
   it('keeps each user its own answers: permissions differ, and a removed member loses access at once', async () => {
     const { organization, admin, spaceId } = await spaceOfTeam();
     const reader = await addMember(t.database, organization.id, await buildUser(t.database, 'reader'), 'read');
@@ -188,11 +202,12 @@ describe('the response cache', () => {
 
     await warm();
     expect((await t.call('PATCH', `/v1/spaces/${teamA.spaceId}`, { token: teamA.admin.token, body: { title: 'Written in A' } })).statusCode).toBe(200);
-    // B's admin read nothing of A: still cached. A's admin, and the member of both, are recomputed.
+    // B's admin read nothing of A: still cached. A's admin is recomputed; the member of both read
+    // only B's space and B's own rows, which did not change.
     expect((await read(teamB.admin.token, teamB.spaceId)).headers['x-cache']).toBe('hit');
     const again = await read(teamA.admin.token, teamA.spaceId);
     expect([again.headers['x-cache'], again.json().title]).toEqual(['miss', 'Written in A']);
-    expect((await read(both.token, teamB.spaceId)).headers['x-cache']).toBe('miss');
+    expect((await read(both.token, teamB.spaceId)).headers['x-cache']).toBe('hit');
 
     // The same through SQL typed by hand, on each database.
     await warm();
@@ -200,6 +215,95 @@ describe('the response cache', () => {
     expect((await read(teamA.admin.token, teamA.spaceId)).headers['x-cache']).toBe('hit');
     const byHand = await read(teamB.admin.token, teamB.spaceId);
     expect([byHand.headers['x-cache'], byHand.json().title]).toEqual(['miss', 'By hand in B']);
+  });
+
+  it('drops, of an organization, only the answers about the space a write is in, unless its own rows change', async () => {
+    const team = await spaceOfTeam();
+    const { organization, admin } = team;
+    const [a, b] = [
+      team.spaceId,
+      (await t.call('POST', `/v1/orgs/${organization.id}/spaces`, { token: admin.token, body: { title: 'B' } })).json().id as string,
+    ];
+    const reader = await addMember(t.database, organization.id, await buildUser(t.database, 'fine-reader'), 'read');
+    const paths = (spaceId: string) => [
+      `/v1/spaces/${spaceId}`,
+      `/v1/spaces/${spaceId}/content`,
+      `/v1/spaces/${spaceId}/change-requests`,
+      `/v1/spaces/${spaceId}/comments`,
+    ];
+    const caching = async (spaceId: string, app = t) => {
+      const seen: unknown[] = [];
+      for (const path of paths(spaceId)) {
+        const response = await app.call('GET', path, { token: reader.token });
+        expect([path, response.statusCode]).toEqual([path, 200]);
+        seen.push(response.headers['x-cache']);
+      }
+      return seen;
+    };
+    const hits = paths(a).map(() => 'hit');
+    const misses = paths(a).map(() => 'miss');
+    const warm = async () => {
+      for (const spaceId of [a, b]) {
+        await caching(spaceId);
+        expect(await caching(spaceId)).toEqual(hits);
+      }
+    };
+
+    // A write in space A (its row): B's answers stay cached, A's are recomputed.
+    await warm();
+    expect((await t.call('PATCH', `/v1/spaces/${a}`, { token: admin.token, body: { title: 'A renamed' } })).statusCode).toBe(200);
+    expect(await caching(b)).toEqual(hits);
+    expect(await caching(a)).toEqual(misses);
+    expect((await t.call('GET', `/v1/spaces/${a}`, { token: reader.token })).json().title).toBe('A renamed');
+
+    // Inside space A (a comment): the same.
+    await warm();
+    expect((await t.call('POST', `/v1/spaces/${a}/comments`, { token: admin.token, body: { body: { markdown: 'On A' } } })).statusCode).toBe(200);
+    expect(await caching(b)).toEqual(hits);
+    expect(await caching(a)).toEqual(misses);
+    const comments = (await t.call('GET', `/v1/spaces/${a}/comments`, { token: reader.token })).json();
+    expect(comments.items.length).toBe(1);
+
+    // The organization's own rows (a team, members' roles, grants, collections) may change any space's answer.
+    await warm();
+    expect((await t.call('PUT', `/v1/orgs/${organization.id}/teams`, { token: admin.token, body: { title: 'Writers' } })).statusCode).toBeLessThan(300);
+    expect(await caching(a)).toEqual(misses);
+    expect(await caching(b)).toEqual(misses);
+
+    // Through another instance, and through SQL typed by hand.
+    await warm();
+    expect((await other.call('PATCH', `/v1/spaces/${b}`, { token: admin.token, body: { title: 'B elsewhere' } })).statusCode).toBe(200);
+    await t.database.generations.barrier({ everything: true });
+    // On SQLite another process's write is known only as a write to the file: everything is forgotten.
+    expect(await caching(a)).toEqual(t.database.provider === 'postgresql' ? hits : misses);
+    expect(await caching(b)).toEqual(misses);
+    await warm();
+    await t.database.db.$executeRawUnsafe(`UPDATE "spaces" SET "title" = 'B by hand' WHERE "id" = '${b}'`);
+    expect(await caching(a)).toEqual(hits);
+    expect(await caching(b)).toEqual(misses);
+    expect((await t.call('GET', `/v1/spaces/${b}`, { token: reader.token })).json().title).toBe('B by hand');
+
+    // GraphQL answers, and REST reads of several spaces, still depend on the whole organization.
+    const graphql = () => t.call('POST', '/graphql', { token: reader.token, body: { query: SPACE_QUERY, variables: { id: b } } });
+    await graphql();
+    expect((await graphql()).headers['x-cache']).toBe('hit');
+    expect((await t.call('PATCH', `/v1/spaces/${a}`, { token: admin.token, body: { title: 'A again' } })).statusCode).toBe(200);
+    expect((await graphql()).headers['x-cache']).toBe('miss');
+  });
+
+  it("drops the organization's space listing when a space is created or deleted", async () => {
+    const { organization, admin, spaceId } = await spaceOfTeam();
+    const listing = async () => {
+      const response = await t.call('GET', `/v1/orgs/${organization.id}/spaces`, { token: admin.token });
+      return [response.headers['x-cache'], response.json().items.map((space: { id: string }) => space.id)];
+    };
+    await listing();
+    expect(await listing()).toEqual(['hit', [spaceId]]);
+    const created = (await t.call('POST', `/v1/orgs/${organization.id}/spaces`, { token: admin.token, body: { title: 'New' } })).json().id as string;
+    expect(await listing()).toEqual(['miss', [spaceId, created]]);
+    expect(await listing()).toEqual(['hit', [spaceId, created]]);
+    expect((await t.call('DELETE', `/v1/spaces/${spaceId}`, { token: admin.token })).statusCode).toBeLessThan(300);
+    expect(await listing()).toEqual(['miss', [created]]);
   });
 
   it('drops the answers of every organization of a user whose profile changes', async () => {

@@ -247,6 +247,20 @@ export function sqliteGenerationFeed(dataVersion: (() => number) | undefined): S
   let attached = false;
   let failed = false;
   let expectedVersion: number | undefined;
+  /**
+   * The writing connection and its own data_version, which moves only with other connections'
+   * commits: another program's write committed before one of ours is caught here, where `settle`
+   * (which reads the version again after our commit) would otherwise take it for ours.
+   */
+  let writer: BetterSqlite3.Database | undefined;
+  let writerVersion: unknown;
+  const foreignCommitSinceLastWrite = (): boolean => {
+    if (!writer) return false;
+    const now = writer.pragma('data_version', { simple: true });
+    const moved = now !== writerVersion;
+    writerVersion = now;
+    return moved;
+  };
   const settle = () => {
     expectedVersion = dataVersion?.();
   };
@@ -270,6 +284,8 @@ export function sqliteGenerationFeed(dataVersion: (() => number) | undefined): S
           CREATE TEMP TRIGGER IF NOT EXISTS "docs_gateway_announce_update" AFTER UPDATE ON main."data_generations"
           BEGIN SELECT docs_gateway_bumped(NEW."scope", NEW."version"); END;`);
         attached = true;
+        writer = connection;
+        foreignCommitSinceLastWrite();
         settle();
       } catch {
         // No generations table yet (a database before its migrations): nothing is trusted.
@@ -280,6 +296,8 @@ export function sqliteGenerationFeed(dataVersion: (() => number) | undefined): S
     ended(committed) {
       // Read after the commit and before any other write can run (the driver is synchronous).
       if (attached) settle();
+      // After settle: another program's commit before it, or between the two reads, is caught here.
+      if (attached && foreignCommitSinceLastWrite()) listeners.emit([RESET]);
       if (pending.length === 0) return;
       const bumps = committed ? pending : pending.map(({ scope }) => ({ scope, version: null }));
       pending = [];

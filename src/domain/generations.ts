@@ -27,3 +27,12 @@ export function noteForeignScope(ctx: RequestContext, organizationId: string): v
 export function primeScopeGeneration(ctx: RequestContext, scope: string, version: string | number | null): void {
   loader(ctx, scopeGenerations).prime(scope, version === null ? '0' : String(version));
 }
+
+/**
+ * Notes that this request read a space (its row, and through it its content):
+ * the response cache keeps an answer that read only this space against the
+ * space's and its organization's finer scopes (src/http/response-cache.ts).
+ */
+export function noteSpaceRead(ctx: RequestContext, space: { id: string; organizationId: string }): void {
+  ctx.spaceReads?.set(space.id, space.organizationId);
+}

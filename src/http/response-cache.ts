@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { Database } from '../db/index.ts';
+import type { GenerationBump } from '../db/generation-feed.ts';
 import { COMPRESSION, compressed, requestedEncoding } from './compression.ts';
 import { PUBLISHED_TEXT_PATH } from '../rest/published-text.ts';
 
@@ -8,6 +9,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set when this request's response may be cached, and under which key. */
     responseCacheKey: string | null;
+    /** The announcement clock when this request began (null: the generation feed was not live). */
+    responseCacheTick: number | null;
   }
 }
 
@@ -26,6 +29,16 @@ declare module 'fastify' {
  * its published site) also remembers that organization's generation, read before
  * its data; serving it again costs one statement to check it.
  *
+ * Finer: an answer of a route that reads one space (ONE_SPACE_ROUTES), which
+ * noted reading that space and no other (ctx.spaceReads), depends only on the
+ * space's scope (`s:<space>`: its row and content), its organization's own
+ * rows (`o:<organization>`: members, teams, grants, collections...) and its
+ * user, not on the whole organization: a write in another space of the
+ * organization leaves it cached. Those scopes are checked against the bumps
+ * this process has heard (the generation feed, as the viewer cache uses it):
+ * an answer is served while none of its scopes was bumped since its request
+ * began, at no statement either.
+ *
  * An answer that @fastify/compress would compress is compressed once per
  * encoding a client asks for and kept so, rather than again at every hit.
  *
@@ -39,6 +52,8 @@ interface Entry {
   contentType: string;
   /** The viewer's generations when it was computed. */
   generation: string;
+  /** Instead of `generation`: the scopes it depends on, and the announcement clock when its request began. */
+  fine?: { scopes: string[]; tick: number };
   /** Organizations read without being a member, each with its generation then. */
   foreign: Array<[scope: string, version: string]>;
   /** The body compressed, per encoding a client has asked for. */
@@ -47,12 +62,23 @@ interface Entry {
 
 export function registerResponseCache(app: FastifyInstance, options: { maxBytes: number; database: Database }) {
   app.decorateRequest('responseCacheKey', null);
+  app.decorateRequest('responseCacheTick', null);
   if (options.maxBytes <= 0) return;
   const entries = new LRUCache<string, Entry>({
     maxSize: options.maxBytes,
     sizeCalculation: (entry, key) =>
-      entry.body.length + key.length + entry.generation.length + (entry.encoded?.br?.length ?? 0) + (entry.encoded?.gzip?.length ?? 0),
+      entry.body.length +
+      key.length +
+      entry.generation.length +
+      (entry.fine?.scopes.join('').length ?? 0) +
+      (entry.encoded?.br?.length ?? 0) +
+      (entry.encoded?.gzip?.length ?? 0),
   });
+
+  const bumps = bumpClock();
+  const unsubscribe = options.database.generations.subscribe(bumps.heard);
+  app.addHook('onClose', async () => unsubscribe());
+  const feedLive = () => options.database.generations.live;
 
   /** Whether the organizations an answer read as a visitor are still at their generations. */
   async function foreignUnchanged(foreign: Entry['foreign']): Promise<boolean> {
@@ -69,7 +95,12 @@ export function registerResponseCache(app: FastifyInstance, options: { maxBytes:
     const key = cacheKey(request);
     if (key === null) return;
     const hit = entries.get(key);
-    if (hit && hit.generation === request.ctx!.viewer!.generation && (await foreignUnchanged(hit.foreign))) {
+    const fresh =
+      hit &&
+      (hit.fine
+        ? feedLive() && bumps.unchangedSince(hit.fine.scopes, hit.fine.tick)
+        : hit.generation === request.ctx!.viewer!.generation && (await foreignUnchanged(hit.foreign)));
+    if (hit && fresh) {
       reply.header('content-type', hit.contentType).header('x-cache', 'hit');
       const encoding = hit.body.length >= COMPRESSION.threshold ? requestedEncoding(request, hit.contentType) : undefined;
       if (!encoding) return reply.send(hit.body);
@@ -85,7 +116,9 @@ export function registerResponseCache(app: FastifyInstance, options: { maxBytes:
       return reply.header('content-encoding', encoding).header('content-length', body.length).send(body);
     }
     request.responseCacheKey = key;
+    request.responseCacheTick = feedLive() ? bumps.now() : null;
     request.ctx!.foreignScopes = new Map();
+    request.ctx!.spaceReads = new Map();
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
@@ -98,11 +131,79 @@ export function registerResponseCache(app: FastifyInstance, options: { maxBytes:
       [...(ctx.foreignScopes ?? new Map<string, Promise<string>>()).entries()].map(async ([scope, version]) => [scope, await version] as [string, string]),
     );
     const contentType = String(reply.getHeader('content-type') ?? 'application/json');
-    const entry: Entry = { body: typeof payload === 'string' ? Buffer.from(payload) : payload, contentType, generation: ctx.viewer!.generation!, foreign };
+    const fine = request.responseCacheTick !== null && foreign.length === 0 ? oneSpaceScopes(request) : null;
+    const entry: Entry = {
+      body: typeof payload === 'string' ? Buffer.from(payload) : payload,
+      contentType,
+      generation: ctx.viewer!.generation!,
+      foreign,
+      ...(fine ? { fine: { scopes: fine, tick: request.responseCacheTick! } } : {}),
+    };
     if (entry.body.length + key.length <= options.maxBytes) entries.set(key, entry);
     reply.header('x-cache', 'miss');
     return payload;
   });
+}
+
+/**
+ * REST reads of one space whose every read of the database is of that space's
+ * rows and content, its organization's own rows (members, teams, grants,
+ * collections, custom fields) or users: Fastify's patterns. Not here (so
+ * depending on the whole organization): reads that can show other spaces
+ * (page documents and links, which resolve references; search), and anything
+ * not checked yet.
+ */
+const ONE_SPACE_ROUTES = new Set([
+  '/v1/spaces/:spaceId',
+  '/v1/spaces/:spaceId/content',
+  '/v1/spaces/:spaceId/content/pages',
+  '/v1/spaces/:spaceId/change-requests',
+  '/v1/spaces/:spaceId/change-requests/:changeRequestId',
+  '/v1/spaces/:spaceId/comments',
+  '/v1/spaces/:spaceId/comments/:commentId',
+  '/v1/spaces/:spaceId/comments/:commentId/replies',
+  '/v1/spaces/:spaceId/custom-fields',
+]);
+
+/** The scopes of an answer that read one space only (ONE_SPACE_ROUTES), or null: it depends on its organizations as a whole. */
+function oneSpaceScopes(request: FastifyRequest): string[] | null {
+  if (request.method !== 'GET' || !ONE_SPACE_ROUTES.has(request.routeOptions.url ?? '')) return null;
+  const spaceId = (request.params as Record<string, string | undefined>).spaceId;
+  const reads = request.ctx!.spaceReads;
+  if (!spaceId || reads?.size !== 1) return null;
+  const organizationId = reads.get(spaceId);
+  if (organizationId === undefined) return null;
+  return [request.ctx!.viewer!.user.id, `s:${spaceId}`, `o:${organizationId}`];
+}
+
+/**
+ * When each scope was last bumped, on a clock of this process's own that moves
+ * with every announcement the generation feed delivers. A scope forgotten (the
+ * least recently bumped go first) or a reset counts as bumped then (`floor`).
+ */
+function bumpClock(maxScopes = 200_000) {
+  let tick = 0;
+  let floor = 0;
+  const last = new LRUCache<string, number>({
+    max: maxScopes,
+    dispose: (bumpedAt, _scope, reason) => {
+      if (reason === 'evict') floor = Math.max(floor, bumpedAt);
+    },
+  });
+  return {
+    now: () => tick,
+    heard: (announced: readonly GenerationBump[]) => {
+      tick++;
+      for (const { scope } of announced) {
+        if (scope === '*') {
+          floor = tick;
+          last.clear();
+        } else last.set(scope, tick);
+      }
+    },
+    /** Whether none of the scopes was bumped after `since`. */
+    unchangedSince: (scopes: readonly string[], since: number) => since >= floor && scopes.every((scope) => (last.get(scope) ?? floor) <= since),
+  };
 }
 
 function cacheKey(request: FastifyRequest): string | null {

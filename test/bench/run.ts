@@ -18,7 +18,9 @@ import { countStatements, explainRequest } from './statements.ts';
 import { startDocsGateway, startFastifyConstant, startFastifySqlite, startMesh, startPostGraphile } from './systems.ts';
 import { postOnce, restWaterfall } from './waterfall.ts';
 
-const { values: flags } = parseArgs({ options: { quick: { type: 'boolean' }, only: { type: 'string' } } });
+const { values: flags } = parseArgs({
+  options: { quick: { type: 'boolean' }, only: { type: 'string' }, seconds: { type: 'string' }, warmup: { type: 'string' } },
+});
 const quick = flags.quick ?? false;
 const only = flags.only?.split(',');
 const QUICK: Sizes = { sites: 10, largeSpaces: 10_000, largeMembers: 1_000 };
@@ -26,14 +28,21 @@ const QUICK: Sizes = { sites: 10, largeSpaces: 10_000, largeMembers: 1_000 };
 const TENANTS = 100;
 const WRITE_EVERY = 100;
 const sizes = quick ? QUICK : FULL;
-const plan = quick
+const basePlan = quick
   ? { rounds: 1, seconds: 2, warmup: 1, connections: 10, waterfalls: 1, soakSeconds: 0 }
   : { rounds: 3, seconds: 5, warmup: 3, connections: 10, waterfalls: 3, soakSeconds: 300 };
+// --seconds / --warmup: longer rounds for one scenario on the quick data set (e.g. S6's steady hit rate).
+const plan = {
+  ...basePlan,
+  ...(flags.seconds ? { seconds: Number(flags.seconds) } : {}),
+  ...(flags.warmup ? { warmup: Number(flags.warmup) } : {}),
+};
 const suffix = quick ? '_quick' : '';
 const SQLITE_FILE = path.join(BENCH_DIR, 'data', `bench${suffix}.db`);
 const URLS = {
   sqlite: `file:${SQLITE_FILE}`,
-  postgresql: `postgresql://postgres@127.0.0.1:5432/docs_gateway_bench${suffix}`,
+  // BENCH_POSTGRES_URL: another database, e.g. when several checkouts run the benchmark on one server.
+  postgresql: process.env.BENCH_POSTGRES_URL ?? `postgresql://postgres@127.0.0.1:5432/docs_gateway_bench${suffix}`,
 };
 const started = Date.now();
 const log = (message: string) => console.log(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s] ${message}`);

@@ -1,3 +1,4 @@
+import { noteSpaceRead } from '../generations.ts';
 import type { RequestContext } from '../../context.ts';
 import type { CustomFieldRecord, SpaceRecord } from '../../db/index.ts';
 import { conflict, invalid, notFound } from '../../errors.ts';
@@ -79,6 +80,7 @@ export async function presentSpaceRecord(ctx: RequestContext, space: SpaceRecord
 /** A space the viewer can see, deleted or not, with its level; anything else is a 404. */
 export async function visibleSpace(ctx: RequestContext, spaceId: string): Promise<{ space: SpaceRecord; level: Role }> {
   const space = await loader(ctx, spaceRecords).load(spaceId);
+  if (space) noteSpaceRead(ctx, space);
   const level = space ? await spaceLevel(ctx, space) : null;
   if (!space || !level) throw notFound('Space', spaceId);
   return { space, level };
@@ -128,6 +130,7 @@ export async function getSpace(ctx: RequestContext, spaceId: string, query: unkn
   const read = await readSpace(ctx, { spaceId, ...viewer });
   if (!read) throw notFound('Space', spaceId);
   const space = reviveRecord<SpaceRecord>(recordOf(ctx, 'spaces', 's').shape, read.space);
+  noteSpaceRead(ctx, space);
   const member = ctx.viewer!.memberships!.get(space.organizationId) ?? null;
   const level = effectiveLevel(member, [space.defaultLevel, read.inheritedLevel], read.granted);
   if (!level) throw notFound('Space', spaceId);
