@@ -121,11 +121,21 @@ const mathSyntaxOnly = {
  */
 const GRAPHQL_PACKAGES =
   /^(graphql|graphql-yoga|graphql-jit|graphql-query-complexity|@graphql-yoga\/[^/]+|@graphql-tools\/[^/]+|@envelop\/[^/]+|@pothos\/[^/]+|@escape\.tech\/[^/]+|@whatwg-node\/[^/]+)(\/.*)?$/;
-/** node_modules stay where they are, loaded by Node as the sources load them: all but GRAPHQL_PACKAGES. */
+/**
+ * Packages every start loads, pure JavaScript without files of their own to read, that no package
+ * left external shares an instance with: bundled, Node reads one file where it resolved, read and
+ * compiled each of theirs (kysely alone is 289 files; about 800 in all), and ESM packages come
+ * tree-shaken. Not zod (the MCP SDK must see our schemas as its own zod's) nor ajv (Fastify's).
+ */
+const START_PACKAGES =
+  /^(kysely|yaml|js-yaml|jose|diff|image-size|prom-client|tdigest|bintrees|mdast-util-[\w-]+|micromark(-[\w-]+)?|unist-util-[\w-]+|decode-named-character-reference|character-entities|zwitch|longest-streak|markdown-table|ccount|escape-string-regexp|node-html-parser|css-select|css-what|boolbase|nth-check|domutils|domhandler|domelementtype|dom-serializer|entities|he|jsep|nanoid|slugify|emoji-regex|ipaddr\.js|fractional-indexing|node-diff3|rison-node|dataloader|lru-cache|lodash\.get|cross-inspect|@repeaterjs\/repeater|helmet|commander)(\/.*)?$/;
+/** node_modules stay where they are, loaded by Node as the sources load them: all but GRAPHQL_PACKAGES and START_PACKAGES. */
 const packagesExternal = {
   name: 'packages-external',
   setup(build) {
-    build.onResolve({ filter: /^[^./]/ }, (args) => (GRAPHQL_PACKAGES.test(args.path) ? undefined : { path: args.path, external: true }));
+    build.onResolve({ filter: /^[^./]/ }, (args) =>
+      GRAPHQL_PACKAGES.test(args.path) || START_PACKAGES.test(args.path) ? undefined : { path: args.path, external: true },
+    );
   },
 };
 
@@ -159,6 +169,16 @@ function writeWhole(file, contents) {
   fs.renameSync(temporary, file);
 }
 
+/**
+ * esbuild writes code as ASCII (charset: 'ascii', its default, escapes strings and identifiers)
+ * but keeps the comments of bundled packages as they are: one other character and V8 keeps the
+ * whole file's source in two bytes a character. What is left to escape is in comments.
+ */
+function asciiComments(output) {
+  if (!output.path.endsWith('.mjs') || !/[^\x00-\x7f]/.test(output.text)) return output.contents;
+  return output.text.replace(/[^\x00-\x7f]/gu, (character) => `\\u{${character.codePointAt(0).toString(16)}}`);
+}
+
 /** Builds dist/cli/ from the sources. */
 export async function build({ quiet = false } = {}) {
   const startedAt = Date.now();
@@ -167,7 +187,7 @@ export async function build({ quiet = false } = {}) {
   fs.mkdirSync(OUT_DIR, { recursive: true });
   // The entry point last: it loads the others.
   const outputs = [...result.outputFiles].sort((a, b) => Number(a.path === BUNDLE) - Number(b.path === BUNDLE));
-  for (const output of outputs) writeWhole(output.path, output.contents);
+  for (const output of outputs) writeWhole(output.path, asciiComments(output));
   const manifest = {
     startedAt,
     // Files only: not the modules plugins make (prisma-wasm:…), which no file dates; nor packages

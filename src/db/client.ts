@@ -83,7 +83,13 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
   let statements = 0;
   const seen = (sql: string, args: unknown[]) => {
     statements++;
-    if (process.env.DEBUG_SQL) console.log(sql);
+    // '%s': the text of a statement holds strftime's own % patterns.
+    if (process.env.DEBUG_SQL)
+      console.log(
+        '%s %s',
+        sql,
+        process.env.DEBUG_SQL === 'args' ? JSON.stringify(args, (_key, value) => (typeof value === 'bigint' ? String(value) : value)) : '',
+      );
     options.onStatement?.(sql, args);
   };
   // PostgreSQL: one pool for Prisma and the direct reads. Every wait is bounded, so

@@ -4,8 +4,9 @@
 // set, under the V8 profiler, and prints the time per request, the SQL
 // statements it executes and where the CPU went: Prisma, GraphQL execution,
 // docs-gateway's own code, garbage collection, the rest (PROFILE_TOP=n adds the
-// n functions with most self time). The benchmark (`npm run bench`) reports the
+// n functions with most self time; PROFILE_OUT=file.cpuprofile keeps the profile). The benchmark (`npm run bench`) reports the
 // same split for each scenario.
+import fs from 'node:fs';
 import inspector from 'node:inspector/promises';
 import v8 from 'node:v8';
 import path from 'node:path';
@@ -43,6 +44,8 @@ export async function profileScenario(url: string, data: DataSet, scenario: stri
     urls: { api: 'http://bench.test', app: 'http://bench.test/app' },
     logLevel: 'silent',
     pageTreeCacheBytes: 64 * 1024 * 1024,
+    // As the benchmark's servers run (RATE_LIMIT_PER_MINUTE=0): thousands of requests a minute would be answered 429.
+    rateLimits: { perMinute: 0, failedAuthenticationsPerMinute: 0 },
   });
   try {
     const request = SCENARIO_REQUESTS[scenario]!(data);
@@ -141,6 +144,8 @@ if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).
   );
   console.log(formatSplit(result.split));
   if (process.env.PROFILE_TOP) console.log(topFunctions(result.profile, Number(process.env.PROFILE_TOP)));
+  // For Chrome's DevTools or a script that walks the call tree.
+  if (process.env.PROFILE_OUT) fs.writeFileSync(process.env.PROFILE_OUT, JSON.stringify(result.profile));
 }
 
 type Profile = inspector.Profiler.Profile;
