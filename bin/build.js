@@ -60,9 +60,11 @@ const tasksApart = {
 /**
  * Prisma's client loads its query compiler from a module holding the WebAssembly in base64
  * (4.4 MB), which Node would keep for the life of the process twice over: as the module's
- * source and as the string. In the bundle that module hands Prisma an object whose valueOf()
- * (which Buffer.from calls) reads the same file when the compiler is built: nothing is kept.
+ * source and as the string, and decode at every start (about 0.1 s). The build decodes it once
+ * into a file beside the bundle; in the bundle that module hands Prisma an object whose valueOf()
+ * (which Buffer.from calls) reads that file when the compiler is built: nothing is kept.
  */
+const WASM_FILES = new Set();
 const prismaWasmOnDemand = {
   name: 'prisma-wasm-on-demand',
   setup(build) {
@@ -70,19 +72,21 @@ const prismaWasmOnDemand = {
       path: args.path,
       namespace: 'prisma-wasm',
     }));
-    build.onLoad({ filter: /.*/, namespace: 'prisma-wasm' }, (args) => ({
-      loader: 'js',
-      resolveDir: ROOT,
-      contents: `import { readFileSync } from 'node:fs';
-export const wasm = {
-  valueOf() {
-    const text = readFileSync(new URL(import.meta.resolve(${JSON.stringify(args.path)})), 'latin1');
-    const start = text.indexOf('"') + 1;
-    return Buffer.from(text.slice(start, text.indexOf('"', start)), 'base64');
-  },
-};
+    build.onLoad({ filter: /.*/, namespace: 'prisma-wasm' }, (args) => {
+      const text = fs.readFileSync(fileURLToPath(import.meta.resolve(args.path)), 'latin1');
+      const start = text.indexOf('"') + 1;
+      const file = path.basename(args.path).replace(/\.wasm-base64\.mjs$/, '.wasm');
+      fs.mkdirSync(OUT_DIR, { recursive: true });
+      writeWhole(path.join(OUT_DIR, file), Buffer.from(text.slice(start, text.indexOf('"', start)), 'base64'));
+      WASM_FILES.add(path.join(OUT_DIR, file));
+      return {
+        loader: 'js',
+        resolveDir: ROOT,
+        contents: `import { readFileSync } from 'node:fs';
+export const wasm = { valueOf: () => readFileSync(new URL(${JSON.stringify(`./${file}`)}, import.meta.url)) };
 `,
-    }));
+      };
+    });
   },
 };
 
@@ -124,11 +128,12 @@ const GRAPHQL_PACKAGES =
 /**
  * Packages every start loads, pure JavaScript without files of their own to read, that no package
  * left external shares an instance with: bundled, Node reads one file where it resolved, read and
- * compiled each of theirs (kysely alone is 289 files; about 800 in all), and ESM packages come
- * tree-shaken. Not zod (the MCP SDK must see our schemas as its own zod's) nor ajv (Fastify's).
+ * compiled each of theirs (kysely alone is 289 files, prom-client's @opentelemetry/api 52; about
+ * 850 in all), and ESM packages come tree-shaken. Not zod (the MCP SDK must see our schemas as
+ * its own zod's) nor ajv (Fastify's).
  */
 const START_PACKAGES =
-  /^(kysely|yaml|js-yaml|jose|diff|image-size|prom-client|tdigest|bintrees|mdast-util-[\w-]+|micromark(-[\w-]+)?|unist-util-[\w-]+|decode-named-character-reference|character-entities|zwitch|longest-streak|markdown-table|ccount|escape-string-regexp|node-html-parser|css-select|css-what|boolbase|nth-check|domutils|domhandler|domelementtype|dom-serializer|entities|he|jsep|nanoid|slugify|emoji-regex|ipaddr\.js|fractional-indexing|node-diff3|rison-node|dataloader|lru-cache|lodash\.get|cross-inspect|@repeaterjs\/repeater|helmet|commander)(\/.*)?$/;
+  /^(kysely|yaml|js-yaml|jose|diff|image-size|prom-client|tdigest|bintrees|mdast-util-[\w-]+|micromark(-[\w-]+)?|unist-util-[\w-]+|decode-named-character-reference|character-entities|zwitch|longest-streak|markdown-table|ccount|escape-string-regexp|node-html-parser|css-select|css-what|boolbase|nth-check|domutils|domhandler|domelementtype|dom-serializer|entities|he|jsep|nanoid|slugify|emoji-regex|ipaddr\.js|fractional-indexing|node-diff3|rison-node|dataloader|lru-cache|lodash\.get|cross-inspect|@repeaterjs\/repeater|helmet|commander|devlop|@opentelemetry\/api)(\/.*)?$/;
 /** node_modules stay where they are, loaded by Node as the sources load them: all but GRAPHQL_PACKAGES and START_PACKAGES. */
 const packagesExternal = {
   name: 'packages-external',
@@ -193,7 +198,7 @@ export async function build({ quiet = false } = {}) {
     // Files only: not the modules plugins make (prisma-wasm:…), which no file dates; nor packages
     // bundled (GRAPHQL_PACKAGES), which change with an install, and an install builds again.
     inputs: [...Object.keys(result.metafile.inputs).filter((input) => !/^[\w-]+:/.test(input) && !input.startsWith('node_modules/')), 'bin/build.js'],
-    outputs: outputs.map((output) => path.relative(ROOT, output.path)),
+    outputs: [...WASM_FILES, ...outputs.map((output) => output.path)].map((file) => path.relative(ROOT, file)),
   };
   writeWhole(MANIFEST, `${JSON.stringify(manifest, null, 1)}\n`);
 }

@@ -2,10 +2,9 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
-import { PrismaPg } from '@prisma/adapter-pg';
 import type { SqlDriverAdapter, SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import BetterSqlite3 from 'better-sqlite3';
-import pg from 'pg';
+import type pg from 'pg';
 import {
   GENERATIONS_CHANNEL,
   type GenerationFeed,
@@ -16,6 +15,7 @@ import {
 } from './generation-feed.ts';
 import { PrismaClient as PostgresClient } from './generated/postgresql/client.ts';
 import { PrismaClient as SqliteClient } from './generated/sqlite/client.ts';
+import { pgDriver, prismaPgAdapter } from './pg-driver.ts';
 
 /**
  * The Prisma client type the domain layer is written against. Both generated
@@ -97,7 +97,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
   const { poolSize, connectTimeoutMs, statementTimeoutMs, lockTimeoutMs } = { ...DATABASE_DEFAULTS, ...options };
   const pool =
     provider === 'postgresql'
-      ? new pg.Pool({
+      ? new (pgDriver().Pool)({
           connectionString: url,
           max: poolSize,
           connectionTimeoutMillis: connectTimeoutMs,
@@ -126,7 +126,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
       })
     : sqliteGenerationFeed(direct?.dataVersion);
   const counting = countStatements(
-    pool ? new PrismaPg(pool, { statementNameGenerator: preparedName }) : sqliteAdapter(url),
+    pool ? new (prismaPgAdapter())(pool, { statementNameGenerator: preparedName }) : sqliteAdapter(url),
     (query) => seen(query.sql, query.args),
     generations,
   );

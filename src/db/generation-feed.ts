@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import pg from 'pg';
+import type pg from 'pg';
+import { pgDriver } from './pg-driver.ts';
 
 /**
  * Committed bumps of data generations, as they happen (prisma/generation-triggers.ts):
@@ -121,7 +122,7 @@ export function postgresGenerationFeed(
   };
 
   const connect = async () => {
-    const connection = new pg.Client({
+    const connection = new (pgDriver().Client)({
       connectionString: url,
       application_name: GENERATIONS_LISTENER,
       connectionTimeoutMillis: options.connectTimeoutMs,

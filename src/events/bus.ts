@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Database } from '../db/index.ts';
 import type { DomainEvent, EventSink } from './event.ts';
+import { pgDriver } from '../db/pg-driver.ts';
 
 /**
  * Carries committed events to every instance's subscribers. An instance's own
@@ -216,7 +217,7 @@ function postgresTransport(database: EventBusOptions['database'], log: EventBusO
     if (!closed) retry = setTimeout(connect, RECONNECT_DELAY_MS).unref();
   };
   const connect = async () => {
-    const connection = new pg.Client({
+    const connection = new (pgDriver().Client)({
       connectionString: database.url,
       application_name: EVENTS_LISTENER,
       keepAlive: true,

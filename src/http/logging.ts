@@ -1,8 +1,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import pino from 'pino';
-import { prettyFactory } from 'pino-pretty';
+import type PinoPretty from 'pino-pretty';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import { DomainError } from '../errors.ts';
 
@@ -164,6 +165,8 @@ export function logDestination(
   colorize = process.stdout.isTTY === true,
 ): LogOutput {
   if (format === 'json') return out;
+  // Loaded only here: a server logging JSON never reads pino-pretty's 60 files.
+  const { prettyFactory } = createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
   const prettify = prettyFactory({ colorize, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true });
   const records = new ReadableRecords();
   return {
