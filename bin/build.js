@@ -73,7 +73,8 @@ const prismaWasmOnDemand = {
       namespace: 'prisma-wasm',
     }));
     build.onLoad({ filter: /.*/, namespace: 'prisma-wasm' }, (args) => {
-      const text = fs.readFileSync(fileURLToPath(import.meta.resolve(args.path)), 'latin1');
+      // The package's subpath is its file's (import.meta.resolve is not there when the tests build).
+      const text = fs.readFileSync(path.join(ROOT, 'node_modules', args.path), 'latin1');
       const start = text.indexOf('"') + 1;
       const file = path.basename(args.path).replace(/\.wasm-base64\.mjs$/, '.wasm');
       fs.mkdirSync(OUT_DIR, { recursive: true });

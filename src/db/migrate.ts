@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import BetterSqlite3 from 'better-sqlite3';
-import pg from 'pg';
 import type { UmzugStorage } from 'umzug';
 import { type Provider, providerOf, sqliteFilePath } from './client.ts';
+import { pgDriver } from './pg-driver.ts';
 
 /**
  * Applies the versioned SQL files of prisma/migrations/<provider>/ in name order,
@@ -85,7 +85,7 @@ async function applyPending(connection: Connection, provider: Provider, { log = 
 }
 
 async function migratePostgres(url: string, options: MigrationOptions): Promise<MigrationResult> {
-  const client = new pg.Client({ connectionString: url });
+  const client = new (pgDriver().Client)({ connectionString: url });
   await client.connect();
   try {
     await client.query(`SELECT pg_advisory_lock(${POSTGRES_LOCK_KEY})`);

@@ -28,13 +28,23 @@ describe('the bundle the command runs', () => {
     }
   });
 
-  it("reads Prisma's query compilers when they are built instead of importing their 4.4 MB base64 modules", () => {
+  it("reads Prisma's query compilers, decoded at build into files beside it, when they are built instead of importing their 4.4 MB base64 modules", () => {
     const serve = fs.readFileSync(path.join(dir, 'serve.mjs'), 'utf8');
     for (const provider of ['sqlite', 'postgresql']) {
       const module = `@prisma/client/runtime/query_compiler_fast_bg.${provider}.wasm-base64.mjs`;
-      expect(serve).toContain(`import.meta.resolve(${JSON.stringify(module)})`);
+      const file = `query_compiler_fast_bg.${provider}.wasm`;
+      expect(serve).toContain(`new URL(${JSON.stringify(`./${file}`)}, import.meta.url)`);
       expect(serve).not.toMatch(new RegExp(`import\\(["']${module.replaceAll('.', '\\.')}["']\\)`));
+      expect(WebAssembly.validate(fs.readFileSync(path.join(dir, file)))).toBe(true);
     }
+  });
+
+  it('loads at start neither what only PostgreSQL or readable logs need nor the files of the packages it bundles', () => {
+    const serve = fs.readFileSync(path.join(dir, 'serve.mjs'), 'utf8');
+    const staticImports = [...serve.matchAll(/^import .* from "([^"]+)";$/gm)].map((match) => match[1]!);
+    expect(staticImports).toContain('better-sqlite3');
+    for (const name of ['pg', '@prisma/adapter-pg', 'pino-pretty', 'kysely', 'yaml', 'prom-client', 'mdast-util-from-markdown'])
+      expect(staticImports).not.toContain(name);
   });
 
   it("loads none of GraphQL's packages at start: bundled, they run with the GraphQL layer on the first /graphql request", () => {
