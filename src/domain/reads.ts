@@ -75,6 +75,11 @@ export function recordOf(ctx: RequestContext, table: keyof Tables, alias: string
   return { object: recordObject(sqlOf(ctx).json, shape, alias), shape };
 }
 
+/** A table's columns, as reviveRecord takes them (without building the statement's JSON object, as recordOf does). */
+export function shapeOf(ctx: RequestContext, table: keyof Tables): RecordShape {
+  return recordShape(ctx.db, table);
+}
+
 export { reviveRecord };
 
 /**

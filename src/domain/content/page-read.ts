@@ -5,7 +5,19 @@ import type { RevisionRecord } from '../../db/index.ts';
 import { notFound } from '../../errors.ts';
 import { effectiveLevel } from '../access.ts';
 import { defineRecordLoader, loader } from '../loaders.ts';
-import { grantedRoles, inheritedLevel, preparedRead, recordOf, reviveRecord, seesContent, slot, spaceColumnsOf, sqlOf, viewerSlots } from '../reads.ts';
+import {
+  grantedRoles,
+  inheritedLevel,
+  preparedRead,
+  recordOf,
+  reviveRecord,
+  seesContent,
+  shapeOf,
+  slot,
+  spaceColumnsOf,
+  sqlOf,
+  viewerSlots,
+} from '../reads.ts';
 import { MODEL_VERSION, bodyStructures } from './bodies.ts';
 import { revisionFilesByName } from './links.ts';
 import type { JSONDocument } from './model/nodes.ts';
@@ -131,13 +143,13 @@ export async function readRevisionPage(
   const member = answer ? (ctx.viewer!.memberships!.get(answer.organizationId) ?? null) : null;
   if (!answer || !effectiveLevel(member, [answer.defaultLevel, answer.inheritedLevel], answer.granted)) throw notFound('Space', spaceId);
   if (!answer.revision) throw notFound('Revision', revisionId!);
-  const revision = reviveRecord<RevisionRecord>(recordOf(ctx, 'revisions', 'r').shape, answer.revision);
+  const revision = reviveRecord<RevisionRecord>(shapeOf(ctx, 'revisions'), answer.revision);
   if (revisionId === undefined) currentRevisions.set(spaceId, revision.id);
   loader(ctx, revisionRecords).prime(revision.id, revision);
 
   let tree: PageTree;
   if (answer.pages) {
-    const shape = recordOf(ctx, 'page_versions', 'v').shape;
+    const shape = shapeOf(ctx, 'page_versions');
     tree = treeOf(
       revision.id,
       answer.pages.map(({ entry, ...version }) => pageStateOf({ ...reviveRecord<Omit<PageRow, keyof typeof entry>>(shape, version), ...entry })),

@@ -3,7 +3,7 @@ import { type Expression, sql } from 'kysely';
 import type { SpaceRecord } from '../../db/index.ts';
 import { OPEN_SPACE_COMMENTS } from '../comments/counts.ts';
 import { primeScopeGeneration } from '../generations.ts';
-import { equalities, grantedRoles, inheritedLevel, preparedRead, recordOf, reviveRecord, slot, spaceColumnsOf, sqlOf } from '../reads.ts';
+import { equalities, grantedRoles, inheritedLevel, preparedRead, recordOf, reviveRecord, shapeOf, slot, spaceColumnsOf, sqlOf } from '../reads.ts';
 import { type SpaceJSON, presentSpace } from '../spaces/presenter.ts';
 import { spaceLevelFromRead } from '../spaces/service.ts';
 import { sameSecret } from '../../lib/tokens.ts';
@@ -185,12 +185,12 @@ export function siteHeadColumns(ctx: RequestContext): Array<readonly [string, Ex
 
 /** Hands a site head read to the per-request loaders (siteAudience then reads nothing); the site's record. */
 export function primeSiteHead(ctx: RequestContext, answer: SiteHeadAnswer): SiteRecord {
-  const site = reviveRecord<SiteRecord>(recordOf(ctx, 'sites', 'st').shape, answer.site);
+  const site = reviveRecord<SiteRecord>(shapeOf(ctx, 'sites'), answer.site);
   const siteSpaceCount = Number(answer.siteSpaceCount);
   loader(ctx, siteRecords).prime(site.id, { ...site, _count: { siteSpaces: siteSpaceCount } });
   loader(ctx, siteSpaceCounts).prime(site.id, siteSpaceCount);
   primeScopeGeneration(ctx, site.organizationId, answer.generation);
-  loader(ctx, organizationRecords).prime(site.organizationId, reviveRecord(recordOf(ctx, 'organizations', 'o').shape, answer.organization));
+  loader(ctx, organizationRecords).prime(site.organizationId, reviveRecord(shapeOf(ctx, 'organizations'), answer.organization));
   return site;
 }
 
@@ -238,13 +238,13 @@ async function readSiteStructure(ctx: RequestContext, siteId: string) {
   const answer = await readStructure(ctx, { siteId, userId: ctx.viewer?.user.id ?? '' });
   if (!answer) throw notFound('Site', siteId);
   primeSiteHead(ctx, answer);
-  const sections = answer.sections.map((row) => reviveRecord<SectionRecord>(recordOf(ctx, 'site_sections', 'sc').shape, row));
-  const groups = answer.groups.map((row) => reviveRecord<SectionGroupRecord>(recordOf(ctx, 'site_section_groups', 'sg').shape, row));
+  const sections = answer.sections.map((row) => reviveRecord<SectionRecord>(shapeOf(ctx, 'site_sections'), row));
+  const groups = answer.groups.map((row) => reviveRecord<SectionGroupRecord>(shapeOf(ctx, 'site_section_groups'), row));
   const spaces = new Map<string, SpaceJSON>();
   const siteSpaces = answer.siteSpaces.map((row) => {
-    const space = reviveRecord<SpaceRecord>(recordOf(ctx, 'spaces', 'sp').shape, row.space);
+    const space = reviveRecord<SpaceRecord>(shapeOf(ctx, 'spaces'), row.space);
     spaces.set(space.id, presentSpace(space, spaceLevelFromRead(ctx, space, row), ctx.urls, Number(row.openComments)));
-    return reviveRecord<SiteSpaceRecord>(recordOf(ctx, 'site_spaces', 'ss').shape, row.siteSpace);
+    return reviveRecord<SiteSpaceRecord>(shapeOf(ctx, 'site_spaces'), row.siteSpace);
   });
   for (const section of sections) loader(ctx, sectionRecords).prime(section.id, section);
   for (const siteSpace of siteSpaces) loader(ctx, siteSpaceRecords).prime(siteSpace.id, siteSpace);

@@ -6,7 +6,7 @@ import { invalid, notFound } from '../../errors.ts';
 import { queryInt, parseInput } from '../../lib/validation.ts';
 import { type PageRow, type PageState, loadPageTree, pageStateOf, pageTrees, treeOf } from '../content/tree.ts';
 import { loader } from '../loaders.ts';
-import { preparedRead, recordOf, reviveRecord, slot, sqlOf } from '../reads.ts';
+import { preparedRead, recordOf, reviveRecord, shapeOf, slot, sqlOf } from '../reads.ts';
 import { type Hit, MAX_HITS, spaceResultsOf, withExcerpt, wordsOf } from '../search/service.ts';
 import { type SiteHeadAnswer, pageShownTo, primeSiteHead, shownTo, siteAudience, siteHeadColumns } from './published.ts';
 
@@ -187,7 +187,7 @@ export async function searchSiteContent(ctx: RequestContext, organizationId: str
   primeSiteHead(ctx, answer);
   revisionsOfSites.set(siteId, [...new Set(answer.siteSpaces.filter((entry) => !entry.space.deleted).map((entry) => entry.space.revisionId))]);
   if (answer.pages && answer.pageRevisions) {
-    const shape = recordOf(ctx, 'page_versions', 'v').shape;
+    const shape = shapeOf(ctx, 'page_versions');
     const byRevision = new Map<string, PageState[]>(answer.pageRevisions.map((revisionId) => [revisionId, []]));
     for (const { entry, ...version } of answer.pages) {
       const { revisionId, ...place } = entry;

@@ -10,7 +10,7 @@ import { sameSecret } from '../../lib/tokens.ts';
 import { parseInput, queryBool } from '../../lib/validation.ts';
 import { type PageRow, type PageState, type PageTree, loadPageTree, pageAtPath, pageStateOf, pageTrees, treeOf } from '../content/tree.ts';
 import { loader } from '../loaders.ts';
-import { preparedRead, recordOf, reviveRecord, slot, sqlOf } from '../reads.ts';
+import { preparedRead, recordOf, reviveRecord, shapeOf, slot, sqlOf } from '../reads.ts';
 import { sectionPublishedUrl, siteSpacePublishedUrl } from './presenter.ts';
 import { PREVIEW_PARAMETER } from './preview.ts';
 import { pageShownTo, visitorClaims } from './published.ts';
@@ -319,12 +319,12 @@ async function lookUp(ctx: RequestContext, lookup: Lookup): Promise<PublishedSit
     segments: segments.slice(next),
   });
   if (!answer) throw nothingAt(lookup.url);
-  const site = reviveRecord<SiteRecord>(recordOf(ctx, 'sites', 'st').shape, answer.site);
+  const site = reviveRecord<SiteRecord>(shapeOf(ctx, 'sites'), answer.site);
   const liveRevisions = [...new Set(answer.siteSpaces.filter((entry) => !entry.deleted).map((entry) => entry.revisionId))];
   revisionsOfSites.set(siteKey, liveRevisions);
   const trees = new Map<string, PageTree>();
   if (answer.pages && answer.pageRevisions) {
-    const shape = recordOf(ctx, 'page_versions', 'v').shape;
+    const shape = shapeOf(ctx, 'page_versions');
     const byRevision = new Map<string, PageState[]>(answer.pageRevisions.map((revisionId) => [revisionId, []]));
     for (const { entry, ...version } of answer.pages) {
       const { revisionId, ...place } = entry;

@@ -32,6 +32,7 @@ import {
   recordOf,
   reviveRecord,
   seesContent,
+  shapeOf,
   slot,
   spaceColumnsOf,
   sqlOf,
@@ -129,7 +130,7 @@ export async function getSpace(ctx: RequestContext, spaceId: string, query: unkn
   if (!viewer) return presentSpaceRecord(ctx, await spaceRecord(ctx, spaceId, query));
   const read = await readSpace(ctx, { spaceId, ...viewer });
   if (!read) throw notFound('Space', spaceId);
-  const space = reviveRecord<SpaceRecord>(recordOf(ctx, 'spaces', 's').shape, read.space);
+  const space = reviveRecord<SpaceRecord>(shapeOf(ctx, 'spaces'), read.space);
   noteSpaceRead(ctx, space);
   const member = ctx.viewer!.memberships!.get(space.organizationId) ?? null;
   const level = effectiveLevel(member, [space.defaultLevel, read.inheritedLevel], read.granted);
