@@ -29,7 +29,7 @@ import { createTeam, putTeamMember } from '../../src/domain/teams/service.ts';
 import { createTranslationSettings } from '../../src/domain/translations/service.ts';
 import { createOrganization, ensureMembership, ensureUser } from '../../src/domain/users/provisioning.ts';
 import { systemClock } from '../../src/lib/clock.ts';
-import { buildOpenApiDocument } from '../../src/rest/openapi.ts';
+import { openApiDocumentOf } from '../../src/rest/openapi.ts';
 import { restRoutes } from '../../src/rest/plugin.ts';
 import type { FileStorage } from '../../src/storage/files.ts';
 
@@ -388,7 +388,7 @@ export async function seedDemoThroughServices(database: Database, urls: PublicUr
 
 /** The demo spec's text: docs-gateway's own OpenAPI document, from the route table of this build. */
 export function demoSpecText(urls: PublicUrls): string {
-  return JSON.stringify(buildOpenApiDocument(restRoutes, urls.api), null, 2);
+  return JSON.stringify(openApiDocumentOf(restRoutes, urls.api), null, 2);
 }
 
 export const DEMO_SPEC_SLUG = 'docs-gateway-api';
