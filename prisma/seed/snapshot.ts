@@ -233,7 +233,10 @@ function rekeyed(text: string, relabel: (text: string) => string, keys: Map<stri
   return JSON.stringify(after);
 }
 
-/** Block keys name blocks elsewhere (a comment's nodeId): a whole value equal to an old key becomes the new one. */
+/**
+ * Where stored documents are (their block keys are made again). Keys name blocks elsewhere too (a
+ * comment's nodeId): a whole value equal to an old key becomes the new one.
+ */
 const STRUCTURE = { table: 'document_structures', column: 'document' };
 
 function compareTimes(a: number[], b: number[]): number {
@@ -242,9 +245,7 @@ function compareTimes(a: number[], b: number[]): number {
 }
 
 export interface ReplayResult {
-  /** The fresh id of each label, for what the caller does next (the spec, the admin). */
-  ids: Map<string, string>;
-  /** SHA-256 digests of the files the rows refer to. */
+  /** SHA-256 digests of the files the rows refer to: the caller stores their bytes. */
   fileDigests: string[];
 }
 
@@ -335,7 +336,7 @@ export async function replayDemo(database: Database, snapshot: DemoSnapshot, opt
     },
     { timeout: 30_000 },
   );
-  return { ids, fileDigests };
+  return { fileDigests };
 }
 
 function fail(message: string): never {
