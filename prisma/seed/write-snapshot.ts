@@ -10,12 +10,12 @@ import { localDiskStorage } from '../../src/storage/files.ts';
 import { demoSpecText, seedDemoThroughServices } from './demo-services.ts';
 import { captureDemo, type DemoSnapshot } from './snapshot.ts';
 
-export const SNAPSHOT_FILE = fileURLToPath(new URL('./demo-snapshot.json', import.meta.url));
+const SNAPSHOT_FILE = fileURLToPath(new URL('./demo-snapshot.json', import.meta.url));
 /** Any address: the spec text, the only row that holds one, is a placeholder in the snapshot. */
 const URLS = { api: 'http://127.0.0.1:4000', app: 'http://127.0.0.1:4000/app' };
 
 /** One row a line: a change to the demo shows as a readable diff. */
-export function formatSnapshot(snapshot: DemoSnapshot): string {
+function formatSnapshot(snapshot: DemoSnapshot): string {
   const tables = snapshot.tables.map(
     ({ table, rows }) => `  {"table": ${JSON.stringify(table)}, "rows": [\n${rows.map((row) => `    ${JSON.stringify(row)}`).join(',\n')}\n  ]}`,
   );
@@ -41,4 +41,4 @@ async function main() {
   }
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();
+await main();
