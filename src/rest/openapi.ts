@@ -609,6 +609,20 @@ function responses(route: Route, shared: Record<string, unknown>) {
 /** Called by others than API clients (a Git host), so not routes of the table, and documented all the same. */
 export const OUTSIDE_ROUTE_TABLE = [GIT_HOOK_OPERATION];
 
+const builtDocuments = new WeakMap<Route[], Map<string, ReturnType<typeof buildOpenApiDocument>>>();
+
+/**
+ * The document of a route table at an address, built once per process (a few hundred milliseconds):
+ * `/v1/openapi.json` and the demo's spec, which the first start seeds from it, share it. Not to be modified.
+ */
+export function openApiDocumentOf(routes: Route[], serverUrl: string): ReturnType<typeof buildOpenApiDocument> {
+  let byUrl = builtDocuments.get(routes);
+  if (!byUrl) builtDocuments.set(routes, (byUrl = new Map()));
+  let document = byUrl.get(serverUrl);
+  if (!document) byUrl.set(serverUrl, (document = buildOpenApiDocument(routes, serverUrl)));
+  return document;
+}
+
 export function buildOpenApiDocument(routes: Route[], serverUrl: string) {
   const schemas: Record<string, JsonSchema> = {};
   const sharedResponses: Record<string, unknown> = {};

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { assertSiteTokenReach } from '../domain/sites/site-tokens.ts';
-import { buildOpenApiDocument } from './openapi.ts';
+import { openApiDocumentOf } from './openapi.ts';
 import type { Route } from './route.ts';
 import { auditRoutes } from './routes/audit.ts';
 import { changeRequestRoutes } from './routes/change-requests.ts';
@@ -95,8 +95,7 @@ export async function restPlugin(app: FastifyInstance, options: { publicUrl: str
       },
     });
   }
-  let document: object | undefined;
-  app.get(OPENAPI_PATH, async () => (document ??= buildOpenApiDocument(restRoutes, options.publicUrl)));
+  app.get(OPENAPI_PATH, async () => openApiDocumentOf(restRoutes, options.publicUrl));
   // The base address answers with what lives under it: every operation by tag, and the reference.
   const index = restIndex(options.publicUrl);
   app.get('/v1', async () => index);

@@ -15,7 +15,7 @@ import { testDatabaseUrl } from './worker-database.ts';
 
 /**
  * The demo data of `npm start`, for tests that read the README's examples and
- * the demo site. Seeding it takes seconds, so each worker seeds it once, into
+ * the demo site. Seeding it takes about a second (its spec is processed), so each worker seeds it once, into
  * a template beside its own database (dropped with the run's, by
  * test/support/global-setup.ts), and every file gets a copy of its own to
  * write in. test/cli/serve.test.ts and test/cli/database.test.ts seed it from

@@ -296,8 +296,8 @@ export async function updateAdaptiveSchema(ctx: RequestContext, organizationId: 
   return getAdaptiveSchema(ctx, organizationId, siteId);
 }
 
-/** A site's publishing key: 256 random bits. */
-const newVisitorAuthSecret = () => randomBytes(32).toString('base64url');
+/** A site's publishing key: 256 random bits (also made by the demo's bulk load, prisma/seed/snapshot.ts). */
+export const newVisitorAuthSecret = () => randomBytes(32).toString('base64url');
 
 /** The official SitePublishingAuth of a site: its key, backend and the addresses set. */
 export interface SitePublishingAuthJSON {

@@ -44,6 +44,9 @@ export async function issueApiToken(db: Db, userId: string, label: string): Prom
   return token;
 }
 
+/** The key an organization signs its visitors' claims with: 256 random bits (also made by the demo's bulk load). */
+export const newVisitorClaimsSecret = () => randomBytes(32).toString('base64url');
+
 export async function createOrganization(db: Db, input: { title: string; hostname?: string; emailDomains?: string[] }) {
   const title = parseInput(organizationTitle, input.title, 'org');
   return db.organization.create({
@@ -52,7 +55,7 @@ export async function createOrganization(db: Db, input: { title: string; hostnam
       title,
       hostname: input.hostname ?? null,
       mergeRules: { type: 'none' },
-      visitorClaimsSecret: randomBytes(32).toString('base64url'),
+      visitorClaimsSecret: newVisitorClaimsSecret(),
       emailDomains: { create: (input.emailDomains ?? []).map((domain) => ({ domain })) },
     },
   });
