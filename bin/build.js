@@ -182,8 +182,8 @@ function writeWhole(file, contents) {
  * whole file's source in two bytes a character. What is left to escape is in comments.
  */
 function asciiComments(output) {
-  if (!output.path.endsWith('.mjs') || !/[^\x00-\x7f]/.test(output.text)) return output.contents;
-  return output.text.replace(/[^\x00-\x7f]/gu, (character) => `\\u{${character.codePointAt(0).toString(16)}}`);
+  if (!output.path.endsWith('.mjs') || !/[\u{80}-\u{10ffff}]/u.test(output.text)) return output.contents;
+  return output.text.replace(/[\u{80}-\u{10ffff}]/gu, (character) => `\\u{${character.codePointAt(0).toString(16)}}`);
 }
 
 /** Builds dist/cli/ from the sources. */
