@@ -96,7 +96,11 @@ export function inProcessQueue(runner: JobRunner): JobQueue {
     async settled(ms) {
       const deadline = Date.now() + ms;
       while ((running.size > 0 || timers.size > 0) && Date.now() < deadline) {
-        await Promise.race([Promise.allSettled([...running]), new Promise((resolve) => setTimeout(resolve, 10))]);
+        const tick = new Promise((resolve) => setTimeout(resolve, 10));
+        // Nothing running, a timer pending: wait on the clock alone. (Racing an
+        // empty allSettled resolves at once and would spin here on microtasks,
+        // the timer never getting its turn.)
+        await (running.size > 0 ? Promise.race([Promise.allSettled([...running]), tick]) : tick);
       }
     },
     async stop() {

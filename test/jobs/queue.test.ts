@@ -124,6 +124,24 @@ describe('job queue', () => {
   });
 });
 
+describe('waiting until the in-process queue has settled', () => {
+  it('returns once a job just sent has run, the event loop turning meanwhile', async (context) => {
+    if (onPostgres()) return context.skip();
+    const { jobs } = queue();
+    const kind = recordingKind();
+    await jobs.work(kind);
+    // Sent, not started: the queue holds only the timer that starts it.
+    await jobs.send(kind, {});
+    let turns = 0;
+    const turning = setInterval(() => turns++, 1);
+    await jobs.settled!(10_000);
+    clearInterval(turning);
+    // It returned because the job ran (not at its bound, the job still waiting), and other timers fired meanwhile.
+    expect(kind.attempts).toHaveLength(1);
+    expect(turns).toBeGreaterThan(0);
+  });
+});
+
 describe('job queue shared by several instances (PostgreSQL)', () => {
   /** Two instances of the queue on one database, each recording what it ran. */
   async function twoInstances(kindName: string) {

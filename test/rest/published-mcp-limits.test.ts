@@ -122,17 +122,23 @@ describe('the MCP server of a large published site', () => {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     })();
+    const batchesStarted = performance.now();
     const sizes = await Promise.all(Array.from({ length: 6 }, () => curlSize(batchOf(100, 'resources/list'))));
+    const batchesTook = performance.now() - batchesStarted;
     running = false;
     await probing;
     clearInterval(sampler);
     console.log(
       `MCP, 100 × resources/list on ${PAGES} pages: ${(one / 1e6).toFixed(2)} MB in ${oneTook.toFixed(0)} ms; six at once: ` +
         `${sizes.map((size) => (size / 1e6).toFixed(2)).join(', ')} MB, RSS +${((peak - rssBefore) / 1e6).toFixed(0)} MB at its peak, ` +
-        `/healthz meanwhile at most ${Math.max(...health).toFixed(0)} ms (${health.length} probes)`,
+        `/healthz meanwhile at most ${Math.max(...health).toFixed(0)} ms (${health.length} probes in ${batchesTook.toFixed(0)} ms)`,
     );
     for (const size of [one, ...sizes]) expect(size).toBeLessThanOrEqual(MCP_MAX_ANSWER_BYTES);
-    expect(Math.max(...health)).toBeLessThan(1_000);
+    // The server answered meanwhile: /healthz came back more than once while the
+    // six batches ran, none of its waits near their whole time. (A ratio within
+    // this run, not a wall-clock bound: a loaded CI machine slows both alike.)
+    expect(health.length).toBeGreaterThanOrEqual(2);
+    expect(Math.max(...health)).toBeLessThan(batchesTook / 2);
   });
 });
 
