@@ -126,6 +126,32 @@ describe('Git sync', { timeout: 180_000 }, () => {
     expect(again.pages.map((page: { id: string }) => page.id)).toEqual(before);
   });
 
+  it('exports bodies whose structures are not kept (stored by an older content model): parsed then, kept, and the same bytes', async () => {
+    const { admin, space } = await setup();
+    server.seed('rich-again', folder(RICH));
+    await t.call('POST', `/v1/spaces/${space.id}/git/import`, { token: admin.token, body: { url: server.url('rich-again'), ref: 'refs/heads/main' } });
+    expect((await settled(space.id, admin.token)).operation.state).toBe('success');
+    const { db } = t.database;
+    const documents = await db.document.findMany({ where: { spaceId: space.id }, select: { id: true } });
+    const documentIds = documents.map((document) => document.id);
+    expect(documentIds.length).toBeGreaterThan(4);
+    // What a body stored before its structure was kept looks like.
+    await db.documentStructure.deleteMany({ where: { documentId: { in: documentIds } } });
+
+    server.create('copy-again');
+    const exported = await t.call('POST', `/v1/spaces/${space.id}/git/export`, {
+      token: admin.token,
+      body: { url: server.url('copy-again'), ref: 'refs/heads/main', commitMessage: 'Export' },
+    });
+    expect(exported.statusCode, exported.body).toBe(204);
+    expect((await settled(space.id, admin.token)).operation).toMatchObject({ state: 'success', direction: 'export' });
+    const expected = folder(RICH);
+    expect([...server.tree('copy-again').keys()].sort()).toEqual(Object.keys(expected).sort());
+    for (const [filePath, bytes] of Object.entries(expected)) expect(server.show('copy-again', filePath).equals(bytes), filePath).toBe(true);
+    // Parsed once, by the export, and kept for the next reader.
+    expect(await db.documentStructure.count({ where: { documentId: { in: documentIds } } })).toBe(new Set(documentIds).size);
+  });
+
   it('imports and exports a project directory of a monorepo, keeping the other files', async () => {
     const { admin, space } = await setup();
     server.seed('mono', {

@@ -131,10 +131,11 @@ async function parseBodies(bodies: Array<[string, string]>): Promise<Map<string,
 const EMPTY: JSONDocument = { object: 'document', data: {}, nodes: [] };
 
 /**
- * Structured documents of stored bodies, by document id: one statement for every body a request
- * asks about; a body without a structure of this model is parsed now and its structure kept.
+ * Structured documents of stored bodies, by document id, in one statement (and one more for those
+ * without a structure of this model, parsed now and kept for the next reader, on any instance).
+ * Holds nothing: work that goes through many bodies reads them a slice at a time with it.
  */
-export const bodyStructures = defineLoader<string, JSONDocument>(async (ctx, ids) => {
+export async function readStructures(ctx: RequestContext, ids: readonly string[]): Promise<Map<string, JSONDocument>> {
   const kept = await ctx.db.documentStructure.findMany({
     where: { documentId: { in: [...ids] }, modelVersion: { gte: MODEL_VERSION } },
     select: { documentId: true, document: true },
@@ -144,10 +145,15 @@ export const bodyStructures = defineLoader<string, JSONDocument>(async (ctx, ids
   if (missing.length) {
     const bodies = await ctx.db.document.findMany({ where: { id: { in: missing } }, select: { id: true, markdown: true } });
     const fresh = await parseBodies(bodies.map((body) => [body.id, body.markdown]));
-    // Kept for the next reader, on any instance.
     await keepStructures(ctx, fresh);
     for (const [id, document] of fresh) found.set(id, document);
   }
+  return found;
+}
+
+/** Structured documents of stored bodies, by document id: one statement for every body a request asks about. */
+export const bodyStructures = defineLoader<string, JSONDocument>(async (ctx, ids) => {
+  const found = await readStructures(ctx, ids);
   return ids.map((id) => found.get(id) ?? EMPTY);
 });
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { HttpClient, TreeEntry } from 'isomorphic-git';
 import { diff3Merge } from 'node-diff3';
 import { invalid } from '../../errors.ts';
+import { InFlight } from '../../lib/in-flight.ts';
 import { FetchRefused, guardedRequest } from '../../lib/safe-fetch.ts';
 import type { RepoFile, WrittenFile } from './layout.ts';
 
@@ -221,6 +222,9 @@ export async function commitAndPush(options: PushOptions): Promise<{ commit: str
 }
 
 /** The commit of the files on top of `parent`, written in the cache only (not pushed); `changed` false when the tree is the parent's. */
+/** Blobs of files written at once by a commit. */
+const BLOBS_IN_FLIGHT = 4;
+
 export async function commitFiles(options: PushOptions): Promise<{ commit: string; changed: boolean }> {
   const git = await isomorphicGit();
   const { gitdir } = options;
@@ -244,17 +248,26 @@ export async function commitFiles(options: PushOptions): Promise<{ commit: strin
   for (const filePath of [...flat.keys()]) {
     if (filePath.startsWith(prefix) && options.owned(filePath.slice(prefix.length))) flat.delete(filePath);
   }
-  const blobs = new Map<string, string>();
+  // Blobs are written a few at a time (each holds its file's bytes meanwhile), each file's once.
+  const blobs = new Map<string, Promise<string>>();
+  const blobOf = (fileId: string) => {
+    let oid = blobs.get(fileId);
+    if (!oid) blobs.set(fileId, (oid = options.bytesOf(fileId).then((blob) => git.writeBlob({ fs, gitdir, blob }))));
+    return oid;
+  };
+  const writes = new InFlight(BLOBS_IN_FLIGHT);
   for (const file of options.files) {
-    let oid: string;
-    if ('oid' in file) oid = file.oid;
-    else if ('text' in file) oid = await writeTextBlob(gitdir, file.text);
-    else {
-      oid = blobs.get(file.fileId) ?? (await git.writeBlob({ fs, gitdir, blob: await options.bytesOf(file.fileId) }));
-      blobs.set(file.fileId, oid);
+    const filePath = `${prefix}${file.path}`;
+    if ('oid' in file) {
+      flat.set(filePath, { mode: '100644', oid: file.oid });
+      continue;
     }
-    flat.set(`${prefix}${file.path}`, { mode: '100644', oid });
+    await writes.add(
+      () => ('text' in file ? writeTextBlob(gitdir, file.text) : blobOf(file.fileId)),
+      (oid) => flat.set(filePath, { mode: '100644', oid }),
+    );
   }
+  await writes.drain();
   const tree = await writeTrees(gitdir, flat);
   if (tree === parentTree && options.parent) return { commit: options.parent, changed: false };
   const person = { name: options.author.name, email: options.author.email, timestamp: options.author.timestamp, timezoneOffset: 0 };

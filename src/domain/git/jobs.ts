@@ -6,9 +6,11 @@ import { DomainError, conflict, invalid } from '../../errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { keyBetween } from '../../lib/ordering.ts';
 import { assertContentWritable, lockSpace } from '../change-requests/service.ts';
+import { readStructures } from '../content/bodies.ts';
 import { dimensionsOf } from '../content/changes.ts';
 import { type PreparedDocument, prepareDocument, storePreparedDocuments } from '../content/documents.ts';
 import { revisionFiles } from '../content/files.ts';
+import type { JSONDocument } from '../content/model/nodes.ts';
 import type { PageDraft } from '../content/revisions.ts';
 import { writeRevision } from '../content/revisions.ts';
 import { type PageState, type PageTree, loadPageTree } from '../content/tree.ts';
@@ -470,10 +472,11 @@ export function layoutOf(tree: PageTree): LayoutPage[] {
 const EXPORT_BODY_SLICE = 100;
 
 /**
- * A revision's page bodies, read in the order the layout writes its pages (depth first), a slice
- * per statement: only the current slice is held (a request's loader would keep every body).
+ * A revision's page bodies as their structured documents (parsed when they were stored: src/domain/content/bodies.ts),
+ * read in the order the layout writes its pages (depth first), a slice per statement: only the current slice is held
+ * (a request's loader would keep every body).
  */
-function bodiesInOrder(ctx: RequestContext, tree: PageTree): (page: LayoutPage) => Promise<string> {
+function documentsInOrder(ctx: RequestContext, tree: PageTree): (page: LayoutPage) => Promise<JSONDocument | null> {
   const order: string[] = [];
   const first = new Map<string, number>();
   const walk = (parentId: string | null) => {
@@ -486,17 +489,15 @@ function bodiesInOrder(ctx: RequestContext, tree: PageTree): (page: LayoutPage) 
     }
   };
   walk(null);
-  let slice = new Map<string, string>();
+  let slice = new Map<string, JSONDocument>();
   return async (page) => {
     const documentId = tree.pages.get(page.pageId)?.documentId;
-    if (!documentId) return '';
+    if (!documentId) return null;
     if (!slice.has(documentId)) {
       const from = first.get(documentId) ?? 0;
-      const ids = [...new Set([documentId, ...order.slice(from, from + EXPORT_BODY_SLICE)])];
-      const rows = await ctx.db.document.findMany({ where: { id: { in: ids } }, select: { id: true, markdown: true } });
-      slice = new Map(rows.map((row) => [row.id, row.markdown]));
+      slice = await readStructures(ctx, [...new Set([documentId, ...order.slice(from, from + EXPORT_BODY_SLICE)])]);
     }
-    return slice.get(documentId) ?? '';
+    return slice.get(documentId) ?? null;
   };
 }
 
@@ -523,7 +524,7 @@ export async function exportCommit(ctx: RequestContext, data: ExportGitData, git
   const config = readConfig(configText);
   // Each page's text goes to a blob as it is written: the commit is built from ids, not from the repository's text.
   const written = await writeRepository({ pages: layoutOf(tree), files: files.map((file) => ({ fileId: file.fileId, name: file.version.name })) }, config, {
-    markdownOf: bodiesInOrder(ctx, tree),
+    documentOf: documentsInOrder(ctx, tree),
     store: (text: string) => writeTextBlob(gitdir, text),
   });
   const sha = new Map(files.map((file) => [file.fileId, file.version.sha256]));

@@ -8,6 +8,7 @@ import type { PageCover } from '../content/inputs.ts';
 import { documentFromMarkdown } from '../content/model/from-markdown.ts';
 import type { Block, Inline, JSONDocument, Ref, Text } from '../content/model/nodes.ts';
 import { hrefOfRef } from '../content/model/references.ts';
+import { InFlight } from '../../lib/in-flight.ts';
 import { markdownFromDocument } from '../content/model/to-markdown.ts';
 
 /**
@@ -118,11 +119,21 @@ export interface ReadRepository {
 export type WrittenFile = { path: string; text: string } | { path: string; oid: string } | { path: string; fileId: string };
 
 export interface WriteOptions {
-  /** A page's body when `markdown` does not hold it: read when the page is written, one page at a time. */
-  markdownOf?(page: LayoutPage): Promise<string>;
-  /** Stores a text as it is written (a Git blob) and gives its id: the answer holds ids, not texts. */
+  /**
+   * A page's body as its structured document when `markdown` does not hold it (the export reads
+   * what was parsed when the body was stored: no parse on the event loop): read when the page
+   * is written, one page at a time.
+   */
+  documentOf?(page: LayoutPage): Promise<JSONDocument | null>;
+  /**
+   * Stores a text as it is written (a Git blob) and gives its id: the answer holds ids, not texts.
+   * A few stores run at once, overlapping the next pages' work.
+   */
   store?(text: string): Promise<string>;
 }
+
+/** Texts being stored at once (each compresses on libuv's threads, then goes to the file system). */
+const STORES_IN_FLIGHT = 4;
 
 const LFS_POINTER = /^version https:\/\/git-lfs\.github\.com\/spec\/v1\n/;
 const ABSOLUTE_URL = /^(?:[a-z][a-z\d+.-]*:|\/\/)/i;
@@ -639,11 +650,21 @@ export async function writeRepository(
   config: LayoutConfig = DEFAULT_CONFIG,
   options: WriteOptions = {},
 ): Promise<WrittenFile[]> {
-  const emit = async (filePath: string, text: string): Promise<WrittenFile> =>
-    options.store ? { path: filePath, oid: await options.store(text) } : { path: filePath, text };
+  const written: WrittenFile[] = [];
+  const stores = new InFlight(STORES_IN_FLIGHT);
+  const emit = async (filePath: string, text: string): Promise<void> => {
+    const store = options.store;
+    if (!store) {
+      written.push({ path: filePath, text });
+      return;
+    }
+    await stores.add(
+      () => store(text),
+      (oid) => written.push({ path: filePath, oid }),
+    );
+  };
   const pagePaths = pageFiles(space.pages, config);
   const names = assetNames(space.files);
-  const written: WrittenFile[] = [];
   const relativeTo = (fromFile: string, toFile: string) => hrefOfPath(path.posix.relative(path.posix.dirname(fromFile), toFile) || path.posix.basename(toFile));
   const assetPath = (fileId: string) => {
     const name = names.get(fileId);
@@ -664,7 +685,7 @@ export async function writeRepository(
     summary.push('', `## ${group.title}`, '');
     for (const child of group.children) item(child, 0);
   }
-  written.push(await emit(underRoot(config, config.summary), `${summary.join('\n')}\n`));
+  await emit(underRoot(config, config.summary), `${summary.join('\n')}\n`);
 
   let index = 0;
   const walk = async (list: LayoutPage[]) => {
@@ -683,8 +704,12 @@ export async function writeRepository(
           }
           return hrefOfRef(ref);
         };
-        const markdown = page.markdown || (options.markdownOf && page.type === 'document' ? await options.markdownOf(page) : '');
-        const body = markdown ? markdownFromDocument(documentFromMarkdown(markdown), { headingOffset: 1, hrefOf }) : '';
+        const document = page.markdown
+          ? documentFromMarkdown(page.markdown)
+          : options.documentOf && page.type === 'document'
+            ? await options.documentOf(page)
+            : null;
+        const body = document ? markdownFromDocument(document, { headingOffset: 1, hrefOf }) : '';
         const content = `# ${escapeTitle(page.title)}\n${body ? `\n${body}` : ''}`;
         const text = withFrontMatter(pageState(page), content, {
           filePath: (fileId) => {
@@ -692,12 +717,13 @@ export async function writeRepository(
             return target ? relativeTo(file, target) : `/files/${fileId}`;
           },
         });
-        written.push(await emit(underRoot(config, file), text));
+        await emit(underRoot(config, file), text);
       }
       await walk(page.children);
     }
   };
   await walk(space.pages);
+  await stores.drain();
   for (const fileEntry of space.files) written.push({ path: underRoot(config, assetPath(fileEntry.fileId)!), fileId: fileEntry.fileId });
   return written.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
