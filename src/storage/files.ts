@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -38,8 +39,9 @@ export function localDiskStorage(dir: string): FileStorage {
     async put(sha256, bytes) {
       const target = pathOf(sha256);
       await fs.mkdir(path.dirname(target), { recursive: true });
-      // Written aside, then renamed: a reader never sees half a file, and two writers of the same bytes agree.
-      const temporary = `${target}.${process.pid}.${Date.now()}.tmp`;
+      // Written aside, then renamed: a reader never sees half a file, and two writers of the same bytes agree
+      // (each its own aside: two at once in one process, in one millisecond, must not share it).
+      const temporary = `${target}.${process.pid}.${randomUUID()}.tmp`;
       await fs.writeFile(temporary, bytes);
       await fs.rename(temporary, target);
     },
