@@ -19,6 +19,7 @@ import { reindexSpace } from '../search/indexing.ts';
 import { auditWrite, changeRequestTarget } from '../audit/record.ts';
 import { recountChangeRequests } from '../change-requests/counts.ts';
 import { inTransaction } from '../transaction.ts';
+import { InFlight } from '../../lib/in-flight.ts';
 import { Spool, type SpooledText } from '../../lib/spool.ts';
 import { type EngineOptions, type GitLimits, commitFiles, fetchBranch, filesOfCommit, parseRemote, pushCommit, scrub, writeTextBlob } from './engine.ts';
 import { type LayoutPage, ownedPath, readConfig, readRepository, writeRepository } from './layout.ts';
@@ -254,26 +255,28 @@ async function importRead(
   });
   const storeBodies = (tx: RequestContext) => storeSpooledDocuments(tx, data.spaceId, spool, bodies.values());
 
-  // Files: bytes stored now (by digest: storing twice is harmless), one at a time; versions written with the revision.
+  // Files: bytes stored now (by digest: storing twice is harmless), a few at a time; versions written with the revision, in the repository's order.
   if (repository.files.length && !ctx.storage) throw new Error('this server has no file storage configured');
-  const versions: FileVersionDraft[] = [];
-  for (const file of repository.files) {
-    const bytes = Buffer.from(await file.read());
-    const sha256 = createHash('sha256').update(bytes).digest('hex');
-    const existing = fileByName.get(file.name);
-    if (existing && existing.fileId === file.fileId && existing.version.sha256 === sha256) continue;
-    await ctx.storage!.put(sha256, bytes);
-    const contentType = contentTypeOf(file.name);
-    versions.push({
-      id: newId('fileVersion'),
-      fileId: file.fileId,
-      name: file.name,
-      contentType,
-      size: bytes.length,
-      sha256,
-      ...dimensionsOf(bytes, contentType),
-    });
+  const stored: Array<FileVersionDraft | null> = [];
+  const storing = new InFlight(FILES_IN_FLIGHT);
+  for (const [index, file] of repository.files.entries()) {
+    await storing.add(
+      async (): Promise<FileVersionDraft | null> => {
+        const bytes = Buffer.from(await file.read());
+        const sha256 = createHash('sha256').update(bytes).digest('hex');
+        const existing = fileByName.get(file.name);
+        if (existing && existing.fileId === file.fileId && existing.version.sha256 === sha256) return null;
+        await ctx.storage!.put(sha256, bytes);
+        const contentType = contentTypeOf(file.name);
+        return { id: newId('fileVersion'), fileId: file.fileId, name: file.name, contentType, size: bytes.length, sha256, ...dimensionsOf(bytes, contentType) };
+      },
+      (version) => {
+        stored[index] = version;
+      },
+    );
   }
+  await storing.drain();
+  const versions = stored.filter((version): version is FileVersionDraft => version !== null && version !== undefined);
 
   const now = ctx.clock.now();
   const pages: PageDraft[] = [];
@@ -467,6 +470,9 @@ export function layoutOf(tree: PageTree): LayoutPage[] {
   };
   return build(null);
 }
+
+/** Files an import reads and stores at once (each holds its bytes meanwhile). */
+const FILES_IN_FLIGHT = 4;
 
 /** Bodies per statement when an export reads them: what it holds at once. */
 const EXPORT_BODY_SLICE = 100;
