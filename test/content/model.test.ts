@@ -397,10 +397,10 @@ describe('what containers hold', () => {
 
 describe('bounded work', () => {
   it.each([
-    ['a hundred thousand quotes on one line', '>'.repeat(100_000) + ' x'],
-    ['twenty thousand nested hints', '{% hint style="info" %}\n'.repeat(20_000) + 'x\n' + '{% endhint %}\n'.repeat(20_000)],
+    ['a hundred thousand quotes on one line', `${'>'.repeat(100_000)} x`],
+    ['twenty thousand nested hints', `${'{% hint style="info" %}\n'.repeat(20_000)}x\n${'{% endhint %}\n'.repeat(20_000)}`],
     ['fifty thousand unclosed hints', '{% hint style="info" %}\n\n'.repeat(50_000)],
-    ['a hundred thousand nested divs', '<div>'.repeat(100_000) + 'x' + '</div>'.repeat(100_000)],
+    ['a hundred thousand nested divs', `${'<div>'.repeat(100_000)}x${'</div>'.repeat(100_000)}`],
     ['fifty thousand unclosed <kbd>', 'a <kbd> b '.repeat(50_000)],
   ])('%s reads as a valid document, its text kept', (_name, markdown) => {
     const document = read(markdown);

@@ -17,7 +17,6 @@ beforeAll(async () => {
   official = await officialClient(t);
 });
 
-type Json = Record<string, any>;
 const SORT = '/v1/orgs/{organizationId}/sites/{siteId}/structure/sort';
 const DUPLICATE = '/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/duplicate';
 const published = async (w: SiteWorld, siteId: string) => treeOf(await w.rest('GET', w.url(siteId, '/published')));

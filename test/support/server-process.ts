@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll } from 'vitest';
+import { closeWhenFileEnds } from './cleanup.ts';
 import { providerOf } from '../../src/db/client.ts';
 import { emptyDatabase } from './databases.ts';
 import { freePort, withoutRedis } from './network.ts';
@@ -30,28 +30,26 @@ export interface ServerProcesses {
   serve(): Promise<ChildProcess>;
 }
 
-const children: ChildProcess[] = [];
-const cleanups: Array<() => Promise<void>> = [];
-let registered = false;
+/** A server process ended with the file (or sooner): killed, and waited for, before its database goes. */
+async function ended(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGKILL');
+  await exited;
+}
 
 /** A new database (a SQLite file in a temporary directory, or a PostgreSQL database) with a bootstrapped organization. */
 export async function serverProcesses(name: string, settings: Record<string, string> = {}): Promise<ServerProcesses> {
-  if (!registered) {
-    registered = true;
-    afterAll(async () => {
-      for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      for (const cleanup of cleanups) await cleanup().catch(() => {});
-    });
-  }
+  // Closed when the file ends in reverse order: the servers started later, then the database.
   let url: string;
   if (providerOf(testDatabaseUrl()) === 'sqlite') {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), `docs-gateway-${name}-`));
     url = `file:${path.join(dir, `${name}.db`)}`;
-    cleanups.push(async () => fs.rmSync(dir, { recursive: true, force: true }));
+    closeWhenFileEnds(() => fs.rmSync(dir, { recursive: true, force: true }));
   } else {
     const database = await emptyDatabase();
     url = database.url;
-    cleanups.push(database.drop);
+    closeWhenFileEnds(() => database.drop());
   }
   const port = await freePort();
   const env = {
@@ -82,7 +80,7 @@ export async function serverProcesses(name: string, settings: Record<string, str
     },
     async serve() {
       const child = spawn(process.execPath, [BIN, 'serve'], { cwd: ROOT, env, stdio: 'ignore' });
-      children.push(child);
+      closeWhenFileEnds(() => ended(child));
       for (let attempt = 0; attempt < 600; attempt++) {
         if (child.exitCode !== null) throw new Error(`serve exited with ${child.exitCode}`);
         if ((await fetch(`${base}/readyz`).catch(() => null))?.ok) return child;
