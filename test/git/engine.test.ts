@@ -1,7 +1,7 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { temporaryDirectory } from '../support/cleanup.ts';
 import { type EngineOptions, commitAndPush, fetchBranch, filesOfCommit, parseRemote, scrub } from '../../src/domain/git/engine.ts';
 import { ownedPath, readRepository, writeRepository } from '../../src/domain/git/layout.ts';
 import { type GitServer, startGitServer } from '../support/git-server.ts';
@@ -33,7 +33,7 @@ const ids = { pageId: (slugPath: string) => `page_${slugPath.replace(/\//g, '__'
 beforeAll(async () => {
   server = await startGitServer();
   secured = await startGitServer({ username: 'writer', password: 's3cr3t-t0ken' });
-  cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'git-cache-'));
+  cacheDir = temporaryDirectory('git-cache-');
 });
 afterAll(async () => {
   await server?.close();

@@ -1,6 +1,6 @@
-import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, createTestApp } from '../support/app.ts';
+import { temporaryDirectory } from '../support/cleanup.ts';
 import { buildTeam } from '../support/factories.ts';
 import { type GitServer, startGitServer } from '../support/git-server.ts';
 import { expectData, expectGraphQLError, mutate } from '../support/graphql.ts';
@@ -16,7 +16,7 @@ let t: TestApp;
 let server: GitServer;
 beforeAll(async () => {
   t = await createTestApp({
-    gitSync: { cacheDir: fs.mkdtempSync('/tmp/git-cache-'), limits: { maxRepoBytes: 5_000_000, maxFileBytes: 200_000, maxPages: 20, timeoutMs: 20_000 } },
+    gitSync: { cacheDir: temporaryDirectory('git-cache-'), limits: { maxRepoBytes: 5_000_000, maxFileBytes: 200_000, maxPages: 20, timeoutMs: 20_000 } },
   });
   server = await startGitServer();
 });

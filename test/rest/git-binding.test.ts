@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
-import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TEST_GIT_CREDENTIALS_KEY, TEST_URLS, type TestApp, createTestApp } from '../support/app.ts';
+import { temporaryDirectory } from '../support/cleanup.ts';
 import { expectMatchesSchema } from '../support/contract.ts';
 import { subscribe } from '../support/event-stream.ts';
 import { buildTeam } from '../support/factories.ts';
@@ -30,7 +30,7 @@ let secured: GitServer;
 
 beforeAll(async () => {
   gitSync = {
-    cacheDir: fs.mkdtempSync('/tmp/git-cache-'),
+    cacheDir: temporaryDirectory('git-cache-'),
     limits: { maxRepoBytes: 5_000_000, maxFileBytes: 200_000, maxPages: 50, timeoutMs: 20_000 },
     credentialsKey: TEST_GIT_CREDENTIALS_KEY,
   };

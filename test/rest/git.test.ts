@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type TestApp, createTestApp } from '../support/app.ts';
+import { temporaryDirectory } from '../support/cleanup.ts';
 import { expectMatchesSchema } from '../support/contract.ts';
 import { subscribe } from '../support/event-stream.ts';
 import { buildTeam } from '../support/factories.ts';
@@ -35,7 +36,7 @@ let secured: GitServer;
 
 beforeAll(async () => {
   t = await createTestApp({
-    gitSync: { cacheDir: fs.mkdtempSync('/tmp/git-cache-'), limits: { maxRepoBytes: 5_000_000, maxFileBytes: 200_000, maxPages: 20, timeoutMs: 20_000 } },
+    gitSync: { cacheDir: temporaryDirectory('git-cache-'), limits: { maxRepoBytes: 5_000_000, maxFileBytes: 200_000, maxPages: 20, timeoutMs: 20_000 } },
   });
   official = await officialClient(t);
   server = await startGitServer();

@@ -1,7 +1,4 @@
-import fs from 'node:fs';
 import { DEFAULT_GIT_SETTINGS } from '../../src/domain/git/jobs.ts';
-import os from 'node:os';
-import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { type AppOptions, buildApp } from '../../src/http/app.ts';
@@ -11,7 +8,7 @@ import { type Database, openDatabase } from '../../src/db/index.ts';
 import type { OpenOptions } from '../../src/db/client.ts';
 import type { Clock } from '../../src/lib/clock.ts';
 import { type FileStorage, localDiskStorage } from '../../src/storage/files.ts';
-import { closeWhenFileEnds } from './cleanup.ts';
+import { closeWhenFileEnds, temporaryDirectory } from './cleanup.ts';
 import { testDatabaseUrl } from './worker-database.ts';
 // The server loads its GraphQL layer on the first /graphql request (src/http/graphql.ts); from the
 // sources that is seconds of transforms and the schema's build, which would count against the
@@ -67,7 +64,7 @@ export type TestAppOptions = Partial<Omit<AppOptions, 'database' | 'clock'>> & {
 const storages = new Map<string, FileStorage>();
 function sharedStorage(databaseUrl: string): FileStorage {
   let storage = storages.get(databaseUrl);
-  if (!storage) storages.set(databaseUrl, (storage = localDiskStorage(fs.mkdtempSync(path.join(os.tmpdir(), 'docs-gateway-files-')))));
+  if (!storage) storages.set(databaseUrl, (storage = localDiskStorage(temporaryDirectory('docs-gateway-files-'))));
   return storage;
 }
 

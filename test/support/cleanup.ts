@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll } from 'vitest';
 
 /**
@@ -16,4 +19,11 @@ export function registerCleanup(): void {
   afterAll(async () => {
     while (pending.length > 0) await pending.pop()!();
   });
+}
+
+/** A new directory under the system's temporary directory, removed when the file ends. */
+export function temporaryDirectory(prefix: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  closeWhenFileEnds(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
 }
