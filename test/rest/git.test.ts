@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type TestApp, createTestApp } from '../support/app.ts';
 import { temporaryDirectory } from '../support/cleanup.ts';
+import { LARGE_BODY_CHARACTERS } from '../../src/domain/git/layout.ts';
 import { expectMatchesSchema } from '../support/contract.ts';
 import { subscribe } from '../support/event-stream.ts';
 import { buildTeam } from '../support/factories.ts';
@@ -151,6 +152,38 @@ describe('Git sync', { timeout: 180_000 }, () => {
     for (const [filePath, bytes] of Object.entries(expected)) expect(server.show('copy-again', filePath).equals(bytes), filePath).toBe(true);
     // Parsed once, by the export, and kept for the next reader.
     expect(await db.documentStructure.count({ where: { documentId: { in: documentIds } } })).toBe(new Set(documentIds).size);
+  });
+
+  it('reads large page bodies on the worker pool: their links followed, their text the same bytes when exported', async () => {
+    const { admin, space } = await setup();
+    // Over LARGE_BODY_CHARACTERS: parsed and written again on the pool, its links resolved between the two.
+    const paragraphs = Array.from({ length: 600 }, (_, index) => `Paragraph ${index} of the long home page, in plain words.`).join('\n\n');
+    const home = `# Home\n\nSee [setup](setup.md) and ![Logo](.gitbook/assets/logo.png).\n\n${paragraphs}\n`;
+    expect(home.length).toBeGreaterThan(LARGE_BODY_CHARACTERS);
+    const files = {
+      'README.md': home,
+      'setup.md': '# Setup\n\nBack [home](README.md).\n',
+      '.gitbook/assets/logo.png': fs.readFileSync(path.join(RICH, '.gitbook/assets/diagram.png')),
+      'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n* [Setup](setup.md)\n',
+    };
+    server.seed('large-body', files);
+    await t.call('POST', `/v1/spaces/${space.id}/git/import`, { token: admin.token, body: { url: server.url('large-body'), ref: 'refs/heads/main' } });
+    const imported = await settled(space.id, admin.token);
+    expect(imported.operation, JSON.stringify(imported)).toMatchObject({ state: 'success', direction: 'import' });
+    const pages = (await t.call('GET', `/v1/spaces/${space.id}/content/pages`, { token: admin.token })).json().pages as Array<{ id: string; title: string }>;
+    const [homePage, setupPage] = pages;
+    const document = (await t.call('GET', `/v1/spaces/${space.id}/content/page/${homePage!.id}?format=document`, { token: admin.token })).json().document;
+    // The link names the page it points at, the image the file imported with it.
+    const refs = JSON.stringify(document).match(/"ref":\{[^}]*\}/g) ?? [];
+    expect(refs).toEqual(expect.arrayContaining([expect.stringContaining(`"page":"${setupPage!.id}"`), expect.stringContaining('"kind":"file"')]));
+
+    server.create('large-body-copy');
+    await t.call('POST', `/v1/spaces/${space.id}/git/export`, {
+      token: admin.token,
+      body: { url: server.url('large-body-copy'), ref: 'refs/heads/main', commitMessage: 'Export' },
+    });
+    expect((await settled(space.id, admin.token)).operation).toMatchObject({ state: 'success', direction: 'export' });
+    expect(server.show('large-body-copy', 'README.md').toString()).toBe(home);
   });
 
   it('imports and exports a project directory of a monorepo, keeping the other files', async () => {

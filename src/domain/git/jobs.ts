@@ -6,7 +6,7 @@ import { DomainError, conflict, invalid } from '../../errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { keyBetween } from '../../lib/ordering.ts';
 import { assertContentWritable, lockSpace } from '../change-requests/service.ts';
-import { readStructures } from '../content/bodies.ts';
+import { PARSE_BUDGET_MS, readStructures } from '../content/bodies.ts';
 import { dimensionsOf } from '../content/changes.ts';
 import { type PreparedDocument, prepareDocument, storePreparedDocuments } from '../content/documents.ts';
 import { revisionFiles } from '../content/files.ts';
@@ -22,7 +22,8 @@ import { inTransaction } from '../transaction.ts';
 import { InFlight } from '../../lib/in-flight.ts';
 import { Spool, type SpooledText } from '../../lib/spool.ts';
 import { type EngineOptions, type GitLimits, commitFiles, fetchBranch, filesOfCommit, parseRemote, pushCommit, scrub, writeTextBlob } from './engine.ts';
-import { type LayoutPage, ownedPath, readConfig, readRepository, writeRepository } from './layout.ts';
+import { type LayoutPage, type ReadOptions, ownedPath, readConfig, readRepository, writeRepository } from './layout.ts';
+import { TaskOverBudget, runTask } from '../../workers/pool.ts';
 
 /**
  * The Git sync jobs (queued by src/domain/git/service.ts, run by any instance): an import
@@ -225,6 +226,17 @@ export async function importBranch(ctx: RequestContext, data: ImportGitData, tar
   }
 }
 
+/** A repository's large page bodies read and written on the worker pool, each within the budget of a stored body's parse. */
+const LARGE_BODIES_ON_THE_POOL: NonNullable<ReadOptions['largeBodies']> = {
+  parse: (markdown) => runTask('parse-markdown', { markdown, headingOffset: 1 }, { budgetMs: PARSE_BUDGET_MS }).catch(nullOverBudget),
+  render: (document) => runTask('render-markdown', { document }, { budgetMs: PARSE_BUDGET_MS }).catch(nullOverBudget),
+};
+
+function nullOverBudget(error: unknown): null {
+  if (error instanceof TaskOverBudget) return null;
+  throw error;
+}
+
 async function importRead(
   ctx: RequestContext,
   data: ImportGitData,
@@ -246,6 +258,7 @@ async function importRead(
     limits: options.limits,
     pageId: (slugPath) => pathToId.get(slugPath) ?? newId('page'),
     fileId: (name) => fileByName.get(name)?.fileId ?? newId('file'),
+    largeBodies: LARGE_BODIES_ON_THE_POOL,
     body: async (page, markdown) => {
       if (!markdown) return;
       // Parsed now, outside the transaction (the costly part of storing a body); set aside as what the transaction writes.

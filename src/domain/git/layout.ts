@@ -98,7 +98,20 @@ export interface ReadOptions {
    * a caller that sets bodies aside holds no repository's worth of text.
    */
   body?(page: LayoutPage, markdown: string): Promise<void>;
+  /**
+   * Reads and writes the Markdown of large bodies elsewhere (the server's worker pool: their cost
+   * grows with what the repository holds, and must not hold the event loop). Either answers null
+   * when a body is beyond its budget: the page then keeps its text as written. Without them, every
+   * body is read here.
+   */
+  largeBodies?: {
+    parse(markdown: string): Promise<JSONDocument | null>;
+    render(document: JSONDocument): Promise<string | null>;
+  };
 }
+
+/** Bodies longer than this go to `largeBodies` when given (as src/domain/content/bodies.ts parses stored bodies). */
+export const LARGE_BODY_CHARACTERS = 16_000;
 
 /** A file the repository brings to the space, read when the caller stores it. */
 export interface ReadFile extends LayoutFile {
@@ -532,9 +545,14 @@ export async function readRepository(files: RepoFile[], options: ReadOptions): P
     const { title: _title, cover, ...fields } = split.fields;
     page.fields = fields;
     if (cover) page.fields.cover = coverOf(cover, (url) => refOfPath(entry.file!, url));
-    const document = documentFromMarkdown(rest, { headingOffset: 1 });
-    const resolved = mapRefs(document, (ref) => (ref.kind === 'url' ? (refOfPath(entry.file!, String(ref.url)) ?? ref) : ref));
-    const markdown = markdownFromDocument(resolved);
+    const large = options.largeBodies && rest.length > LARGE_BODY_CHARACTERS ? options.largeBodies : undefined;
+    const document = large ? await large.parse(rest) : documentFromMarkdown(rest, { headingOffset: 1 });
+    const resolved = document && mapRefs(document, (ref) => (ref.kind === 'url' ? (refOfPath(entry.file!, String(ref.url)) ?? ref) : ref));
+    const written = resolved && (large ? await large.render(resolved) : markdownFromDocument(resolved));
+    if (written === null) {
+      warnings.push(`${where}: too complex to read within the time a page may take; its text is kept as written, its links not followed`);
+    }
+    const markdown = written ?? rest;
     if (options.body) await options.body(page, markdown);
     else page.markdown = markdown;
   }

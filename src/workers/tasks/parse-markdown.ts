@@ -1,4 +1,5 @@
 import { documentFromMarkdown } from '../../domain/content/model/from-markdown.ts';
+import { markdownFromDocument } from '../../domain/content/model/to-markdown.ts';
 import type { JSONDocument } from '../../domain/content/model/nodes.ts';
 import { withBlockKeys } from '../../domain/content/model/text.ts';
 
@@ -7,6 +8,11 @@ import { withBlockKeys } from '../../domain/content/model/text.ts';
  * (src/domain/content/bodies.ts). The content model is pure (no I/O, no context), the
  * one part of the domain a worker may run: its cost grows with the page.
  */
-export function parseMarkdown({ markdown }: { markdown: string }): JSONDocument {
-  return withBlockKeys(documentFromMarkdown(markdown));
+export function parseMarkdown({ markdown, headingOffset }: { markdown: string; headingOffset?: number }): JSONDocument {
+  return withBlockKeys(documentFromMarkdown(markdown, headingOffset ? { headingOffset } : {}));
+}
+
+/** A structured document written as Markdown (a Git import's large bodies, once their links are resolved). */
+export function renderMarkdown({ document }: { document: JSONDocument }): string {
+  return markdownFromDocument(document);
 }

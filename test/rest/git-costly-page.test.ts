@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestApp, createTestApp } from '../support/app.ts';
+import { temporaryDirectory } from '../support/cleanup.ts';
+import { buildTeam } from '../support/factories.ts';
+import { type GitServer, startGitServer } from '../support/git-server.ts';
+import { watchHealth } from '../support/health-watch.ts';
+
+/**
+ * A Git import of a page whose Markdown is costly to read (issue 32's rule: nothing a member
+ * sends may stall the server). Its own file: on PostgreSQL any app on the database may run a
+ * queued import, with its own limits, and this one needs larger limits than test/rest/git.test.ts.
+ */
+
+let big: TestApp;
+let server: GitServer;
+beforeAll(async () => {
+  big = await createTestApp({
+    gitSync: { cacheDir: temporaryDirectory('git-cache-'), limits: { maxRepoBytes: 20_000_000, maxFileBytes: 4_000_000, maxPages: 20, timeoutMs: 60_000 } },
+  });
+  server = await startGitServer();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('a Git import of a page that is costly to read', { timeout: 180_000 }, () => {
+  it('reads it on the worker pool: the server answers meanwhile, and the page keeps its text', async () => {
+    const team = await buildTeam(big.database);
+    const space = (await big.call('POST', `/v1/orgs/${team.organization.id}/spaces`, { token: team.admin.token, body: { title: 'Costly' } })).json();
+    // Unclosed HTML elements make the Markdown parser's work grow faster than the text: seconds for these 3 MB.
+    server.seed('costly', { 'README.md': `# Home\n\n${'a <kbd> b '.repeat(300_000)}\n`, 'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n' });
+    const {
+      result: state,
+      slowestMs,
+      probes,
+    } = await watchHealth(big, async () => {
+      const started = performance.now();
+      await big.call('POST', `/v1/spaces/${space.id}/git/import`, { token: team.admin.token, body: { url: server.url('costly'), ref: 'refs/heads/main' } });
+      for (;;) {
+        const info = (await big.call('GET', `/v1/spaces/${space.id}/git/info`, { token: team.admin.token })).json();
+        if (info.operation.state !== 'running') return { info, ms: performance.now() - started };
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    });
+    expect(state.info.operation, JSON.stringify(state.info)).toMatchObject({ state: 'success', direction: 'import' });
+    console.log(`3 MB costly page imported in ${state.ms.toFixed(0)} ms; /healthz at most ${slowestMs.toFixed(0)} ms (${probes} probes)`);
+    // Compared within the run, not with a wall clock: no wait near the import's own time.
+    expect(probes).toBeGreaterThanOrEqual(5);
+    expect(slowestMs).toBeLessThan(state.ms / 4);
+    const [page] = (await big.call('GET', `/v1/spaces/${space.id}/content/pages`, { token: team.admin.token })).json().pages;
+    const markdown = (await big.call('GET', `/v1/spaces/${space.id}/content/page/${page.id}?format=markdown`, { token: team.admin.token })).json().markdown;
+    expect(markdown.match(/<kbd>/g)?.length).toBe(300_000);
+  });
+});
