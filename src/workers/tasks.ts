@@ -15,6 +15,8 @@ export const TASKS = {
   'html-links': async () => (await import('./tasks/html-page.ts')).relinkPages,
   /** A page body's markdown read into its structured document (the content model). */
   'parse-markdown': async () => (await import('./tasks/parse-markdown.ts')).parseMarkdown,
+  /** A client's structured document checked and written as Markdown (content changes, review comments). */
+  'markdown-of-document-input': async () => (await import('./tasks/parse-markdown.ts')).markdownOfDocumentInput,
   /** A structured document written as Markdown (the content model). */
   'render-markdown': async () => (await import('./tasks/parse-markdown.ts')).renderMarkdown,
   /** Pages' structured documents laid out as a PDF (change request export). */

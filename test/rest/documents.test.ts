@@ -310,4 +310,43 @@ describe('large pages', () => {
     const document = (await rest('GET', `${base}/content/page/${created.page.id}?format=document`)).document as JSONDocument;
     expect(document.nodes.filter((node) => node.type === 'tabs').length).toBe(Math.ceil(120_000 / (COMBINED.length + 1)));
   }, 120_000);
+
+  /** A structured document of one paragraph whose one text holds `lines` lines. */
+  const linesDocument = (lines: number) => ({
+    object: 'document',
+    data: {},
+    nodes: [{ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'ab\n'.repeat(lines), marks: [] }] }] }],
+  });
+
+  it('stores a structured document of 200,000 lines in one paragraph, each a line of its Markdown', async () => {
+    const { base, rest, batch } = await workspace();
+    // Each line one element of the Markdown syntax tree: past about 100,000 they were once passed as arguments, a 500.
+    const [created] = await batch([{ operation: 'insert_page', title: 'Lines', document: { document: linesDocument(200_000) } }]);
+    const markdown = (await rest('GET', `${base}/content/page/${created.page.id}?format=markdown`)).markdown as string;
+    expect(markdown.match(/^ab\\$/gm)?.length).toBe(200_000);
+  }, 120_000);
+
+  it('reads a large structured document on the worker pool, answering /healthz meanwhile, and refuses what is too long', async () => {
+    const { base, token, changeRequest, space } = await workspace();
+    // 6 MB of JSON whose Markdown would be 8,000,000 characters: seconds of work, none of it on the event loop.
+    const { result, slowestMs, probes } = await watchHealth(t, async () => {
+      const started = performance.now();
+      const response = await t.call('POST', `${base}/content?compat=false`, {
+        token,
+        body: { changes: [{ operation: 'insert_page', title: 'Too long', document: { document: linesDocument(2_000_000) } }] },
+      });
+      return { response, ms: performance.now() - started };
+    });
+    expect(result.response.statusCode, result.response.body).toBe(400);
+    // Too long once written, or (a machine under load) not written within the budget: either way named.
+    expect(result.response.json().error.message).toMatch(
+      /^changes\.0\.document\.document: (its markdown would be 8000000 characters|too large to read within)/,
+    );
+    console.log(`2,000,000 lines refused in ${result.ms.toFixed(0)} ms; /healthz at most ${slowestMs.toFixed(0)} ms (${probes} probes)`);
+    // Compared within the run, not with a wall clock: no wait near the request's own time.
+    expect(slowestMs).toBeLessThan(result.ms / 4);
+    // Nothing written: the change request holds its one page.
+    const pages = (await t.call('GET', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content/pages`, { token })).json().pages;
+    expect(pages.map((page: { title: string }) => page.title)).toEqual(['Target']);
+  }, 120_000);
 });

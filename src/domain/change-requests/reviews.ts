@@ -8,7 +8,7 @@ import { atLeast, authorize } from '../access.ts';
 import { auditWrite } from '../audit/record.ts';
 import { commentBody } from '../comments/inputs.ts';
 import { commentRecords, presentCommentRecord } from '../comments/records.ts';
-import { markdownFromDocumentInput } from '../content/document-input.ts';
+import { markdownOfDocumentInput } from '../content/bodies.ts';
 import { emitEvent } from '../events/emit.ts';
 import { defineLoader, defineRecordLoader, loader } from '../loaders.ts';
 import { type ChildListing, countsBy, listChildren, mapPage } from '../shared/pages.ts';
@@ -157,14 +157,14 @@ function assertReviewable(changeRequest: Pick<ChangeRequestRecord, 'number' | 's
 }
 
 /** The markdown of a review's comment: `{"markdown"}` as a comment's body, or a structured document. */
-function commentMarkdown(comment: Record<string, unknown> | undefined): string | undefined {
+async function commentMarkdown(comment: Record<string, unknown> | undefined): Promise<string | undefined> {
   if (comment === undefined) return undefined;
   if ('markdown' in comment) {
     const parsed = commentBody.safeParse(comment);
     if (!parsed.success) throw invalid(`comment: ${parsed.error.issues[0]?.message ?? 'is not valid'}`);
     return parsed.data.markdown;
   }
-  const markdown = markdownFromDocumentInput(comment, 'comment');
+  const markdown = await markdownOfDocumentInput(comment, 'comment');
   if (!/\S/.test(markdown)) throw invalid('comment: must not be empty');
   return markdown;
 }
@@ -173,7 +173,7 @@ export async function submitReviewRecord(ctx: RequestContext, spaceId: string, c
   const input = parseInput(SubmitReviewInput, body);
   const viewer = requireViewer(ctx);
   const { space, level, changeRequest } = await visibleChangeRequest(ctx, spaceId, changeRequestId);
-  const markdown = commentMarkdown(input.comment);
+  const markdown = await commentMarkdown(input.comment);
   const requested = await ctx.db.changeRequestReviewer.findUnique({
     where: { changeRequestId_userId: { changeRequestId: changeRequest.id, userId: viewer.id } },
   });

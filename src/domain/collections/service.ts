@@ -16,6 +16,7 @@ import { grantedReach } from '../permissions/grants.ts';
 import { inTransaction } from '../transaction.ts';
 import { CreateCollectionInput, ListCollectionSpacesQuery, ListCollectionsQuery, UpdateCollectionInput } from './inputs.ts';
 import { type CollectionJSON, presentCollection } from './presenter.ts';
+import { pushAll } from '../../lib/arrays.ts';
 
 export { collectionRecords };
 
@@ -212,7 +213,7 @@ async function subtree(ctx: RequestContext, collectionId: string): Promise<strin
   while (level.length > 0) {
     const children = await ctx.db.collection.findMany({ where: { parentId: { in: level } }, select: { id: true } });
     level = children.map((child) => child.id);
-    ids.push(...level);
+    pushAll(ids, level);
   }
   return ids;
 }

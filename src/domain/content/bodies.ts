@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { LRUCache } from 'lru-cache';
 import type { RequestContext } from '../../context.ts';
+import { invalid } from '../../errors.ts';
+import { markdownFromDocumentInput } from './document-input.ts';
 import { Prisma } from '../../db/index.ts';
 import { defineLoader, loader } from '../loaders.ts';
 import { TaskOverBudget, runTask } from '../../workers/pool.ts';
@@ -53,6 +55,37 @@ export async function parseBody(markdown: string): Promise<JSONDocument> {
  * (./changes.ts prepareChanges), all at once on the pool, so the transaction finds them parsed.
  */
 const largeParses = new LRUCache<string, Promise<JSONDocument>>({ max: 256, ttl: 5 * 60_000 });
+
+/**
+ * The Markdown of a structured document a client sent (src/domain/content/document-input.ts), checked and
+ * written here when it is small, on the worker pool otherwise: its cost grows with the document, and a
+ * request may send 32 MB of them. A DomainError names `field` when the document is not valid.
+ */
+export async function markdownOfDocumentInput(input: unknown, field: string): Promise<string> {
+  if (!holdsMore(input, INLINE_PARSE_CHARACTERS)) return markdownFromDocumentInput(input, field);
+  try {
+    return await runTask('markdown-of-document-input', { input, field }, { budgetMs: PARSE_BUDGET_MS });
+  } catch (error) {
+    if (error instanceof TaskOverBudget) throw invalid(`${field}: too large to read within ${PARSE_BUDGET_MS / 1000} s`);
+    throw error;
+  }
+}
+
+/** Whether a JSON value holds more than `limit` characters of strings (each other value counting one): stops as soon as it does. */
+function holdsMore(value: unknown, limit: number): boolean {
+  let weight = 0;
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (typeof next === 'string') weight += next.length;
+    else {
+      weight += 1;
+      if (next && typeof next === 'object') for (const child of Object.values(next)) pending.push(child);
+    }
+    if (weight > limit) return true;
+  }
+  return false;
+}
 
 /** Parses bodies ahead of storing them, side by side on the worker pool (what is small is parsed when stored). */
 export async function parseAhead(markdowns: Iterable<string>): Promise<void> {

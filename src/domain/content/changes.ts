@@ -8,8 +8,7 @@ import { newId } from '../../lib/ids.ts';
 import { keyBetween } from '../../lib/ordering.ts';
 import { documentIdOf } from './documents.ts';
 import { type ContentChange, MAX_BODY_CHARACTERS, MAX_FILE_BYTES, type PageCover, type PageLayout, type PageVariables } from './inputs.ts';
-import { parseAhead } from './bodies.ts';
-import { markdownFromDocumentInput } from './document-input.ts';
+import { markdownOfDocumentInput, parseAhead } from './bodies.ts';
 import { type FrontMatterOptions, splitFrontMatter } from './front-matter.ts';
 import type { PageDraft } from './revisions.ts';
 import { type PageState, type PageTree, treeOf } from './tree.ts';
@@ -57,7 +56,7 @@ export async function prepareChanges(changes: ContentChange[], options: FrontMat
   for (const [index, change] of changes.entries()) {
     const hasBody = (change.operation === 'insert_page' || change.operation === 'update_page') && change.document !== undefined;
     if (hasBody && index > 0) await nextTurn();
-    const { change: ready, warnings: found } = withMarkdownBody(change, `changes.${index}`, options);
+    const { change: ready, warnings: found } = await withMarkdownBody(change, `changes.${index}`, options);
     prepared.push({ ...ready, prepared: true });
     warnings.push(...found);
   }
@@ -462,11 +461,11 @@ function decodeURIComponentSafe(value: string): string {
  * A change with its body as markdown: a structured document turned into markdown,
  * and front matter read out of markdown, its fields set over the change's own.
  */
-function withMarkdownBody(change: ContentChange, at: string, options: FrontMatterOptions): { change: ContentChange; warnings: string[] } {
+async function withMarkdownBody(change: ContentChange, at: string, options: FrontMatterOptions): Promise<{ change: ContentChange; warnings: string[] }> {
   if (change.operation !== 'insert_page' && change.operation !== 'update_page') return { change, warnings: [] };
   if (!change.document) return { change, warnings: [] };
   if ('document' in change.document) {
-    const markdown = markdownFromDocumentInput(change.document.document, `${at}.document.document`);
+    const markdown = await markdownOfDocumentInput(change.document.document, `${at}.document.document`);
     if (markdown.length > MAX_BODY_CHARACTERS) {
       throw invalid(`${at}.document.document: its markdown would be ${markdown.length} characters, more than the ${MAX_BODY_CHARACTERS} a page body holds`);
     }

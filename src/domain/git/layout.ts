@@ -10,6 +10,7 @@ import type { Block, Inline, JSONDocument, Ref, Text } from '../content/model/no
 import { hrefOfRef } from '../content/model/references.ts';
 import { InFlight } from '../../lib/in-flight.ts';
 import { markdownFromDocument } from '../content/model/to-markdown.ts';
+import { pushAll } from '../../lib/arrays.ts';
 
 /**
  * GitBook's repository layout, read and written, with no I/O of its own: a
@@ -316,7 +317,7 @@ function treeOfFolders(markdownFiles: string[], readme: string, summary: string)
       const folderReadme = markdownFiles.find((file) => file.toLowerCase() === `${full}/readme.md`);
       if (folderReadme) entries.push({ kind: 'page', title: '', file: folderReadme, children });
       else if (depth === 0) entries.push({ kind: 'group', title: name, children });
-      else entries.push(...children);
+      else pushAll(entries, children);
     }
     return entries;
   };
@@ -441,7 +442,7 @@ export async function readRepository(files: RepoFile[], options: ReadOptions): P
           const folderReadme = rooted.has(`${entry.file}/README.md`) ? `${entry.file}/README.md` : undefined;
           if (!folderReadme) {
             warnings.push(`${underRoot(config, config.summary)}:${entry.line}: "${entry.file}" is not in the repository; the page is left out`);
-            pages.push(...place(entry.children, parentPath, siblings));
+            pushAll(pages, place(entry.children, parentPath, siblings));
             continue;
           }
           entry.file = folderReadme;
@@ -539,7 +540,7 @@ export async function readRepository(files: RepoFile[], options: ReadOptions): P
       continue;
     }
     const split = splitFrontMatter(decoder.decode(bytes), where, { mode: 'repository' });
-    warnings.push(...split.warnings);
+    pushAll(warnings, split.warnings);
     const { title: heading, rest } = takeTitle(split.body);
     page.title = split.fields.title ?? (page.title || heading || titleOfFile(entry.file!));
     const { title: _title, cover, ...fields } = split.fields;

@@ -10,6 +10,7 @@ import { searchSpacesOfSite } from '../search/service.ts';
 import { spaceColumns } from '../spaces/service.ts';
 import { type PageShown, type PublishedContent, pageShownTo, publishedContent } from './published.ts';
 import { type SectionView, type SiteSpaceRecord, shownSectionsOf, shownSiteSpacesOf } from './records.ts';
+import { pushAll } from '../../lib/arrays.ts';
 
 /**
  * A published site as text for AI assistants (the llmstxt.org convention):
@@ -167,7 +168,7 @@ export async function llmsFull(ctx: RequestContext, text: PublishedText, base: s
         return `${parts.join('\n').trimEnd()}\n`;
       }
       size += length;
-      parts.push(...part);
+      pushAll(parts, part);
     }
   }
   return `${parts.join('\n').trimEnd()}\n`;

@@ -1,3 +1,4 @@
+import { markdownFromDocumentInput } from '../../domain/content/document-input.ts';
 import { documentFromMarkdown } from '../../domain/content/model/from-markdown.ts';
 import { markdownFromDocument } from '../../domain/content/model/to-markdown.ts';
 import type { JSONDocument } from '../../domain/content/model/nodes.ts';
@@ -10,6 +11,11 @@ import { withBlockKeys } from '../../domain/content/model/text.ts';
  */
 export function parseMarkdown({ markdown, headingOffset }: { markdown: string; headingOffset?: number }): JSONDocument {
   return withBlockKeys(documentFromMarkdown(markdown, headingOffset ? { headingOffset } : {}));
+}
+
+/** A client's structured document checked (a DomainError naming `field` when it is not valid) and written as Markdown. */
+export function markdownOfDocumentInput({ input, field }: { input: unknown; field: string }): string {
+  return markdownFromDocumentInput(input, field);
 }
 
 /** A structured document written as Markdown (a Git import's large bodies, once their links are resolved). */

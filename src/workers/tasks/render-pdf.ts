@@ -3,6 +3,7 @@ import path from 'node:path';
 import type PDFKitDocument from 'pdfkit';
 import type { JSONDocument as ModelDocument } from '../../domain/content/model/nodes.ts';
 import { hasRelativeReferences, resolveReferences, servable } from '../../domain/content/model/references.ts';
+import { pushAll } from '../../lib/arrays.ts';
 
 /** The nodes of a structured document (src/domain/content/model/nodes.ts), as far as a PDF reads them. */
 interface Text {
@@ -121,7 +122,7 @@ function runsOf(nodes: AnyNode[], link?: string): Run[] {
     switch (node.type) {
       case 'link': {
         const ref = data.ref as { kind?: string; url?: string } | undefined;
-        runs.push(...runsOf((node.nodes ?? []) as AnyNode[], ref?.kind === 'url' && /^https?:/i.test(String(ref.url)) ? String(ref.url) : undefined));
+        pushAll(runs, runsOf((node.nodes ?? []) as AnyNode[], ref?.kind === 'url' && /^https?:/i.test(String(ref.url)) ? String(ref.url) : undefined));
         break;
       }
       case 'emoji':
@@ -137,7 +138,7 @@ function runsOf(nodes: AnyNode[], link?: string): Run[] {
         runs.push({ text: `[${String(data.label ?? '')}]`, bold: true });
         break;
       default:
-        runs.push(...runsOf((node.nodes ?? []) as AnyNode[]));
+        pushAll(runs, runsOf((node.nodes ?? []) as AnyNode[]));
     }
   }
   return runs;
@@ -181,7 +182,10 @@ function planBlocks(blocks: Block[], indent: number, plan: PlanStep[]): void {
       case 'blockquote': {
         const inner: PlanStep[] = [];
         planBlocks(blocksOf(node), indent + 14, inner);
-        plan.push(...inner.map((step) => (step.kind === 'text' ? { ...step, tone: 'quote' as const } : step)));
+        pushAll(
+          plan,
+          inner.map((step) => (step.kind === 'text' ? { ...step, tone: 'quote' as const } : step)),
+        );
         break;
       }
       case 'divider':

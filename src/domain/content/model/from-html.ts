@@ -17,6 +17,7 @@ import {
   voidInline,
 } from './nodes.ts';
 import { refOfHref } from './references.ts';
+import { pushAll } from '../../../lib/arrays.ts';
 
 /**
  * A web page's HTML read into the structured document (the website import,
@@ -259,13 +260,13 @@ class HtmlReader {
     const blocks: Block[] = [];
     let run: HtmlNode[] = [];
     const flush = () => {
-      if (run.length) blocks.push(...this.paragraphOf(run));
+      if (run.length) pushAll(blocks, this.paragraphOf(run));
       run = [];
     };
     for (const node of nodes) {
       if (isElement(node) && this.isBlock(node)) {
         flush();
-        blocks.push(...this.element(node));
+        pushAll(blocks, this.element(node));
       } else run.push(node);
     }
     flush();
@@ -357,7 +358,7 @@ class HtmlReader {
       }
       if (tag === 'picture') {
         const image = node.querySelector('img');
-        if (image) result.push(...this.inlines([image], marks));
+        if (image) pushAll(result, this.inlines([image], marks));
         continue;
       }
       const special = tag === 'img' ? inlineImageOfElement(node) : tag === 'i' ? iconOfElement(node) : null;
@@ -378,7 +379,7 @@ class HtmlReader {
       const inner = this.inlines(node.childNodes, markOf ? [...marks, markOf] : marks);
       // Blocks inside inline content (a card's title and text): apart, not run together.
       if (BLOCK_TAGS.has(tag)) result.push(text(' ', marks), ...inner, text(' ', marks));
-      else result.push(...inner);
+      else pushAll(result, inner);
     }
     return result;
   }
@@ -607,7 +608,7 @@ class HtmlReader {
       if (tagOf(child) === 'dt') {
         const term = tidy(this.inlines(child.childNodes, [{ object: 'mark', type: 'bold' }]));
         if (textOfInlines(term).trim()) blocks.push(paragraph(term));
-      } else if (tagOf(child) === 'dd') blocks.push(...this.flow(child.childNodes));
+      } else if (tagOf(child) === 'dd') pushAll(blocks, this.flow(child.childNodes));
     }
     return blocks;
   }
@@ -702,7 +703,7 @@ function textOutside(element: HTMLElement, excluded: HTMLElement[]): string {
   while (stack.length) {
     const node = stack.pop()!;
     if (!isElement(node)) found += node.text;
-    else if (!excluded.includes(node) && !SKIPPED.has(tagOf(node))) stack.push(...node.childNodes);
+    else if (!excluded.includes(node) && !SKIPPED.has(tagOf(node))) pushAll(stack, node.childNodes);
   }
   return found;
 }
@@ -720,7 +721,7 @@ function codeText(pre: HTMLElement): string {
     const tag = tagOf(node);
     if (tag === 'br') found += '\n';
     else if (tag === 'button' || classesOf(node).some((name) => LINE_NUMBERS.test(name))) continue;
-    else stack.push(...[...node.childNodes].reverse());
+    else pushAll(stack, [...node.childNodes].reverse());
   }
   return found;
 }

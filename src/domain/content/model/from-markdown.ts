@@ -44,6 +44,7 @@ import {
   voidInline,
 } from './nodes.ts';
 import { refOfHref } from './references.ts';
+import { pushAll } from '../../../lib/arrays.ts';
 
 /**
  * GitBook's Markdown dialect read into the official structured document.
@@ -179,7 +180,7 @@ class Reader {
     const pending: Mdast.Nodes[] = [tree];
     for (let node = pending.pop(); node; node = pending.pop()) {
       if (node.type === 'definition' && !this.definitions.has(node.identifier)) this.definitions.set(node.identifier, node.url);
-      if ('children' in node) pending.push(...(node.children as Mdast.Nodes[]));
+      if ('children' in node) pushAll(pending, node.children as Mdast.Nodes[]);
     }
   }
 
@@ -483,16 +484,16 @@ class Reader {
       const node = nodes[index]!;
       switch (node.type) {
         case 'text':
-          result.push(...(inLink || marks.some((each) => each.type === 'code') ? [text(node.value, marks)] : withEmoji(node.value, marks)));
+          pushAll(result, inLink || marks.some((each) => each.type === 'code') ? [text(node.value, marks)] : withEmoji(node.value, marks));
           break;
         case 'strong':
-          result.push(...this.inlines(node.children, [...marks, mark('bold')], inLink));
+          pushAll(result, this.inlines(node.children, [...marks, mark('bold')], inLink));
           break;
         case 'emphasis':
-          result.push(...this.inlines(node.children, [...marks, mark('italic')], inLink));
+          pushAll(result, this.inlines(node.children, [...marks, mark('italic')], inLink));
           break;
         case 'delete':
-          result.push(...this.inlines(node.children, [...marks, mark('strikethrough')], inLink));
+          pushAll(result, this.inlines(node.children, [...marks, mark('strikethrough')], inLink));
           break;
         case 'inlineCode':
           result.push(text(node.value, [...marks, mark('code')]));
@@ -584,7 +585,7 @@ class Reader {
     }
     const markOf = shell ? markOfElement(shell) : null;
     if (markOf) {
-      into.push(...this.inlines(inner, [...marks, markOf], inLink));
+      pushAll(into, this.inlines(inner, [...marks, markOf], inLink));
       return close - index;
     }
     if (shell && name === 'a' && shell.getAttribute('href') !== undefined && !inLink) {
@@ -592,7 +593,7 @@ class Reader {
       return close - index;
     }
     if (name === 'span') {
-      into.push(...this.inlines(inner, marks, inLink));
+      pushAll(into, this.inlines(inner, marks, inLink));
       return close - index;
     }
     into.push(text(raw, marks));

@@ -1,6 +1,7 @@
 import { type HTMLElement, type Node as HtmlNode, parse } from 'node-html-parser';
 import { type Block, type Inline, type Mark, TEXT_COLORS, type Text, block, mark, normalizeInlines, paragraph, text, voidInline } from './nodes.ts';
 import { refOfHref } from './references.ts';
+import { pushAll } from '../../../lib/arrays.ts';
 
 /**
  * The HTML GitBook writes inside its Markdown - figures, tables, aligned
@@ -150,11 +151,11 @@ export function inlinesOfHtml(nodes: HtmlNode[], marks: Mark[] = []): Array<Text
     }
     const markOf = markOfElement(node);
     if (markOf) {
-      result.push(...inlinesOfHtml(node.childNodes, [...marks, markOf]));
+      pushAll(result, inlinesOfHtml(node.childNodes, [...marks, markOf]));
       continue;
     }
     if (tag === 'span' || tag === 'p' || tag === 'div' || tag === 'figcaption') {
-      result.push(...inlinesOfHtml(node.childNodes, marks));
+      pushAll(result, inlinesOfHtml(node.childNodes, marks));
       continue;
     }
     // Anything else is kept as it was written.

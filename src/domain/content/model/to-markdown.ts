@@ -8,6 +8,7 @@ import { HTML_MARKS, blocksToHtml, escapeAttribute, escapeHtml, imgTag, inlineFa
 import { type LiquidTag, liquidTagToMarkdown, tagLine } from './liquid-tags.ts';
 import { type Block, type Fragment, type Inline, type JSONDocument, type Mark, type Ref, type Text, emojiCharacter } from './nodes.ts';
 import { hrefOfRef } from './references.ts';
+import { pushAll } from '../../../lib/arrays.ts';
 
 /**
  * A structured document written as GitBook's Markdown dialect: the document
@@ -429,7 +430,7 @@ class Writer {
       const piece = pieces[index]!;
       const outer = piece.marks.filter((each) => each.type !== 'code');
       if (!outer.length) {
-        result.push(...this.leaf(piece));
+        pushAll(result, this.leaf(piece));
         index++;
         continue;
       }
@@ -444,7 +445,7 @@ class Writer {
         }
       }
       const inner = pieces.slice(index, end).map((each) => ({ ...each, marks: each.marks.filter((other) => !sameMark(other, best)) }));
-      result.push(...this.markNode(best, this.nest(inner)));
+      pushAll(result, this.markNode(best, this.nest(inner)));
       index = end;
     }
     return result;
