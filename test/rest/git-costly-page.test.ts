@@ -52,3 +52,40 @@ describe('a Git import of a page that is costly to read', { timeout: 180_000 }, 
     expect(markdown.match(/<kbd>/g)?.length).toBe(300_000);
   });
 });
+
+describe('a Git export of a large page', { timeout: 180_000 }, () => {
+  it('writes it on the worker pool, its links made relative: the server answers meanwhile', async () => {
+    const team = await buildTeam(big.database);
+    const call = (method: string, url: string, body?: unknown) => big.call(method, url, { token: team.admin.token, ...(body ? { body } : {}) });
+    const space = (await call('POST', `/v1/orgs/${team.organization.id}/spaces`, { title: 'Large' })).json();
+    const items = '* item with `code` and _emphasis_\n'.repeat(28_000);
+    server.seed('large', {
+      'README.md': `# Home\n\nSee [the other page](other.md).\n\n${items}`,
+      'other.md': '# Other\n\nBack [home](README.md).\n',
+      'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n* [Other](other.md)\n',
+    });
+    await call('POST', `/v1/spaces/${space.id}/git/import`, { url: server.url('large'), ref: 'refs/heads/main' });
+    const settled = async () => {
+      for (;;) {
+        const info = (await call('GET', `/v1/spaces/${space.id}/git/info`)).json();
+        if (info.operation.state !== 'running') return info;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    };
+    expect((await settled()).operation).toMatchObject({ state: 'success', direction: 'import' });
+
+    server.create('large-copy');
+    const { result, slowestMs, probes } = await watchHealth(big, async () => {
+      const started = performance.now();
+      await call('POST', `/v1/spaces/${space.id}/git/export`, { url: server.url('large-copy'), ref: 'refs/heads/main', commitMessage: 'Export' });
+      return { info: await settled(), ms: performance.now() - started };
+    });
+    expect(result.info.operation, JSON.stringify(result.info)).toMatchObject({ state: 'success', direction: 'export' });
+    console.log(`1 MB page exported in ${result.ms.toFixed(0)} ms; /healthz at most ${slowestMs.toFixed(0)} ms (${probes} probes)`);
+    // What stays on the event loop grows with the page too (its structure read, copied to the pool): a third at most.
+    expect(slowestMs).toBeLessThan(result.ms / 3);
+    const readme = server.show('large-copy', 'README.md').toString();
+    expect(readme).toContain('[the other page](other.md)');
+    expect(readme.match(/item with `code` and _emphasis_/g)?.length).toBe(28_000);
+  });
+});

@@ -3,7 +3,8 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { LRUCache } from 'lru-cache';
 import type { RequestContext } from '../../context.ts';
 import { invalid } from '../../errors.ts';
-import { markdownFromDocumentInput } from './document-input.ts';
+import { holdsMore } from '../../lib/json-weight.ts';
+import { markdownFromDocumentInput } from './model/document-input.ts';
 import { Prisma } from '../../db/index.ts';
 import { defineLoader, loader } from '../loaders.ts';
 import { TaskOverBudget, runTask } from '../../workers/pool.ts';
@@ -69,22 +70,6 @@ export async function markdownOfDocumentInput(input: unknown, field: string): Pr
     if (error instanceof TaskOverBudget) throw invalid(`${field}: too large to read within ${PARSE_BUDGET_MS / 1000} s`);
     throw error;
   }
-}
-
-/** Whether a JSON value holds more than `limit` characters of strings (each other value counting one): stops as soon as it does. */
-function holdsMore(value: unknown, limit: number): boolean {
-  let weight = 0;
-  const pending: unknown[] = [value];
-  while (pending.length > 0) {
-    const next = pending.pop();
-    if (typeof next === 'string') weight += next.length;
-    else {
-      weight += 1;
-      if (next && typeof next === 'object') for (const child of Object.values(next)) pending.push(child);
-    }
-    if (weight > limit) return true;
-  }
-  return false;
 }
 
 /** Parses bodies ahead of storing them, side by side on the worker pool (what is small is parsed when stored). */

@@ -544,6 +544,8 @@ export async function exportCommit(ctx: RequestContext, data: ExportGitData, git
   // Each page's text goes to a blob as it is written: the commit is built from ids, not from the repository's text.
   const written = await writeRepository({ pages: layoutOf(tree), files: files.map((file) => ({ fileId: file.fileId, name: file.version.name })) }, config, {
     documentOf: documentsInOrder(ctx, tree),
+    // Past its budget the export fails, naming the task (a 400 in the sync state).
+    renderLarge: (document, hrefs) => runTask('render-markdown', { document, headingOffset: 1, hrefs }, { budgetMs: PARSE_BUDGET_MS }),
     store: (text: string) => writeTextBlob(gitdir, text),
   });
   const sha = new Map(files.map((file) => [file.fileId, file.version.sha256]));

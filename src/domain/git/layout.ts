@@ -9,6 +9,7 @@ import { documentFromMarkdown } from '../content/model/from-markdown.ts';
 import type { Block, Inline, JSONDocument, Ref, Text } from '../content/model/nodes.ts';
 import { hrefOfRef } from '../content/model/references.ts';
 import { InFlight } from '../../lib/in-flight.ts';
+import { holdsMore } from '../../lib/json-weight.ts';
 import { markdownFromDocument } from '../content/model/to-markdown.ts';
 import { pushAll } from '../../lib/arrays.ts';
 
@@ -144,6 +145,11 @@ export interface WriteOptions {
    * A few stores run at once, overlapping the next pages' work.
    */
   store?(text: string): Promise<string>;
+  /**
+   * Writes large documents elsewhere (the server's worker pool: their cost grows with the page),
+   * each reference's address given (`hrefs`, by the reference's JSON).
+   */
+  renderLarge?(document: JSONDocument, hrefs: Record<string, string>): Promise<string>;
 }
 
 /** Texts being stored at once (each compresses on libuv's threads, then goes to the file system). */
@@ -728,7 +734,7 @@ export async function writeRepository(
           : options.documentOf && page.type === 'document'
             ? await options.documentOf(page)
             : null;
-        const body = document ? markdownFromDocument(document, { headingOffset: 1, hrefOf }) : '';
+        const body = document ? await bodyOf(document, hrefOf, names, options) : '';
         const content = `# ${escapeTitle(page.title)}\n${body ? `\n${body}` : ''}`;
         const text = withFrontMatter(pageState(page), content, {
           filePath: (fileId) => {
@@ -745,6 +751,24 @@ export async function writeRepository(
   await stores.drain();
   for (const fileEntry of space.files) written.push({ path: underRoot(config, assetPath(fileEntry.fileId)!), fileId: fileEntry.fileId });
   return written.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** A page's document as Markdown: a large one through `renderLarge` when given, with the addresses of the references it holds. */
+async function bodyOf(document: JSONDocument, hrefOf: (ref: Ref) => string, fileIds: Map<string, string>, options: WriteOptions): Promise<string> {
+  if (options.renderLarge && holdsMore(document, LARGE_BODY_CHARACTERS)) {
+    const hrefs: Record<string, string> = {};
+    const pending: unknown[] = [document];
+    while (pending.length > 0) {
+      const value = pending.pop();
+      // A file named by its id alone (a table's files cell) is asked for as a file reference.
+      if (typeof value === 'string' && fileIds.has(value)) hrefs[JSON.stringify({ kind: 'file', file: value })] = hrefOf({ kind: 'file', file: value } as Ref);
+      if (!value || typeof value !== 'object') continue;
+      if (typeof (value as { kind?: unknown }).kind === 'string') hrefs[JSON.stringify(value)] = hrefOf(value as Ref);
+      for (const child of Object.values(value)) pending.push(child);
+    }
+    return options.renderLarge(document, hrefs);
+  }
+  return markdownFromDocument(document, { headingOffset: 1, hrefOf });
 }
 
 function linkTarget(

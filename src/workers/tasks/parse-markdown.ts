@@ -1,7 +1,8 @@
-import { markdownFromDocumentInput } from '../../domain/content/document-input.ts';
+import { markdownFromDocumentInput } from '../../domain/content/model/document-input.ts';
 import { documentFromMarkdown } from '../../domain/content/model/from-markdown.ts';
 import { markdownFromDocument } from '../../domain/content/model/to-markdown.ts';
-import type { JSONDocument } from '../../domain/content/model/nodes.ts';
+import type { JSONDocument, Ref } from '../../domain/content/model/nodes.ts';
+import { hrefOfRef } from '../../domain/content/model/references.ts';
 import { withBlockKeys } from '../../domain/content/model/text.ts';
 
 /**
@@ -18,7 +19,14 @@ export function markdownOfDocumentInput({ input, field }: { input: unknown; fiel
   return markdownFromDocumentInput(input, field);
 }
 
-/** A structured document written as Markdown (a Git import's large bodies, once their links are resolved). */
-export function renderMarkdown({ document }: { document: JSONDocument }): string {
-  return markdownFromDocument(document);
+/**
+ * A structured document written as Markdown: a Git import's large bodies once their links are
+ * resolved, an export's with the address of each reference it holds (`hrefs`, by the reference's
+ * JSON; others as the model writes them).
+ */
+export function renderMarkdown({ document, headingOffset, hrefs }: { document: JSONDocument; headingOffset?: number; hrefs?: Record<string, string> }): string {
+  return markdownFromDocument(document, {
+    ...(headingOffset ? { headingOffset } : {}),
+    ...(hrefs ? { hrefOf: (ref: Ref) => hrefs[JSON.stringify(ref)] ?? hrefOfRef(ref) } : {}),
+  });
 }

@@ -1,13 +1,13 @@
-import { invalid } from '../../errors.ts';
-import type { JSONDocument } from './model/nodes.ts';
-import { normalizeDocument } from './model/normalize.ts';
-import { officialDocumentError } from './model/official-schema.ts';
-import { markdownFromDocument } from './model/to-markdown.ts';
+import { invalid } from '../../../errors.ts';
+import type { JSONDocument } from './nodes.ts';
+import { normalizeDocument } from './normalize.ts';
+import { officialDocumentError } from './official-schema.ts';
+import { markdownFromDocument } from './to-markdown.ts';
 
 /**
  * A structured document written as input (`document: {document: {...}}`, the
  * official JSONDocument) turned into the markdown a page stores, in GitBook's
- * dialect (./model/to-markdown.ts): any document the official schema accepts,
+ * dialect (./to-markdown.ts): any document the official schema accepts,
  * of every node type the dialect writes, reads back as the same document.
  * Anything else is a 400 naming the node (`changes.0.document.document.nodes.2.type`).
  */
