@@ -4,7 +4,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, expect } from 'vitest';
-import { temporaryDirectory } from '../support/cleanup.ts';
 import { testDatabaseUrl } from '../support/worker-database.ts';
 
 /**
@@ -29,7 +28,9 @@ export interface Run {
 }
 
 /** Where the children keep uploaded files (the demo's among them): never the working directory. */
-export const FILES_DIR = temporaryDirectory('docs-gateway-cli-files-');
+export const FILES_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-gateway-cli-files-'));
+// Made once per worker (its files share this module: vitest.config.ts), removed when the worker ends.
+process.once('exit', () => fs.rmSync(FILES_DIR, { recursive: true, force: true }));
 
 /** The environment of a child: ours without the variables docs-gateway reads, plus `env`. */
 export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {

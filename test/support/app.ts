@@ -64,7 +64,11 @@ export type TestAppOptions = Partial<Omit<AppOptions, 'database' | 'clock'>> & {
 const storages = new Map<string, FileStorage>();
 function sharedStorage(databaseUrl: string): FileStorage {
   let storage = storages.get(databaseUrl);
-  if (!storage) storages.set(databaseUrl, (storage = localDiskStorage(temporaryDirectory('docs-gateway-files-'))));
+  if (!storage) {
+    storages.set(databaseUrl, (storage = localDiskStorage(temporaryDirectory('docs-gateway-files-'))));
+    // Files share their worker's modules (vitest.config.ts): the next file makes its own.
+    closeWhenFileEnds(() => storages.delete(databaseUrl));
+  }
   return storage;
 }
 

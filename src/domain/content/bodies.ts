@@ -44,7 +44,7 @@ export async function parseBody(markdown: string): Promise<JSONDocument> {
       if (!(error instanceof TaskOverBudget)) throw error;
       return withBlockKeys(plainDocument(markdown));
     });
-    largeParses.set(key, parsing);
+    largeParses.set(key, parsing, { size: markdown.length });
     // A failed parse is not kept: the next caller tries again.
     parsing.catch(() => largeParses.delete(key));
   }
@@ -55,7 +55,12 @@ export async function parseBody(markdown: string): Promise<JSONDocument> {
  * Large bodies parsed lately, by content: a content batch reads its bodies before its transaction
  * (./changes.ts prepareChanges), all at once on the pool, so the transaction finds them parsed.
  */
-const largeParses = new LRUCache<string, Promise<JSONDocument>>({ max: 256, ttl: 5 * 60_000 });
+const largeParses = new LRUCache<string, Promise<JSONDocument>>({
+  // Bounded by the Markdown parsed (each entry's size, set with it), not by count: a parsed document
+  // holds many times its text in objects, and 256 bodies of a megabyte each were gigabytes kept for minutes.
+  maxSize: 16 * 1024 * 1024,
+  ttl: 60_000,
+});
 
 /**
  * The Markdown of a structured document a client sent (src/domain/content/document-input.ts), checked and
