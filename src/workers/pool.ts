@@ -100,7 +100,7 @@ async function startPool(): Promise<Piscina<TaskRequest, TaskReply>> {
   // Loaded with the first task: a server that never needs a worker never loads piscina.
   const { Piscina } = await import('piscina');
   const { filename, execArgv } = workerModule();
-  return new Piscina<TaskRequest, TaskReply>({
+  const started = new Piscina<TaskRequest, TaskReply>({
     filename,
     execArgv,
     minThreads: 0,
@@ -110,6 +110,11 @@ async function startPool(): Promise<Piscina<TaskRequest, TaskReply>> {
     maxQueue: Number.POSITIVE_INFINITY,
     resourceLimits: { maxOldGenerationSizeMb: options.memoryMb },
   });
+  // A thread that fails with no task of its own (out of memory as it was being ended, its task's
+  // caller already answered at the time budget) has no caller to tell, and an 'error' event nobody
+  // listens to would end the process: the pool starts another thread; operators see a warning.
+  started.on('error', (error: Error) => process.emitWarning(`a worker thread failed outside a task: ${error.message}`, 'WorkerPoolWarning'));
+  return started;
 }
 
 function currentPool() {

@@ -135,10 +135,11 @@ describe('the MCP server of a large published site', () => {
     );
     for (const size of [one, ...sizes]) expect(size).toBeLessThanOrEqual(MCP_MAX_ANSWER_BYTES);
     // The server answered meanwhile: /healthz came back more than once while the
-    // six batches ran, none of its waits near their whole time. (A ratio within
-    // this run, not a wall-clock bound: a loaded CI machine slows both alike.)
+    // six batches ran, no wait near their whole time when they are long, and none
+    // past 1.5 s when they are short (six answers of 3.5 MB written at once on a
+    // loaded machine queue for some hundreds of milliseconds).
     expect(health.length).toBeGreaterThanOrEqual(2);
-    expect(Math.max(...health)).toBeLessThan(batchesTook / 2);
+    expect(Math.max(...health)).toBeLessThan(Math.max(1_500, batchesTook / 2));
   });
 });
 
