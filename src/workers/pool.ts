@@ -112,8 +112,12 @@ async function startPool(): Promise<Piscina<TaskRequest, TaskReply>> {
   });
   // A thread that fails with no task of its own (out of memory as it was being ended, its task's
   // caller already answered at the time budget) has no caller to tell, and an 'error' event nobody
-  // listens to would end the process: the pool starts another thread; operators see a warning.
-  started.on('error', (error: Error) => process.emitWarning(`a worker thread failed outside a task: ${error.message}`, 'WorkerPoolWarning'));
+  // listens to would end the process. Operators see a warning, and the pool is replaced: once a
+  // thread failed that way, the pool's tasks were seen to wait for a thread that never came.
+  started.on('error', (error: Error) => {
+    process.emitWarning(`a worker thread failed outside a task, the pool is replaced: ${error.message}`, 'WorkerPoolWarning');
+    void retire(started);
+  });
   return started;
 }
 
@@ -123,6 +127,12 @@ function currentPool() {
     throw error;
   });
   return pool;
+}
+
+/** The next task starts a new pool; this one ends once its tasks have (or piscina's close timeout). */
+async function retire(instance: Piscina<TaskRequest, TaskReply>): Promise<void> {
+  if (pool && (await pool.catch(() => undefined)) === instance) pool = undefined;
+  await instance.close().catch(() => undefined);
 }
 
 /** Ends the pool's threads (at shutdown); the next task starts a new pool. */

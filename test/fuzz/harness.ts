@@ -5,6 +5,8 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/http/app.ts';
 import { type Database, openDatabase } from '../../src/db/index.ts';
 import { DEFAULT_WEBHOOK_SETTINGS } from '../../src/lib/webhook-settings.ts';
+import { DEFAULT_OPENAPI_FETCH } from '../../src/domain/openapi/processing.ts';
+import { DEFAULT_GIT_SETTINGS } from '../../src/domain/git/jobs.ts';
 import { type FileStorage, localDiskStorage } from '../../src/storage/files.ts';
 
 /**
@@ -62,6 +64,10 @@ export async function startFuzzTarget(databaseUrl: string): Promise<FuzzTarget> 
     // One attempt per delivery, soon over (the fuzzer's webhooks point at addresses nobody answers):
     // deliveries are written in the background, so the fingerprint waits until they are done.
     webhooks: { ...DEFAULT_WEBHOOK_SETTINGS, retryScheduleMs: [], timeoutMs: 1000 },
+    // The same for what the fuzzer's OpenAPI specs and Git syncs fetch: an address that never answers
+    // (a public one: this machine reaches none) would hold each fingerprint until its job gave up.
+    openApiFetch: { ...DEFAULT_OPENAPI_FETCH, timeoutMs: 1000 },
+    gitSync: { ...DEFAULT_GIT_SETTINGS, limits: { ...DEFAULT_GIT_SETTINGS.limits, timeoutMs: 2000 } },
   });
   const send: FuzzTarget['send'] = ({ method, url, token, payload, contentType }) =>
     app.inject({

@@ -72,7 +72,9 @@ export async function markdownOfDocumentInput(input: unknown, field: string): Pr
   try {
     return await runTask('markdown-of-document-input', { input, field }, { budgetMs: PARSE_BUDGET_MS });
   } catch (error) {
-    if (error instanceof TaskOverBudget) throw invalid(`${field}: too large to read within ${PARSE_BUDGET_MS / 1000} s`);
+    if (error instanceof TaskOverBudget) {
+      throw invalid(`${field}: too large to read ${error.budget === 'time' ? `within ${PARSE_BUDGET_MS / 1000} s` : 'within the memory one task may use'}`);
+    }
     throw error;
   }
 }
