@@ -3,6 +3,7 @@ import { DATABASE_DEFAULTS, type OpenOptions } from './db/client.ts';
 import { DEFAULT_STREAM_LIMITS, type StreamLimits } from './events/streams.ts';
 import type { S3StorageOptions } from './storage/s3.ts';
 import { DEFAULT_WORKER_POOL, type WorkerPoolOptions } from './workers/pool.ts';
+import { DEFAULT_PARSE_BUDGET_MS } from './domain/content/model/budgets.ts';
 import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from './lib/webhook-settings.ts';
 
 /** Requests per minute per client and failed authentications per address (src/http/rate-limit.ts). */
@@ -195,6 +196,7 @@ const Environment = z.object({
     .default(DEFAULT_GRAPHQL_LIMITS.maxResponseBytes / 1024 / 1024),
   WORKER_THREADS: z.coerce.number().int().min(1).max(256).default(DEFAULT_WORKER_POOL.threads),
   WORKER_MEMORY_MB: z.coerce.number().int().min(128).max(65536).default(DEFAULT_WORKER_POOL.memoryMb),
+  PAGE_PARSE_BUDGET_MS: z.coerce.number().int().min(100).max(600_000).default(DEFAULT_PARSE_BUDGET_MS),
   DOCS_GATEWAY_COMMAND: z.string().trim().min(1).default('npx docs-gateway'),
   CORS_ORIGINS: z
     .string()
@@ -271,6 +273,8 @@ export interface Config {
   graphqlLimits: GraphQLLimits;
   /** The threads of the worker pool and the memory of each (src/workers/pool.ts). */
   workerPool: Pick<WorkerPoolOptions, 'threads' | 'memoryMb'>;
+  /** The most reading or writing one large page body may take on the worker pool (src/domain/content/bodies.ts). */
+  parseBudgetMs: number;
   urls: PublicUrls;
   /** How the server's hints name this command: `npx docs-gateway` in a checkout; the container image sets its own. */
   command: string;
@@ -382,6 +386,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: { po
       maxResponseBytes: Math.round(values.GRAPHQL_MAX_RESPONSE_MB * 1024 * 1024),
     },
     workerPool: { threads: values.WORKER_THREADS, memoryMb: values.WORKER_MEMORY_MB },
+    parseBudgetMs: values.PAGE_PARSE_BUDGET_MS,
     urls: { api, app: (values.APP_URL ?? `${api}/app`).replace(/\/$/, '') },
     command: values.DOCS_GATEWAY_COMMAND,
   };

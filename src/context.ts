@@ -92,6 +92,12 @@ export interface RequestContext {
    */
   spaceReads?: Map<string, string>;
   /**
+   * Set when the answer holds a body's stand-in (its parse went past its budget,
+   * src/domain/content/bodies.ts): such an answer is not cached, as the next
+   * read may parse the body.
+   */
+  readProvisional?: boolean;
+  /**
    * Throws when the request must stop (out of time, its client gone). Every
    * data access checks it (src/domain/loaders.ts); set by the GraphQL limits.
    */

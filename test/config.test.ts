@@ -100,3 +100,16 @@ describe('GIT_CREDENTIALS_KEY and GIT_POLL_INTERVAL_SECONDS', () => {
     }
   });
 });
+
+describe('PAGE_PARSE_BUDGET_MS', () => {
+  it('gives a large body 10 s on the worker pool by default, or as set', () => {
+    expect(loadConfig({}).parseBudgetMs).toBe(10_000);
+    expect(loadConfig({ PAGE_PARSE_BUDGET_MS: '30000' }).parseBudgetMs).toBe(30_000);
+  });
+
+  it('refuses a budget under 100 ms, over 10 minutes or not a whole number, naming the variable', () => {
+    for (const value of ['0', '99', '600001', '1.5', 'long']) {
+      expect(() => loadConfig({ PAGE_PARSE_BUDGET_MS: value }), value).toThrow(/^Invalid configuration:\nPAGE_PARSE_BUDGET_MS: /);
+    }
+  });
+});

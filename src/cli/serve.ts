@@ -10,6 +10,7 @@ import { createLogger, defaultLogFormat, logDestination } from '../http/logging.
 import { type BackgroundWork, startBackgroundWork } from '../jobs/background.ts';
 import { openFileStorage } from '../storage/index.ts';
 import { closeWorkerPool, configureWorkerPool } from '../workers/pool.ts';
+import { configureParseBudget } from '../domain/content/bodies.ts';
 import { commandOnDatabase } from './hints.ts';
 
 /** `docs-gateway serve`: the HTTP server, with its background work, until a signal stops it. */
@@ -94,6 +95,7 @@ export async function serve(options: { port?: number; demo?: boolean }) {
     lock.release();
   };
   configureWorkerPool(config.workerPool);
+  configureParseBudget(config.parseBudgetMs);
   try {
     // One line for them all: a new database gets every migration at once.
     const { applied } = await runMigrations(config.databaseUrl);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type TestApp, createTestApp } from '../support/app.ts';
 import { temporaryDirectory } from '../support/cleanup.ts';
-import { LARGE_BODY_CHARACTERS } from '../../src/domain/git/layout.ts';
+import { INLINE_BODY_CHARACTERS } from '../../src/domain/content/model/budgets.ts';
 import { expectMatchesSchema } from '../support/contract.ts';
 import { subscribe } from '../support/event-stream.ts';
 import { buildTeam } from '../support/factories.ts';
@@ -156,10 +156,10 @@ describe('Git sync', { timeout: 180_000 }, () => {
 
   it('reads large page bodies on the worker pool: their links followed, their text the same bytes when exported', async () => {
     const { admin, space } = await setup();
-    // Over LARGE_BODY_CHARACTERS: parsed and written again on the pool, its links resolved between the two.
+    // Over INLINE_BODY_CHARACTERS: parsed and written again on the pool, its links resolved between the two.
     const paragraphs = Array.from({ length: 600 }, (_, index) => `Paragraph ${index} of the long home page, in plain words.`).join('\n\n');
     const home = `# Home\n\nSee [setup](setup.md) and ![Logo](.gitbook/assets/logo.png).\n\n${paragraphs}\n`;
-    expect(home.length).toBeGreaterThan(LARGE_BODY_CHARACTERS);
+    expect(home.length).toBeGreaterThan(INLINE_BODY_CHARACTERS);
     const files = {
       'README.md': home,
       'setup.md': '# Setup\n\nBack [home](README.md).\n',

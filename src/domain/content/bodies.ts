@@ -9,7 +9,9 @@ import { Prisma } from '../../db/index.ts';
 import { defineLoader, loader } from '../loaders.ts';
 import { TaskOverBudget, runTask } from '../../workers/pool.ts';
 import { documentFromMarkdown, plainDocument } from './model/from-markdown.ts';
+import { DEFAULT_PARSE_BUDGET_MS, INLINE_BODY_CHARACTERS } from './model/budgets.ts';
 import type { JSONDocument } from './model/nodes.ts';
+import { storeDocumentLinks } from './links.ts';
 import { hasRelativeReferences, servable } from './model/references.ts';
 import { withBlockKeys } from './model/text.ts';
 
@@ -24,11 +26,25 @@ import { withBlockKeys } from './model/text.ts';
 
 /** Raise whenever the model would read some markdown differently than before. */
 export const MODEL_VERSION = 1;
+/**
+ * The version a body's plain-paragraph stand-in is kept under when its parse went past its budget: below
+ * every model's, so the body is parsed again when next read (past `largeParses`' minute), and a parse that
+ * went past its budget only because the server was busy leaves no lasting trace.
+ */
+const PROVISIONAL_VERSION = 0;
 
-/** Bodies this long or shorter are read on the event loop (a few milliseconds); longer ones on the worker pool. */
-const INLINE_PARSE_CHARACTERS = 16_000;
-/** The most a body's parse may take on the worker pool: past it, the body reads as plain paragraphs. */
-export const PARSE_BUDGET_MS = 10_000;
+let parseBudget = DEFAULT_PARSE_BUDGET_MS;
+
+/** The most a body's parse or write may take on the worker pool: past it, the body reads as plain paragraphs. */
+export function parseBudgetMs(): number {
+  return parseBudget;
+}
+
+/** Sets that budget (the server does at start); stand-ins of parses past the old one are forgotten, as the new one may fit them. */
+export function configureParseBudget(ms: number): void {
+  parseBudget = ms;
+  largeParses.clear();
+}
 
 /**
  * The structured document of a body's markdown (front matter already taken off), top-level blocks
@@ -36,19 +52,29 @@ export const PARSE_BUDGET_MS = 10_000;
  * linear in every case) reads as its text in plain paragraphs, which keeps all of it.
  */
 export async function parseBody(markdown: string): Promise<JSONDocument> {
-  if (markdown.length <= INLINE_PARSE_CHARACTERS) return withBlockKeys(documentFromMarkdown(markdown));
+  if (markdown.length <= INLINE_BODY_CHARACTERS) return withBlockKeys(documentFromMarkdown(markdown));
   const key = createHash('sha256').update(markdown).digest('base64url');
   let parsing = largeParses.get(key);
   if (!parsing) {
-    parsing = runTask('parse-markdown', { markdown }, { budgetMs: PARSE_BUDGET_MS }).catch((error: unknown) => {
+    parsing = runTask('parse-markdown', { markdown }, { budgetMs: parseBudget }).catch((error: unknown) => {
       if (!(error instanceof TaskOverBudget)) throw error;
-      return withBlockKeys(plainDocument(markdown));
+      const plain = withBlockKeys(plainDocument(markdown));
+      provisional.add(plain);
+      return plain;
     });
     largeParses.set(key, parsing, { size: markdown.length });
     // A failed parse is not kept: the next caller tries again.
     parsing.catch(() => largeParses.delete(key));
   }
   return parsing;
+}
+
+/** Plain-paragraph stand-ins for bodies whose parse went past its budget: kept as provisional (PROVISIONAL_VERSION). */
+const provisional = new WeakSet<JSONDocument>();
+
+/** Whether a document is the stand-in of a body whose parse went past its budget (its text in plain paragraphs). */
+export function isProvisional(document: JSONDocument): boolean {
+  return provisional.has(document);
 }
 
 /**
@@ -68,12 +94,12 @@ const largeParses = new LRUCache<string, Promise<JSONDocument>>({
  * request may send 32 MB of them. A DomainError names `field` when the document is not valid.
  */
 export async function markdownOfDocumentInput(input: unknown, field: string): Promise<string> {
-  if (!holdsMore(input, INLINE_PARSE_CHARACTERS)) return markdownFromDocumentInput(input, field);
+  if (!holdsMore(input, INLINE_BODY_CHARACTERS)) return markdownFromDocumentInput(input, field);
   try {
-    return await runTask('markdown-of-document-input', { input, field }, { budgetMs: PARSE_BUDGET_MS });
+    return await runTask('markdown-of-document-input', { input, field }, { budgetMs: parseBudget });
   } catch (error) {
     if (error instanceof TaskOverBudget) {
-      throw invalid(`${field}: too large to read ${error.budget === 'time' ? `within ${PARSE_BUDGET_MS / 1000} s` : 'within the memory one task may use'}`);
+      throw invalid(`${field}: too large to read ${error.budget === 'time' ? `within ${parseBudget / 1000} s` : 'within the memory one task may use'}`);
     }
     throw error;
   }
@@ -81,35 +107,44 @@ export async function markdownOfDocumentInput(input: unknown, field: string): Pr
 
 /** Parses bodies ahead of storing them, side by side on the worker pool (what is small is parsed when stored). */
 export async function parseAhead(markdowns: Iterable<string>): Promise<void> {
-  await Promise.all([...markdowns].filter((markdown) => markdown.length > INLINE_PARSE_CHARACTERS).map((markdown) => parseBody(markdown)));
+  await Promise.all([...markdowns].filter((markdown) => markdown.length > INLINE_BODY_CHARACTERS).map((markdown) => parseBody(markdown)));
 }
 
 /** Keeps structures (another transaction, or an older model's instance, may keep the same one: no conflict, newest wins). */
 async function keepStructures(ctx: RequestContext, structures: Map<string, JSONDocument>): Promise<void> {
   await keepStructureTexts(
     ctx,
-    [...structures].map(([id, document]) => ({ id, text: JSON.stringify(document), relativeRefs: hasRelativeReferences(document) })),
+    [...structures].map(([id, document]) => ({
+      id,
+      text: JSON.stringify(document),
+      relativeRefs: hasRelativeReferences(document),
+      provisional: isProvisional(document),
+    })),
   );
 }
 
-/** A structure as it is kept: its JSON text, and whether a read must resolve relative references in its revision. */
+/** A structure as it is kept: its JSON text, whether a read must resolve relative references in its revision, and whether it is a stand-in. */
 export interface StructureText {
   id: string;
   text: string;
   relativeRefs: boolean;
+  /** The body's parse went past its budget: this is its text in plain paragraphs, parsed again when next read. */
+  provisional: boolean;
 }
 
 /** A body's structure made ahead of the transaction that stores it (parsing is the costly part of storing a body). */
 export async function structureText(id: string, markdown: string): Promise<StructureText & { document: JSONDocument }> {
   const document = await parseBody(markdown);
-  return { id, text: JSON.stringify(document), relativeRefs: hasRelativeReferences(document), document };
+  return { id, text: JSON.stringify(document), relativeRefs: hasRelativeReferences(document), provisional: isProvisional(document), document };
 }
 
 /** Keeps structures given as their text (as keepStructures does). */
 export async function keepStructureTexts(ctx: RequestContext, structures: StructureText[]): Promise<void> {
   // Whether a read must resolve relative references in its revision (./page-read.ts reads the revision's files only then).
   const relative = (value: boolean) => (ctx.provider === 'postgresql' ? value : value ? 1 : 0);
-  const rows = structures.map((row) => Prisma.sql`(${row.id}, ${MODEL_VERSION}, ${row.text}, ${relative(row.relativeRefs)})`);
+  const rows = structures.map(
+    (row) => Prisma.sql`(${row.id}, ${row.provisional ? PROVISIONAL_VERSION : MODEL_VERSION}, ${row.text}, ${relative(row.relativeRefs)})`,
+  );
   for (let start = 0; start < rows.length; start += 100) {
     await ctx.db.$executeRaw(Prisma.sql`
       INSERT INTO "document_structures" ("documentId", "modelVersion", "document", "relativeRefs") VALUES ${Prisma.join(rows.slice(start, start + 100))}
@@ -142,10 +177,10 @@ export async function storeStructures(tx: RequestContext, bodies: Map<string, st
 async function parseBodies(bodies: Array<[string, string]>): Promise<Map<string, JSONDocument>> {
   const parsed = new Map<string, JSONDocument>();
   const large = Promise.all(
-    bodies.filter(([, markdown]) => markdown.length > INLINE_PARSE_CHARACTERS).map(async ([id, markdown]) => parsed.set(id, await parseBody(markdown))),
+    bodies.filter(([, markdown]) => markdown.length > INLINE_BODY_CHARACTERS).map(async ([id, markdown]) => parsed.set(id, await parseBody(markdown))),
   );
   for (const [id, markdown] of bodies) {
-    if (markdown.length > INLINE_PARSE_CHARACTERS) continue;
+    if (markdown.length > INLINE_BODY_CHARACTERS) continue;
     parsed.set(id, await parseBody(markdown));
     await nextTurn();
   }
@@ -171,7 +206,12 @@ export async function readStructures(ctx: RequestContext, ids: readonly string[]
     const bodies = await ctx.db.document.findMany({ where: { id: { in: missing } }, select: { id: true, markdown: true } });
     const fresh = await parseBodies(bodies.map((body) => [body.id, body.markdown]));
     await keepStructures(ctx, fresh);
-    for (const [id, document] of fresh) found.set(id, document);
+    // A body that was kept as a stand-in has no links stored yet: now read, they are (idempotent for the others).
+    await storeDocumentLinks(ctx, new Map([...fresh].filter(([, document]) => !isProvisional(document))));
+    for (const [id, document] of fresh) {
+      if (isProvisional(document)) ctx.readProvisional = true;
+      found.set(id, document);
+    }
   }
   return found;
 }
@@ -220,8 +260,10 @@ export async function documentOfText(markdown: string): Promise<JSONDocument> {
   const key = markdown.length > 256 ? createHash('sha256').update(markdown).digest('base64url') : markdown;
   let document = parsedTexts.get(key);
   if (!document) {
-    document = servable(await parseBody(markdown));
-    parsedTexts.set(key, document);
+    const parsed = await parseBody(markdown);
+    document = servable(parsed);
+    // A stand-in is not kept here: largeParses keeps it a minute, then the text is parsed again.
+    if (!isProvisional(parsed)) parsedTexts.set(key, document);
   }
   return document;
 }

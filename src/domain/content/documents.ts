@@ -34,13 +34,15 @@ export interface PreparedDocument {
   markdown: string;
   structure: string;
   relativeRefs: boolean;
+  /** Its parse went past its budget: the structure is a stand-in (./bodies.ts StructureText). */
+  provisional: boolean;
   links: ExtractedLink[];
 }
 
 export async function prepareDocument(spaceId: string, markdown: string): Promise<PreparedDocument> {
   const id = documentIdOf(spaceId, markdown);
-  const { text, relativeRefs, document } = await structureText(id, markdown);
-  return { id, markdown, structure: text, relativeRefs, links: extractLinks(document) };
+  const { text, relativeRefs, provisional, document } = await structureText(id, markdown);
+  return { id, markdown, structure: text, relativeRefs, provisional, links: extractLinks(document) };
 }
 
 /** Stores prepared bodies (as storeDocuments stores bodies): one statement per few hundred rows, no parsing in the transaction. */
@@ -54,7 +56,7 @@ export async function storePreparedDocuments(tx: RequestContext, spaceId: string
   }
   await keepStructureTexts(
     tx,
-    unique.map((document) => ({ id: document.id, text: document.structure, relativeRefs: document.relativeRefs })),
+    unique.map((document) => ({ id: document.id, text: document.structure, relativeRefs: document.relativeRefs, provisional: document.provisional })),
   );
   await storeExtractedLinks(tx, new Map(unique.map((document) => [document.id, document.links])));
 }

@@ -6,7 +6,7 @@ import { DomainError, conflict, invalid } from '../../errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { keyBetween } from '../../lib/ordering.ts';
 import { assertContentWritable, lockSpace } from '../change-requests/service.ts';
-import { PARSE_BUDGET_MS, readStructures } from '../content/bodies.ts';
+import { parseBudgetMs, readStructures } from '../content/bodies.ts';
 import { dimensionsOf } from '../content/changes.ts';
 import { type PreparedDocument, prepareDocument, storePreparedDocuments } from '../content/documents.ts';
 import { revisionFiles } from '../content/files.ts';
@@ -228,8 +228,8 @@ export async function importBranch(ctx: RequestContext, data: ImportGitData, tar
 
 /** A repository's large page bodies read and written on the worker pool, each within the budget of a stored body's parse. */
 const LARGE_BODIES_ON_THE_POOL: NonNullable<ReadOptions['largeBodies']> = {
-  parse: (markdown) => runTask('parse-markdown', { markdown, headingOffset: 1 }, { budgetMs: PARSE_BUDGET_MS }).catch(nullOverBudget),
-  render: (document) => runTask('render-markdown', { document }, { budgetMs: PARSE_BUDGET_MS }).catch(nullOverBudget),
+  parse: (markdown) => runTask('parse-markdown', { markdown, headingOffset: 1 }, { budgetMs: parseBudgetMs() }).catch(nullOverBudget),
+  render: (document) => runTask('render-markdown', { document }, { budgetMs: parseBudgetMs() }).catch(nullOverBudget),
 };
 
 function nullOverBudget(error: unknown): null {
@@ -545,7 +545,7 @@ export async function exportCommit(ctx: RequestContext, data: ExportGitData, git
   const written = await writeRepository({ pages: layoutOf(tree), files: files.map((file) => ({ fileId: file.fileId, name: file.version.name })) }, config, {
     documentOf: documentsInOrder(ctx, tree),
     // Past its budget the export fails, naming the task (a 400 in the sync state).
-    renderLarge: (document, hrefs) => runTask('render-markdown', { document, headingOffset: 1, hrefs }, { budgetMs: PARSE_BUDGET_MS }),
+    renderLarge: (document, hrefs) => runTask('render-markdown', { document, headingOffset: 1, hrefs }, { budgetMs: parseBudgetMs() }),
     store: (text: string) => writeTextBlob(gitdir, text),
   });
   const sha = new Map(files.map((file) => [file.fileId, file.version.sha256]));

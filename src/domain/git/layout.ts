@@ -6,6 +6,7 @@ import { slugOf } from '../content/changes.ts';
 import { type FrontMatter, splitFrontMatter, withFrontMatter } from '../content/front-matter.ts';
 import type { PageCover } from '../content/inputs.ts';
 import { documentFromMarkdown } from '../content/model/from-markdown.ts';
+import { INLINE_BODY_CHARACTERS } from '../content/model/budgets.ts';
 import type { Block, Inline, JSONDocument, Ref, Text } from '../content/model/nodes.ts';
 import { hrefOfRef } from '../content/model/references.ts';
 import { InFlight } from '../../lib/in-flight.ts';
@@ -111,9 +112,6 @@ export interface ReadOptions {
     render(document: JSONDocument): Promise<string | null>;
   };
 }
-
-/** Bodies longer than this go to `largeBodies` when given (as src/domain/content/bodies.ts parses stored bodies). */
-export const LARGE_BODY_CHARACTERS = 16_000;
 
 /** A file the repository brings to the space, read when the caller stores it. */
 export interface ReadFile extends LayoutFile {
@@ -552,7 +550,7 @@ export async function readRepository(files: RepoFile[], options: ReadOptions): P
     const { title: _title, cover, ...fields } = split.fields;
     page.fields = fields;
     if (cover) page.fields.cover = coverOf(cover, (url) => refOfPath(entry.file!, url));
-    const large = options.largeBodies && rest.length > LARGE_BODY_CHARACTERS ? options.largeBodies : undefined;
+    const large = options.largeBodies && rest.length > INLINE_BODY_CHARACTERS ? options.largeBodies : undefined;
     const document = large ? await large.parse(rest) : documentFromMarkdown(rest, { headingOffset: 1 });
     const resolved = document && mapRefs(document, (ref) => (ref.kind === 'url' ? (refOfPath(entry.file!, String(ref.url)) ?? ref) : ref));
     const written = resolved && (large ? await large.render(resolved) : markdownFromDocument(resolved));
@@ -755,7 +753,7 @@ export async function writeRepository(
 
 /** A page's document as Markdown: a large one through `renderLarge` when given, with the addresses of the references it holds. */
 async function bodyOf(document: JSONDocument, hrefOf: (ref: Ref) => string, fileIds: Map<string, string>, options: WriteOptions): Promise<string> {
-  if (options.renderLarge && holdsMore(document, LARGE_BODY_CHARACTERS)) {
+  if (options.renderLarge && holdsMore(document, INLINE_BODY_CHARACTERS)) {
     const hrefs: Record<string, string> = {};
     const pending: unknown[] = [document];
     while (pending.length > 0) {
