@@ -6,7 +6,7 @@ import { DomainError, conflict, invalid } from '../../errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { keyBetween } from '../../lib/ordering.ts';
 import { assertContentWritable, lockSpace } from '../change-requests/service.ts';
-import { parseBudgetMs, readStructures } from '../content/bodies.ts';
+import { parseBudgetMs, readStructuresLeavingLarge } from '../content/bodies.ts';
 import { dimensionsOf } from '../content/changes.ts';
 import { type PreparedDocument, prepareDocument, storePreparedDocuments } from '../content/documents.ts';
 import { revisionFiles } from '../content/files.ts';
@@ -493,9 +493,9 @@ const EXPORT_BODY_SLICE = 100;
 /**
  * A revision's page bodies as their structured documents (parsed when they were stored: src/domain/content/bodies.ts),
  * read in the order the layout writes its pages (depth first), a slice per statement: only the current slice is held
- * (a request's loader would keep every body).
+ * (a request's loader would keep every body). A large one stays its JSON text, parsed on the pool that writes it.
  */
-function documentsInOrder(ctx: RequestContext, tree: PageTree): (page: LayoutPage) => Promise<JSONDocument | null> {
+function documentsInOrder(ctx: RequestContext, tree: PageTree): (page: LayoutPage) => Promise<JSONDocument | string | null> {
   const order: string[] = [];
   const first = new Map<string, number>();
   const walk = (parentId: string | null) => {
@@ -508,13 +508,13 @@ function documentsInOrder(ctx: RequestContext, tree: PageTree): (page: LayoutPag
     }
   };
   walk(null);
-  let slice = new Map<string, JSONDocument>();
+  let slice = new Map<string, JSONDocument | string>();
   return async (page) => {
     const documentId = tree.pages.get(page.pageId)?.documentId;
     if (!documentId) return null;
     if (!slice.has(documentId)) {
       const from = first.get(documentId) ?? 0;
-      slice = await readStructures(ctx, [...new Set([documentId, ...order.slice(from, from + EXPORT_BODY_SLICE)])]);
+      slice = await readStructuresLeavingLarge(ctx, [...new Set([documentId, ...order.slice(from, from + EXPORT_BODY_SLICE)])]);
     }
     return slice.get(documentId) ?? null;
   };
@@ -545,7 +545,7 @@ export async function exportCommit(ctx: RequestContext, data: ExportGitData, git
   const written = await writeRepository({ pages: layoutOf(tree), files: files.map((file) => ({ fileId: file.fileId, name: file.version.name })) }, config, {
     documentOf: documentsInOrder(ctx, tree),
     // Past its budget the export fails, naming the task (a 400 in the sync state).
-    renderLarge: (document, hrefs) => runTask('render-markdown', { document, headingOffset: 1, hrefs }, { budgetMs: parseBudgetMs() }),
+    renderLarge: (body, file, paths) => runTask('render-markdown', { ...body, headingOffset: 1, file, paths }, { budgetMs: parseBudgetMs() }),
     store: (text: string) => writeTextBlob(gitdir, text),
   });
   const sha = new Map(files.map((file) => [file.fileId, file.version.sha256]));

@@ -9,6 +9,7 @@ import { documentFromMarkdown } from '../content/model/from-markdown.ts';
 import { INLINE_BODY_CHARACTERS } from '../content/model/budgets.ts';
 import type { Block, Inline, JSONDocument, Ref, Text } from '../content/model/nodes.ts';
 import { hrefOfRef } from '../content/model/references.ts';
+import { type RepositoryPaths, relativeHref, repositoryHrefOf } from '../content/model/repository-hrefs.ts';
 import { InFlight } from '../../lib/in-flight.ts';
 import { holdsMore } from '../../lib/json-weight.ts';
 import { markdownFromDocument } from '../content/model/to-markdown.ts';
@@ -134,10 +135,10 @@ export type WrittenFile = { path: string; text: string } | { path: string; oid: 
 export interface WriteOptions {
   /**
    * A page's body as its structured document when `markdown` does not hold it (the export reads
-   * what was parsed when the body was stored: no parse on the event loop): read when the page
-   * is written, one page at a time.
+   * what was parsed when the body was stored: no parse on the event loop), or a large one as that
+   * structure's JSON text, for `renderLarge` to parse: read when the page is written, one page at a time.
    */
-  documentOf?(page: LayoutPage): Promise<JSONDocument | null>;
+  documentOf?(page: LayoutPage): Promise<JSONDocument | string | null>;
   /**
    * Stores a text as it is written (a Git blob) and gives its id: the answer holds ids, not texts.
    * A few stores run at once, overlapping the next pages' work.
@@ -145,9 +146,10 @@ export interface WriteOptions {
   store?(text: string): Promise<string>;
   /**
    * Writes large documents elsewhere (the server's worker pool: their cost grows with the page),
-   * each reference's address given (`hrefs`, by the reference's JSON).
+   * each given as parsed or as its structure's JSON text (as `documentOf` gave it, unparsed), with
+   * the file it is written to and the paths its references point to (model/repository-hrefs.ts).
    */
-  renderLarge?(document: JSONDocument, hrefs: Record<string, string>): Promise<string>;
+  renderLarge?(body: { document: JSONDocument } | { structure: string }, file: string, paths: RepositoryPaths): Promise<string>;
 }
 
 /** Texts being stored at once (each compresses on libuv's threads, then goes to the file system). */
@@ -651,13 +653,6 @@ function assetNames(files: LayoutFile[]): Map<string, string> {
   return names;
 }
 
-/** A path as a Markdown link writes it: segments percent-encoded where needed (spaces, parentheses). */
-const hrefOfPath = (relative: string) =>
-  relative
-    .split('/')
-    .map((segment) => encodeURIComponent(segment).replace(/%2B/g, '+').replace(/%40/g, '@'))
-    .join('/');
-
 /**
  * Writes a space's pages and files as the layout's files (relative to the project directory),
  * sorted by path: the same space always writes the same bytes.
@@ -688,16 +683,16 @@ export async function writeRepository(
   };
   const pagePaths = pageFiles(space.pages, config);
   const names = assetNames(space.files);
-  const relativeTo = (fromFile: string, toFile: string) => hrefOfPath(path.posix.relative(path.posix.dirname(fromFile), toFile) || path.posix.basename(toFile));
   const assetPath = (fileId: string) => {
     const name = names.get(fileId);
     return name ? `${ASSETS}/${name}` : undefined;
   };
+  const paths: RepositoryPaths = { pages: pagePaths, files: new Map([...names].map(([fileId, name]) => [fileId, `${ASSETS}/${name}`])) };
   const summary: string[] = ['# Table of contents', ''];
   const item = (page: LayoutPage, depth: number) => {
     const label = escapeTitle(page.title);
     const file = pagePaths.get(page.pageId);
-    const href = file ? relativeTo(config.summary, file) : page.target ? linkTarget(page.target, (id) => pagePaths.get(id), config.summary, relativeTo) : '';
+    const href = file ? relativeHref(config.summary, file) : page.target ? linkTarget(page.target, (id) => pagePaths.get(id), config.summary) : '';
     summary.push(`${'  '.repeat(depth)}* [${label}](${/[\s()]/.test(href) ? `<${href}>` : href})`);
     for (const child of page.children) item(child, depth + 1);
   };
@@ -716,28 +711,17 @@ export async function writeRepository(
       const file = pagePaths.get(page.pageId);
       if (file) {
         if (index++ > 0) await nextTurn();
-        const hrefOf = (ref: Ref): string => {
-          if (ref.kind === 'page' || (ref.kind === 'anchor' && typeof ref.page === 'string')) {
-            const target = pagePaths.get(String(ref.page));
-            if (target) return `${relativeTo(file, target)}${ref.kind === 'anchor' ? `#${String(ref.anchor)}` : ''}`;
-          }
-          if (ref.kind === 'file') {
-            const target = assetPath(String(ref.file));
-            if (target) return relativeTo(file, target);
-          }
-          return hrefOfRef(ref);
-        };
         const document = page.markdown
           ? documentFromMarkdown(page.markdown)
           : options.documentOf && page.type === 'document'
             ? await options.documentOf(page)
             : null;
-        const body = document ? await bodyOf(document, hrefOf, names, options) : '';
+        const body = document ? await bodyOf(document, file, paths, options) : '';
         const content = `# ${escapeTitle(page.title)}\n${body ? `\n${body}` : ''}`;
         const text = withFrontMatter(pageState(page), content, {
           filePath: (fileId) => {
             const target = assetPath(fileId);
-            return target ? relativeTo(file, target) : `/files/${fileId}`;
+            return target ? relativeHref(file, target) : `/files/${fileId}`;
           },
         });
         await emit(underRoot(config, file), text);
@@ -751,33 +735,19 @@ export async function writeRepository(
   return written.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-/** A page's document as Markdown: a large one through `renderLarge` when given, with the addresses of the references it holds. */
-async function bodyOf(document: JSONDocument, hrefOf: (ref: Ref) => string, fileIds: Map<string, string>, options: WriteOptions): Promise<string> {
-  if (options.renderLarge && holdsMore(document, INLINE_BODY_CHARACTERS)) {
-    const hrefs: Record<string, string> = {};
-    const pending: unknown[] = [document];
-    while (pending.length > 0) {
-      const value = pending.pop();
-      // A file named by its id alone (a table's files cell) is asked for as a file reference.
-      if (typeof value === 'string' && fileIds.has(value)) hrefs[JSON.stringify({ kind: 'file', file: value })] = hrefOf({ kind: 'file', file: value } as Ref);
-      if (!value || typeof value !== 'object') continue;
-      if (typeof (value as { kind?: unknown }).kind === 'string') hrefs[JSON.stringify(value)] = hrefOf(value as Ref);
-      for (const child of Object.values(value)) pending.push(child);
-    }
-    return options.renderLarge(document, hrefs);
+/** A page's document (or its structure's JSON text) as Markdown: a large one through `renderLarge` when given. */
+async function bodyOf(document: JSONDocument | string, file: string, paths: RepositoryPaths, options: WriteOptions): Promise<string> {
+  if (options.renderLarge && (typeof document === 'string' || holdsMore(document, INLINE_BODY_CHARACTERS))) {
+    return options.renderLarge(typeof document === 'string' ? { structure: document } : { document }, file, paths);
   }
-  return markdownFromDocument(document, { headingOffset: 1, hrefOf });
+  const parsed = typeof document === 'string' ? (JSON.parse(document) as JSONDocument) : document;
+  return markdownFromDocument(parsed, { headingOffset: 1, hrefOf: repositoryHrefOf(file, paths) });
 }
 
-function linkTarget(
-  target: Record<string, unknown>,
-  pagePath: (id: string) => string | undefined,
-  from: string,
-  relativeTo: (from: string, to: string) => string,
-): string {
+function linkTarget(target: Record<string, unknown>, pagePath: (id: string) => string | undefined, from: string): string {
   if (target.kind === 'page' && typeof target.page === 'string') {
     const file = pagePath(target.page);
-    if (file) return relativeTo(from, file);
+    if (file) return relativeHref(from, file);
   }
   return hrefOfRef(target as Ref);
 }

@@ -1,8 +1,8 @@
 import { markdownFromDocumentInput } from '../../domain/content/model/document-input.ts';
 import { documentFromMarkdown } from '../../domain/content/model/from-markdown.ts';
 import { markdownFromDocument } from '../../domain/content/model/to-markdown.ts';
-import type { JSONDocument, Ref } from '../../domain/content/model/nodes.ts';
-import { hrefOfRef } from '../../domain/content/model/references.ts';
+import type { JSONDocument } from '../../domain/content/model/nodes.ts';
+import { type RepositoryPaths, repositoryHrefOf } from '../../domain/content/model/repository-hrefs.ts';
 import { withBlockKeys } from '../../domain/content/model/text.ts';
 
 /**
@@ -20,13 +20,26 @@ export function markdownOfDocumentInput({ input, field }: { input: unknown; fiel
 }
 
 /**
- * A structured document written as Markdown: a Git import's large bodies once their links are
- * resolved, an export's with the address of each reference it holds (`hrefs`, by the reference's
- * JSON; others as the model writes them).
+ * A structured document written as Markdown, given parsed or as its JSON text (parsed here, off the
+ * event loop): a Git import's large bodies once their links are resolved, an export's with its
+ * references pointing at the repository's files (`file`, the one it is written to, and `paths`).
  */
-export function renderMarkdown({ document, headingOffset, hrefs }: { document: JSONDocument; headingOffset?: number; hrefs?: Record<string, string> }): string {
-  return markdownFromDocument(document, {
+export function renderMarkdown({
+  document,
+  structure,
+  headingOffset,
+  file,
+  paths,
+}: {
+  document?: JSONDocument;
+  structure?: string;
+  headingOffset?: number;
+  file?: string;
+  paths?: RepositoryPaths;
+}): string {
+  const parsed = document ?? (JSON.parse(structure!) as JSONDocument);
+  return markdownFromDocument(parsed, {
     ...(headingOffset ? { headingOffset } : {}),
-    ...(hrefs ? { hrefOf: (ref: Ref) => hrefs[JSON.stringify(ref)] ?? hrefOfRef(ref) } : {}),
+    ...(file && paths ? { hrefOf: repositoryHrefOf(file, paths) } : {}),
   });
 }
