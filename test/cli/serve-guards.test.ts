@@ -5,12 +5,12 @@ import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { emptyDatabase } from '../support/databases.ts';
 import { freePort } from '../support/network.ts';
-import { BIN, CLI_TEST_TIMEOUT, childEnv, listening, prettyLines, printed, runProcess, serverProcesses } from './support.ts';
+import { BIN, CLI_TEST_TIMEOUT, childEnv, listening, prettyLines, printed, runProcess, serveChildren } from './support.ts';
 
 /** `serve` where a user could go wrong: a taken port, an empty database, a second server on one SQLite file (beyond loopback: ./serve.test.ts). */
 
 describe('docs-gateway serve, guarded', () => {
-  const servers = serverProcesses();
+  const servers = serveChildren();
 
   it(
     'exits 1 with a message, its database closed, when the port is taken',

@@ -6,12 +6,12 @@ import { describe, expect, it } from 'vitest';
 import { subscribe } from '../support/event-stream.ts';
 import { rawRequest } from '../support/http.ts';
 import { freePort } from '../support/network.ts';
-import { BIN, BUNDLE, CLI_TEST_TIMEOUT, cli, graphiqlPage, jsonLine, listening, prettyLines, printed, serverProcesses } from './support.ts';
+import { BIN, BUNDLE, CLI_TEST_TIMEOUT, cli, graphiqlPage, jsonLine, listening, prettyLines, printed, serveChildren } from './support.ts';
 
 /** `serve`: starts, migrates, serves, and stops cleanly on SIGTERM. */
 
 describe('docs-gateway serve', () => {
-  const servers = serverProcesses();
+  const servers = serveChildren();
 
   it(
     'serves the demo as npm start does: a line for the migrations, a line per job, the addresses and token last; a restart (here on every interface) prints a new token, the old one stays valid, and GraphiQL carries none beyond loopback',

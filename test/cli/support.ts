@@ -102,7 +102,7 @@ export function expectFailure(run: Run, stderr: RegExp) {
  * `docs-gateway serve` children of one file: started with `start`, killed (SIGKILL)
  * after each test if still running, their temporary directory removed.
  */
-export function serverProcesses() {
+export function serveChildren() {
   let servers: ChildProcess[] = [];
   let dir: string | undefined;
   afterEach(async () => {

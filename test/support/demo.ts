@@ -49,6 +49,8 @@ async function seedTemplate(): Promise<DemoTemplate> {
     });
   await runMigrations(url);
   const filesDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-gateway-demo-files-'));
+  // The template serves every file of this worker (isolate: false): its files go when the worker does.
+  process.once('exit', () => fs.rmSync(filesDir, { recursive: true, force: true }));
   const database = openDatabase(url);
   try {
     expect(await seedDemo(database, TEST_URLS, localDiskStorage(filesDir))).toBe(true);
