@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
-import { MessageChannel } from 'node:worker_threads';
+import { MessageChannel, type Worker } from 'node:worker_threads';
 import type Piscina from 'piscina';
 import { DomainError, type ErrorStatus, unavailable } from '../errors.ts';
 import type { TaskInput, TaskName, TaskOutput } from './tasks.ts';
@@ -15,9 +15,13 @@ import type { TaskReply, TaskRequest } from './worker.ts';
  *     const hunks = await runTask('diff-bodies', { before, after, maxEditLength }, { budgetMs: 10_000 });
  *
  * Each task runs under budgets: a time budget, counted from when a worker
- * starts it (past it the worker is ended and the caller gets TaskOverBudget, a
- * 400), and the memory bound of every worker (a task needing more ends its
- * worker the same way). A task that waits in the queue too long, or finds the
+ * starts it in the processor time of its thread (past it the worker is ended
+ * and the caller gets TaskOverBudget, a 400), and the memory bound of every
+ * worker (a task needing more ends its worker the same way). Processor time,
+ * not the clock: a busy machine slows a task down without its input costing
+ * more, and must not turn a page that fits into one that does not. A thread
+ * given less than a core's share still ends, at WALL_CLOCK_FACTOR times its
+ * budget by the clock. A task that waits in the queue too long, or finds the
  * queue full, is refused with a 503 (Retry-After): the pool is saturated, the
  * client may try again. A task refusing its input (a DomainError thrown on the
  * worker) is thrown here again as the same DomainError.
@@ -51,8 +55,11 @@ export const DEFAULT_WORKER_POOL: WorkerPoolOptions = {
   idleMs: 30_000,
 };
 
+/** A task ends at this many times its budget by the clock, whatever processor time its thread was given. */
+export const WALL_CLOCK_FACTOR = 4;
+
 export interface TaskOptions {
-  /** The longest the task may run once a worker started it; past it, TaskOverBudget. */
+  /** The processor time the task may use once a worker started it; past it, TaskOverBudget. */
   budgetMs: number;
   /** Aborted when the result is no longer wanted (the client went away): a waiting task is dropped, a running one ended. */
   signal?: AbortSignal | undefined;
@@ -163,16 +170,21 @@ export async function runTask<Name extends TaskName>(name: Name, input: TaskInpu
   let ended: 'queue' | 'time' | undefined;
   // The worker says when it starts the task: the time budget counts from then, not from the queue.
   const started = new MessageChannel();
-  let timer = setTimeout(() => {
+  const timer = setTimeout(() => {
     ended = 'queue';
     abort.abort();
   }, options.queueWaitMs);
-  started.port1.once('message', () => {
+  let stopBudget = () => {};
+  started.port1.once('message', (threadId: number) => {
     clearTimeout(timer);
-    timer = setTimeout(() => {
-      ended = 'time';
-      abort.abort();
-    }, budgetMs);
+    stopBudget = watchTimeBudget(
+      running.threads.find((thread) => thread.threadId === threadId),
+      budgetMs,
+      () => {
+        ended = 'time';
+        abort.abort();
+      },
+    );
   });
   started.port1.unref();
   const stop = () => abort.abort();
@@ -190,11 +202,50 @@ export async function runTask<Name extends TaskName>(name: Name, input: TaskInpu
     throw error;
   } finally {
     clearTimeout(timer);
+    stopBudget();
     signal?.removeEventListener('abort', stop);
     started.port1.close();
   }
   if ('refused' in reply) throw new DomainError(reply.refused.status as ErrorStatus, reply.refused.message);
   return reply.output as TaskOutput<Name>;
+}
+
+/**
+ * Calls `end` once the task on `thread` has used `budgetMs` of that thread's processor time since
+ * now, or WALL_CLOCK_FACTOR times that by the clock; answers how to stop watching. Without the
+ * thread's processor time (a thread not found), the clock alone counts.
+ */
+export function watchTimeBudget(thread: Pick<Worker, 'cpuUsage'> | undefined, budgetMs: number, end: () => void): () => void {
+  const startedAt = performance.now();
+  const cpuMs = async () => {
+    const usage = await thread!.cpuUsage();
+    return (usage.user + usage.system) / 1000;
+  };
+  const baseline = thread ? cpuMs() : undefined;
+  // Read before it is awaited: a thread ended meanwhile is the task's failure, not the budget's.
+  baseline?.catch(() => undefined);
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  const checkAfter = (waitMs: number) => {
+    timer = setTimeout(async () => {
+      const elapsed = performance.now() - startedAt;
+      if (!baseline || elapsed >= budgetMs * WALL_CLOCK_FACTOR) return end();
+      let used: number;
+      try {
+        used = (await cpuMs()) - (await baseline);
+      } catch {
+        return; // The thread has ended: its task fails on its own.
+      }
+      if (stopped) return;
+      if (used >= budgetMs) return end();
+      checkAfter(Math.max(1, Math.min(budgetMs - used, budgetMs * WALL_CLOCK_FACTOR - elapsed)));
+    }, waitMs);
+  };
+  checkAfter(budgetMs);
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
 }
 
 function formatMs(ms: number) {

@@ -1,4 +1,4 @@
-import type { MessagePort } from 'node:worker_threads';
+import { type MessagePort, threadId } from 'node:worker_threads';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { TASKS, type TaskName } from './tasks.ts';
 
@@ -11,7 +11,7 @@ import { TASKS, type TaskName } from './tasks.ts';
 export interface TaskRequest {
   name: TaskName;
   input: unknown;
-  /** Told when the task starts: its time budget counts from then. */
+  /** Told when the task starts, and on which thread: its time budget counts from then, in that thread's processor time. */
   started: MessagePort;
 }
 
@@ -19,7 +19,7 @@ export interface TaskRequest {
 export type TaskReply = { output: unknown } | { refused: { status: number; message: string } };
 
 export default async function runTask({ name, input, started }: TaskRequest) {
-  started.postMessage('started');
+  started.postMessage(threadId);
   started.close();
   try {
     const task = await TASKS[name]();

@@ -1,6 +1,17 @@
+import { once } from 'node:events';
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DomainError } from '../../src/errors.ts';
-import { DEFAULT_WORKER_POOL, TaskOverBudget, configureWorkerPool, runTask, workerPoolState } from '../../src/workers/pool.ts';
+import {
+  DEFAULT_WORKER_POOL,
+  TaskOverBudget,
+  WALL_CLOCK_FACTOR,
+  configureWorkerPool,
+  runTask,
+  watchTimeBudget,
+  workerPoolState,
+} from '../../src/workers/pool.ts';
 
 /**
  * The worker pool (src/workers/pool.ts) on real worker threads, with the tasks
@@ -17,9 +28,10 @@ const page = (html: string, limits = HTML_LIMITS) => ({
   limits,
 });
 
-/** Two bodies of 5,000 lines, every other line of the first 4,000 changed: a few seconds of Myers' search. */
-function heavyDiff() {
-  const body = (changed: boolean) => Array.from({ length: 5_000 }, (_, i) => `line ${i} ${changed && i % 2 && i < 4_000 ? 'changed' : 'as it was'}`).join('\n');
+/** Two bodies of 5,000 lines (or `lines`), every other line of the first 80% changed: a few seconds of Myers' search. */
+function heavyDiff(lines = 5_000) {
+  const body = (changed: boolean) =>
+    Array.from({ length: lines }, (_, i) => `line ${i} ${changed && i % 2 && i < lines * 0.8 ? 'changed' : 'as it was'}`).join('\n');
   return { before: body(false), after: body(true), budget: { maxEditLines: 5_000, maxWork: 50_000_000 } };
 }
 
@@ -53,6 +65,51 @@ describe('the worker pool', () => {
     // Ended, not waited for: the search takes seconds.
     expect(performance.now() - started).toBeLessThan(5_000);
     expect(await runTask('diff-bodies', { before: 'x\n', after: 'y\n', budget: null }, { budgetMs: 10_000 })).toBe('@@ -1,1 +1,1 @@\n-x\n+y\n');
+  });
+
+  it("counts a task's budget in the processor time of its thread: a machine kept busy does not end a task that fits", async () => {
+    configureWorkerPool({ threads: 1 });
+    const expected = await runTask('diff-bodies', heavyDiff(2_000), { budgetMs: 60_000 });
+    const alone = performance.now();
+    expect(await runTask('diff-bodies', heavyDiff(2_000), { budgetMs: 60_000 })).toBe(expected);
+    const budgetMs = Math.ceil(1.5 * (performance.now() - alone));
+    // Threads that spin on every core and more: the task's thread gets a fraction of one, so by the clock it
+    // takes about twice as long as its budget, within WALL_CLOCK_FACTOR times it.
+    const spinners = Array.from({ length: 2 * availableParallelism() }, () => new Worker('for (;;) {}', { eval: true }));
+    try {
+      await Promise.all(spinners.map((spinner) => once(spinner, 'online')));
+      expect(await runTask('diff-bodies', heavyDiff(2_000), { budgetMs })).toBe(expected);
+    } finally {
+      await Promise.all(spinners.map((spinner) => spinner.terminate()));
+    }
+  });
+
+  it('ends a task once its thread used its budget of processor time, or at WALL_CLOCK_FACTOR times it by the clock', async () => {
+    // A thread whose processor time is set by the test: 'running' uses it as the clock goes, 'starved' not at all.
+    const thread = (mode: 'running' | 'starved') => {
+      const since = performance.now();
+      return { cpuUsage: async () => ({ user: mode === 'running' ? (performance.now() - since) * 1000 : 0, system: 0 }) };
+    };
+    const endedAfter = (watched: Parameters<typeof watchTimeBudget>[0], budgetMs: number) =>
+      new Promise<number>((resolve) => {
+        const started = performance.now();
+        watchTimeBudget(watched, budgetMs, () => resolve(performance.now() - started));
+      });
+    expect(await endedAfter(thread('running'), 100)).toBeGreaterThanOrEqual(99);
+    // Given no processor time, it still ends: by the clock, at WALL_CLOCK_FACTOR times its budget.
+    expect(await endedAfter(thread('starved'), 100)).toBeGreaterThanOrEqual(100 * WALL_CLOCK_FACTOR - 1);
+    // Without its thread (not found), the clock alone counts.
+    const clockOnly = await endedAfter(undefined, 100);
+    expect(clockOnly).toBeGreaterThanOrEqual(99);
+    expect(clockOnly).toBeLessThan(100 * WALL_CLOCK_FACTOR);
+    // Stopped (the task answered), it never ends the task.
+    let ended = false;
+    const stop = watchTimeBudget(thread('running'), 50, () => {
+      ended = true;
+    });
+    stop();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(ended).toBe(false);
   });
 
   it('ends a task that needs more memory than a worker has with a 400', async () => {
