@@ -92,11 +92,11 @@ export interface RequestContext {
    */
   spaceReads?: Map<string, string>;
   /**
-   * Set when the answer holds a body's stand-in (its parse went past its budget,
-   * src/domain/content/bodies.ts): such an answer is not cached, as the next
-   * read may parse the body.
+   * Set while an answer may be cached: the bodies read as stand-ins (their parse
+   * went past its budget, src/domain/content/bodies.ts). An answer holding one is
+   * not cached, as the next read may parse the body.
    */
-  readProvisional?: boolean;
+  standIns?: Set<string>;
   /**
    * Throws when the request must stop (out of time, its client gone). Every
    * data access checks it (src/domain/loaders.ts); set by the GraphQL limits.

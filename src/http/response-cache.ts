@@ -119,13 +119,14 @@ export function registerResponseCache(app: FastifyInstance, options: { maxBytes:
     request.responseCacheTick = feedLive() ? bumps.now() : null;
     request.ctx!.foreignScopes = new Map();
     request.ctx!.spaceReads = new Map();
+    request.ctx!.standIns = new Set();
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
     const key = request.responseCacheKey;
     // Text, or the bytes of a GraphQL answer written straight from its compiled plan (src/http/graphql.ts).
     if (key === null || reply.statusCode !== 200 || !(typeof payload === 'string' || Buffer.isBuffer(payload))) return payload;
-    if (request.ctx!.readProvisional) return payload;
+    if (request.ctx!.standIns?.size) return payload;
     if (request.url.startsWith('/graphql') && payload.includes('"errors":[')) return payload;
     const ctx = request.ctx!;
     const foreign = await Promise.all(

@@ -40,6 +40,20 @@ describe('a page body whose parse went past its budget', () => {
     };
 
     let page: { id: string };
+    const graphqlFirstBlock = async () => {
+      const revision = (await rest('GET', base)).revision as string;
+      const answer = await t.graphql(
+        team.admin.token,
+        'query($space: ID!, $revision: ID!, $page: ID!) { revision(spaceId: $space, id: $revision) { page(id: $page) { document } } }',
+        {
+          space: space.id,
+          revision,
+          page: page.id,
+        },
+      );
+      expect(answer.errors).toBeUndefined();
+      return (answer.data as any).revision.page.document.nodes[0].type as string;
+    };
     configureParseBudget(1);
     try {
       [{ page }] = (
@@ -50,6 +64,7 @@ describe('a page body whose parse went past its budget', () => {
       expect(JSON.stringify(read.nodes[0])).toContain(marker);
       expect(read.nodes.some((node) => node.type === 'hint')).toBe(false);
       expect(await kept()).toEqual({ modelVersion: 0, links: [] });
+      expect(await graphqlFirstBlock()).toBe('paragraph');
     } finally {
       configureParseBudget(DEFAULT_PARSE_BUDGET_MS);
     }
@@ -59,5 +74,7 @@ describe('a page body whose parse went past its budget', () => {
     expect(read.nodes[0]).toMatchObject({ object: 'block', type: 'hint' });
     expect(await kept()).toEqual({ modelVersion: 1, links: [{ kind: 'url', target: 'https://example.com/guide' }] });
     expect((await rest('GET', `${base}/content/page/${page.id}`)).markdown).toBe(markdown);
+    // GraphQL's answer holding the stand-in was not cached either.
+    expect(await graphqlFirstBlock()).toBe('hint');
   });
 });

@@ -221,7 +221,7 @@ async function readStructuresAs<Kept>(ctx: RequestContext, ids: readonly string[
     // A body that was kept as a stand-in has no links stored yet: now read, they are (idempotent for the others).
     await storeDocumentLinks(ctx, new Map([...fresh].filter(([, document]) => !isProvisional(document))));
     for (const [id, document] of fresh) {
-      if (isProvisional(document)) ctx.readProvisional = true;
+      if (isProvisional(document)) ctx.standIns?.add(id);
       found.set(id, document);
     }
   }
