@@ -181,7 +181,8 @@ describe('the response cache, under random writes and reads on two instances', (
       { numRuns: 20 },
     );
     // The property proves something only if answers were served from the cache.
-    expect(reads).toBeGreaterThan(100);
-    expect(hits / reads).toBeGreaterThan(0.15);
+    // Hundreds of them: 550-900 of 3,300-4,300 reads in runs here (a rate of 15-21% with random sequences, too close to bound).
+    expect(reads).toBeGreaterThan(1_000);
+    expect(hits).toBeGreaterThan(200);
   });
 });

@@ -66,7 +66,7 @@ describe('the bundle the command runs', () => {
     expect(worker).toContain('function diffBodies(');
     // Imported when a task first runs: a thread holds only the packages of the tasks it ran.
     const staticImports = [...worker.matchAll(/^import .* from "([^"]+)";$/gm)].map((match) => match[1]);
-    expect(staticImports.sort()).toEqual(['node:module', 'node:path', 'piscina']);
+    expect(staticImports.sort()).toEqual(['node:module', 'node:path', 'node:worker_threads', 'piscina']);
     // The content model's parser, and its packages, are a file apart that the worker imports when it first parses.
     expect(files).toContain('parse-markdown.mjs');
     expect(worker).toContain('import("./parse-markdown.mjs")');
