@@ -158,11 +158,11 @@ describe('Git sync', { timeout: 180_000 }, () => {
     const { admin, space } = await setup();
     // Over INLINE_BODY_CHARACTERS: parsed and written again on the pool, its links resolved between the two.
     const paragraphs = Array.from({ length: 600 }, (_, index) => `Paragraph ${index} of the long home page, in plain words.`).join('\n\n');
-    const home = `# Home\n\nSee [setup](setup.md) and ![Logo](.gitbook/assets/logo.png).\n\n${paragraphs}\n`;
+    const home = `# Home\n\nSee [setup](setup.md), [its first step](setup.md#first-step) and ![Logo](.gitbook/assets/logo.png).\n\n${paragraphs}\n`;
     expect(home.length).toBeGreaterThan(INLINE_BODY_CHARACTERS);
     const files = {
       'README.md': home,
-      'setup.md': '# Setup\n\nBack [home](README.md).\n',
+      'setup.md': '# Setup\n\nBack [home](README.md).\n\n## First step\n\nDo this.\n',
       '.gitbook/assets/logo.png': fs.readFileSync(path.join(RICH, '.gitbook/assets/diagram.png')),
       'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n* [Setup](setup.md)\n',
     };
@@ -175,7 +175,13 @@ describe('Git sync', { timeout: 180_000 }, () => {
     const document = (await t.call('GET', `/v1/spaces/${space.id}/content/page/${homePage!.id}?format=document`, { token: admin.token })).json().document;
     // The link names the page it points at, the image the file imported with it.
     const refs = JSON.stringify(document).match(/"ref":\{[^}]*\}/g) ?? [];
-    expect(refs).toEqual(expect.arrayContaining([expect.stringContaining(`"page":"${setupPage!.id}"`), expect.stringContaining('"kind":"file"')]));
+    expect(refs).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining(`"page":"${setupPage!.id}"`),
+        expect.stringMatching(new RegExp(`"kind":"anchor".*"page":"${setupPage!.id}"|"page":"${setupPage!.id}".*"kind":"anchor"`)),
+        expect.stringContaining('"kind":"file"'),
+      ]),
+    );
 
     server.create('large-body-copy');
     await t.call('POST', `/v1/spaces/${space.id}/git/export`, {
