@@ -683,11 +683,8 @@ export async function writeRepository(
   };
   const pagePaths = pageFiles(space.pages, config);
   const names = assetNames(space.files);
-  const assetPath = (fileId: string) => {
-    const name = names.get(fileId);
-    return name ? `${ASSETS}/${name}` : undefined;
-  };
-  const paths: RepositoryPaths = { pages: pagePaths, files: new Map([...names].map(([fileId, name]) => [fileId, `${ASSETS}/${name}`])) };
+  const assetPaths = new Map([...names].map(([fileId, name]) => [fileId, `${ASSETS}/${name}`]));
+  const paths: RepositoryPaths = { pages: pagePaths, files: assetPaths };
   const summary: string[] = ['# Table of contents', ''];
   const item = (page: LayoutPage, depth: number) => {
     const label = escapeTitle(page.title);
@@ -720,7 +717,7 @@ export async function writeRepository(
         const content = `# ${escapeTitle(page.title)}\n${body ? `\n${body}` : ''}`;
         const text = withFrontMatter(pageState(page), content, {
           filePath: (fileId) => {
-            const target = assetPath(fileId);
+            const target = assetPaths.get(fileId);
             return target ? relativeHref(file, target) : `/files/${fileId}`;
           },
         });
@@ -731,7 +728,7 @@ export async function writeRepository(
   };
   await walk(space.pages);
   await stores.drain();
-  for (const fileEntry of space.files) written.push({ path: underRoot(config, assetPath(fileEntry.fileId)!), fileId: fileEntry.fileId });
+  for (const fileEntry of space.files) written.push({ path: underRoot(config, assetPaths.get(fileEntry.fileId)!), fileId: fileEntry.fileId });
   return written.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
